@@ -1,0 +1,17 @@
+// Every schema of the API, the scenario format and the options, by name. This is the
+// single source the fake, the types, the OpenAPI document and the contract kit read.
+export * from './common.js'
+export * from './formats.js'
+export * from './values.js'
+export * from './job.js'
+export * from './candidate.js'
+export * from './application.js'
+export * from './timesheet.js'
+export * from './marketing.js'
+export * from './metric.js'
+export * from './query.js'
+export * from './errors.js'
+export * from './seeds.js'
+export * from './behaviour.js'
+export * from './scenario.js'
+export * from './options.js'

@@ -1,0 +1,117 @@
+// The scenario file format (scenarios/*.json): a board's seed, size, settings and
+// pinned records. Loaded with defaults applied, so a scenario says only what differs.
+import type { JSONSchema } from 'json-schema-to-ts'
+import { behaviour } from './behaviour.js'
+import { timestamp, url } from './common.js'
+import { applicationSeed, candidateSeed, jobSeed, marketingSeed, timesheetSeed } from './seeds.js'
+import { FIELD_VALUES, METRIC_LABELS } from './values.js'
+
+const count = (fallback: number) => ({ type: 'integer', minimum: 0, maximum: 5000000, default: fallback }) as const
+const rate = (fallback: number) => ({ type: 'number', minimum: 0, maximum: 1, default: fallback }) as const
+const valueList = { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', minLength: 1 } } as const
+
+export const credential = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['username', 'password'],
+  properties: {
+    // Basic auth cannot carry a colon in the user name
+    username: { type: 'string', minLength: 1, pattern: '^[^:]+$' },
+    password: { type: 'string', minLength: 1 },
+  },
+} as const satisfies JSONSchema
+
+export const predefinedLocation = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'latitude', 'longitude'],
+  properties: {
+    name: { type: 'string', minLength: 1 },
+    latitude: { type: 'number', minimum: -90, maximum: 90 },
+    longitude: { type: 'number', minimum: -180, maximum: 180 },
+  },
+} as const satisfies JSONSchema
+
+export const scenario = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: {
+    $schema: { type: 'string' },
+    name: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]*$' },
+    description: { type: 'string', default: '' },
+    seed: { type: 'integer', minimum: 0, maximum: 4294967295, default: 1 },
+    /** The end of the generated history and the virtual clock's start. */
+    now: { ...timestamp, default: '2026-11-22 09:30:00' },
+    historyMonths: { type: 'integer', minimum: 1, maximum: 120, default: 24 },
+    counts: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        jobs: count(12),
+        candidates: count(48),
+        applications: count(180),
+        timesheets: count(72),
+        resumes: count(40),
+        documents: count(30),
+        marketing: count(96),
+      },
+    },
+    pageSize: { type: 'integer', minimum: 1, maximum: 1000, default: 25 },
+    credentials: {
+      type: 'array',
+      minItems: 1,
+      items: credential,
+      default: [{ username: 'jobboard', password: 'jobboard' }],
+    },
+    /** Seconds for which each full request may be made once; 0 turns the limit off. */
+    rateLimitWindow: { type: 'integer', minimum: 0, maximum: 86400, default: 900 },
+    publicBaseUrl: url,
+    fieldValues: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: Object.fromEntries(Object.keys(FIELD_VALUES).map((k) => [k, valueList])) as {
+        [K in keyof typeof FIELD_VALUES]: typeof valueList
+      },
+    },
+    predefinedLocations: { type: 'array', items: predefinedLocation },
+    /** How often the edge cases the spec names appear in generated records. */
+    mix: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        emptyAddress: rate(0.08),
+        emptyCoordinates: rate(0.12),
+        withoutFiles: rate(0.15),
+        revoked: rate(0.3),
+        unknownMarketingEmail: rate(0.12),
+        sectorOnly: rate(0.25),
+      },
+    },
+    /** Months of history of the metrics the store does not count itself, by label. */
+    metricMonths: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: Object.fromEntries(
+        METRIC_LABELS.map((label) => [label, { type: 'integer', minimum: 1, maximum: 120 }]),
+      ) as { [K in (typeof METRIC_LABELS)[number]]: { type: 'integer'; minimum: 1; maximum: 120 } },
+    },
+    records: {
+      type: 'object',
+      additionalProperties: false,
+      default: {},
+      properties: {
+        jobs: { type: 'array', items: jobSeed },
+        candidates: { type: 'array', items: candidateSeed },
+        applications: { type: 'array', items: applicationSeed },
+        timesheets: { type: 'array', items: timesheetSeed },
+        marketing: { type: 'array', items: marketingSeed },
+      },
+    },
+    behaviour,
+  },
+} as const satisfies JSONSchema

@@ -1,0 +1,74 @@
+// Partial records that a scenario pins and that the control API adds: the fields
+// given are kept, the rest is generated consistently with the board (links, files,
+// metrics). Linking fields (candidate_id, job_id) name records that must exist.
+import type { JSONSchema } from 'json-schema-to-ts'
+import { email, id, timestamp } from './common.js'
+import { candidate } from './candidate.js'
+import { jobFields, JOB_STATES } from './job.js'
+import { MARKETING_ACTIONS } from './values.js'
+
+const fileSeed = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    filename: { type: 'string', minLength: 1, maxLength: 200 },
+    filesize: { type: 'integer', minimum: 0, maximum: 10485760 },
+  },
+} as const satisfies JSONSchema
+
+const { timesheets: _t, resumes: _r, documents: _d, applications: _a, consent: _c, ...candidateScalars } =
+  candidate.properties
+
+export const candidateSeed = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ...candidateScalars,
+    resumes: { type: 'array', maxItems: 20, items: fileSeed },
+    documents: { type: 'array', maxItems: 20, items: fileSeed },
+  },
+} as const satisfies JSONSchema
+
+export const jobSeed = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { ...jobFields, id, state: { type: 'string', enum: JOB_STATES }, created_at: timestamp },
+} as const satisfies JSONSchema
+
+export const applicationSeed = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    id,
+    candidate_id: id,
+    job_id: id,
+    created_at: timestamp,
+    cover_letter: { type: 'string' },
+    attachment_filename: { type: 'string', minLength: 1, maxLength: 200 },
+    attachment_filesize: { type: 'integer', minimum: 0, maximum: 10485760 },
+  },
+} as const satisfies JSONSchema
+
+export const timesheetSeed = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    id,
+    candidate_id: id,
+    created_at: timestamp,
+    filename: { type: 'string', minLength: 1, maxLength: 200 },
+    filesize: { type: 'integer', minimum: 0, maximum: 10485760 },
+  },
+} as const satisfies JSONSchema
+
+export const marketingSeed = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    candidate_id: { type: 'integer', minimum: 0, maximum: 2147483647 },
+    email,
+    action: { type: 'string', enum: MARKETING_ACTIONS },
+    ip_address: { type: 'string' },
+    created_at: timestamp,
+  },
+} as const satisfies JSONSchema

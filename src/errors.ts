@@ -1,0 +1,142 @@
+// The catalogue of coded errors the fake answers with, and the one place that turns
+// any thrown error into the API's `{status, message}` body. Nothing else builds an
+// error body.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { explain, type Part } from './validation.js'
+
+export const ERROR_CODES = {
+  /** Fields of a posted body are invalid (the spec's 412). */
+  INVALID_FIELD: 412,
+  /** A query or path parameter is invalid. */
+  INVALID_PARAMETER: 412,
+  /** Missing or wrong credentials. */
+  UNAUTHORIZED: 401,
+  /** A record that does not exist or no longer does. */
+  NOT_FOUND: 404,
+  /** A path no endpoint answers. */
+  NO_ROUTE: 404,
+  /** The same full request again within the rate-limit window. */
+  RATE_LIMITED: 429,
+  /** A body that is not JSON. */
+  MALFORMED_BODY: 400,
+  /** A POST without `Content-Type: application/json`. */
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  /** A body over the size limit. */
+  BODY_TOO_LARGE: 413,
+  /** A control API call that lacks the token. */
+  CONTROL_TOKEN: 401,
+  /** A control API call that does not fit the board (e.g. a record linking to nothing). */
+  CONTROL_CONFLICT: 409,
+  /** An answer a test asked for (Prefer: code=NNN, or a fault). */
+  INJECTED: 500,
+  /** A bug in the fake: never expected, always logged. */
+  INTERNAL: 500,
+} as const
+
+export type ErrorCode = keyof typeof ERROR_CODES
+
+export class BoardError extends Error {
+  readonly code: ErrorCode
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+
+  constructor(code: ErrorCode, message: string, options: { status?: number; headers?: Record<string, string> } = {}) {
+    super(message)
+    this.name = 'BoardError'
+    this.code = code
+    this.status = options.status ?? ERROR_CODES[code]
+    this.headers = options.headers ?? {}
+  }
+}
+
+export const boardError = {
+  invalidField: (message: string) => new BoardError('INVALID_FIELD', message),
+  invalidParameter: (message: string) => new BoardError('INVALID_PARAMETER', message),
+  unauthorized: (realm: string, message = 'Authentication required: send HTTP Basic credentials.') =>
+    new BoardError('UNAUTHORIZED', message, { headers: { 'www-authenticate': `Basic realm="${realm}"` } }),
+  notFound: (what: string, id: number | string) => new BoardError('NOT_FOUND', `${what} ${id} was not found.`),
+  noRoute: (method: string, url: string) =>
+    new BoardError('NO_ROUTE', `No endpoint answers ${method} ${url.split('?')[0] ?? url}.`),
+  rateLimited: (retryAfter: number) =>
+    new BoardError(
+      'RATE_LIMITED',
+      `Too many requests: this request may be made once per rate-limit window; retry after ${retryAfter} seconds.`,
+      { headers: { 'retry-after': String(retryAfter) } },
+    ),
+  controlToken: () =>
+    new BoardError('CONTROL_TOKEN', 'The control API needs the control token: send Authorization: Bearer <token>.', {
+      headers: { 'www-authenticate': 'Bearer realm="jobboard-kit control"' },
+    }),
+  controlConflict: (message: string) => new BoardError('CONTROL_CONFLICT', message),
+  injected: (status: number, message: string, headers: Record<string, string> = {}) =>
+    new BoardError('INJECTED', message, { status, headers }),
+}
+
+const FASTIFY_CODES: Record<string, { code: ErrorCode; message: (e: FastifyError) => string }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: () => 'The body must be JSON, sent with Content-Type: application/json.',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'MALFORMED_BODY', message: () => 'The Content-Length does not match the body.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    code: 'MALFORMED_BODY',
+    message: () => 'The body is empty; a JSON object is required.',
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'BODY_TOO_LARGE', message: () => 'The body is too large.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'MALFORMED_BODY', message: (e) => `The body is not valid JSON: ${e.message}` },
+}
+
+export interface ErrorAnswer {
+  status: number
+  message: string
+  headers: Record<string, string>
+  /** True for errors the fake did not mean to give: logged as bugs. */
+  unexpected: boolean
+}
+
+/** Turns anything thrown while answering into the status, message and headers to send. */
+export function toErrorAnswer(error: unknown, input: (part: Part) => unknown = () => undefined): ErrorAnswer {
+  if (error instanceof BoardError) {
+    return { status: error.status, message: error.message, headers: { ...error.headers }, unexpected: false }
+  }
+  const fastifyError = error as FastifyError & { validationContext?: string }
+  if (fastifyError?.validation) {
+    const part = (fastifyError.validationContext ?? 'body') as Part
+    return {
+      status: 412,
+      message: explain(fastifyError.validation as Parameters<typeof explain>[0], part, input(part)),
+      headers: {},
+      unexpected: false,
+    }
+  }
+  const known = fastifyError?.code ? FASTIFY_CODES[fastifyError.code] : undefined
+  if (known) {
+    return { status: ERROR_CODES[known.code], message: known.message(fastifyError), headers: {}, unexpected: false }
+  }
+  // JSON.parse errors that come through Fastify's parser carry a 400 statusCode
+  if (fastifyError?.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+    return { status: fastifyError.statusCode, message: fastifyError.message || 'Bad request.', headers: {}, unexpected: false }
+  }
+  return { status: 500, message: 'The fake failed to answer this request; this is a bug in jobboard-kit.', headers: {}, unexpected: true }
+}
+
+/** HTTP status to send for a JSON error whose body says `status`. */
+export type HttpStatusPolicy = (status: number) => number
+
+/** Sends an error answer. The one place a `{status, message}` body is made. */
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: unknown,
+  httpStatus: HttpStatusPolicy = (status) => status,
+): FastifyReply {
+  const answer = toErrorAnswer(error, (part) =>
+    part === 'body' ? request.body : part === 'querystring' ? request.query : part === 'params' ? request.params : undefined,
+  )
+  if (answer.unexpected) request.log.error({ err: error }, 'unexpected error')
+  return reply
+    .code(httpStatus(answer.status))
+    .headers(answer.headers)
+    .type('application/json; charset=utf-8')
+    .send({ status: answer.status, message: answer.message })
+}

@@ -1,0 +1,22 @@
+// Where the package's own files are, from source (src/) or from the build (dist/src/).
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+function findRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url))
+  for (;;) {
+    const manifest = join(dir, 'package.json')
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'jobboard-kit') {
+      return dir
+    }
+    const parent = dirname(dir)
+    if (parent === dir) throw new Error('jobboard-kit: cannot find the package root')
+    dir = parent
+  }
+}
+
+export const PACKAGE_ROOT = findRoot()
+export const SCENARIOS_DIR = join(PACKAGE_ROOT, 'scenarios')
+export const PACKAGE_VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string })
+  .version

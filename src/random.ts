@@ -1,0 +1,56 @@
+// The only sources of randomness: a seeded faker per store, and a seeded byte stream
+// per file. Both are pure functions of their seeds, so the same scenario and seed give
+// byte-identical answers.
+import { Faker, base, en, en_GB } from '@faker-js/faker'
+
+export function createFaker(seed: number): Faker {
+  const faker = new Faker({ locale: [en_GB, en, base] })
+  faker.seed(seed)
+  return faker
+}
+
+/** A 32-bit FNV-1a hash of the given parts, to derive independent seeds. */
+export function hash32(...parts: Array<string | number>): number {
+  let h = 0x811c9dc5
+  for (const part of parts) {
+    const text = String(part) + '\u0000'
+    for (let i = 0; i < text.length; i++) {
+      h ^= text.charCodeAt(i)
+      h = Math.imul(h, 0x01000193) >>> 0
+    }
+  }
+  return h >>> 0
+}
+
+/** Signatures that make a generated file look like its extension to a sniffing client. */
+const MAGIC: Record<string, Uint8Array> = {
+  pdf: new TextEncoder().encode('%PDF-1.7\n%\u00e2\u00e3\u00cf\u00d3\n'),
+  docx: Uint8Array.of(0x50, 0x4b, 0x03, 0x04),
+  xlsx: Uint8Array.of(0x50, 0x4b, 0x03, 0x04),
+}
+
+/**
+ * `size` bytes for a file, a pure function of (seed, kind, id): a signature for its
+ * extension, then xorshift32 noise.
+ */
+export function fileBytes(seed: number, kind: string, id: number, size: number, extension: string): Buffer {
+  const out = Buffer.allocUnsafe(size)
+  const magic = MAGIC[extension.toLowerCase()] ?? new Uint8Array(0)
+  const head = Math.min(magic.length, size)
+  out.set(magic.subarray(0, head), 0)
+  let x = hash32(seed, kind, id) || 0x9e3779b9
+  let i = head
+  for (; i + 4 <= size; i += 4) {
+    x ^= x << 13
+    x ^= x >>> 17
+    x ^= x << 5
+    out.writeUInt32LE(x >>> 0, i)
+  }
+  for (; i < size; i++) {
+    x ^= x << 13
+    x ^= x >>> 17
+    x ^= x << 5
+    out[i] = x & 0xff
+  }
+  return out
+}

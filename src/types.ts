@@ -1,0 +1,51 @@
+// The TypeScript types of every resource, request and answer, derived from schemas/
+// with json-schema-to-ts. This is the only module that runs FromSchema.
+import type { FromSchema } from 'json-schema-to-ts'
+import type * as S from '../schemas/index.js'
+
+export type JobInput = FromSchema<typeof S.jobInput>
+export type JobIdBody = FromSchema<typeof S.jobIdBody>
+export type JobRepostBody = FromSchema<typeof S.jobRepostBody>
+export type JobAddAnswer = FromSchema<typeof S.jobAddAnswer>
+export type JobFieldsAnswer = FromSchema<typeof S.jobFieldsAnswer>
+export type StoredJob = FromSchema<typeof S.storedJob>
+export type JobState = StoredJob['state']
+
+export type FileEntry = FromSchema<typeof S.fileEntry>
+export type CandidateApplicationEntry = FromSchema<typeof S.candidateApplicationEntry>
+export type ConsentEntry = FromSchema<typeof S.consentEntry>
+export type Candidate = FromSchema<typeof S.candidate>
+export type Application = FromSchema<typeof S.application>
+export type Timesheet = FromSchema<typeof S.timesheet>
+export type MarketingRecord = FromSchema<typeof S.marketingRecord>
+export type Metric = FromSchema<typeof S.metric>
+
+export type CandidateList = FromSchema<typeof S.candidateList>
+export type CandidateDetail = FromSchema<typeof S.candidateDetail>
+export type ApplicationList = FromSchema<typeof S.applicationList>
+export type ApplicationDetail = FromSchema<typeof S.applicationDetail>
+export type TimesheetList = FromSchema<typeof S.timesheetList>
+export type MarketingList = FromSchema<typeof S.marketingList>
+export type MetricsAnswer = FromSchema<typeof S.metricsAnswer>
+export type MessageAnswer = FromSchema<typeof S.messageAnswer>
+export type ErrorBody = FromSchema<typeof S.anyErrorBody>
+
+export type PagedQuery = FromSchema<typeof S.pagedQuery>
+export type ApplicationsQuery = FromSchema<typeof S.applicationsQuery>
+export type IdParams = FromSchema<typeof S.idParams>
+
+export type CandidateSeed = FromSchema<typeof S.candidateSeed>
+export type JobSeed = FromSchema<typeof S.jobSeed>
+export type ApplicationSeed = FromSchema<typeof S.applicationSeed>
+export type TimesheetSeed = FromSchema<typeof S.timesheetSeed>
+export type MarketingSeed = FromSchema<typeof S.marketingSeed>
+
+/** A scenario file as written (defaults not yet applied). */
+export type ScenarioFile = FromSchema<typeof S.scenario, { keepDefaultedPropertiesOptional: true }>
+/** A scenario once loaded, with every default filled in. */
+export type Scenario = FromSchema<typeof S.scenario>
+export type Behaviour = FromSchema<typeof S.behaviour>
+/** Options as a caller passes them. */
+export type ServerOptionsInput = FromSchema<typeof S.serverOptions, { keepDefaultedPropertiesOptional: true }>
+/** Options once validated, defaults filled in. */
+export type ServerOptions = FromSchema<typeof S.serverOptions>

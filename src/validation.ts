@@ -1,0 +1,178 @@
+// Validation with ajv: the instances (one policy per kind of input), the binding of a
+// board's current constrained values into schemas, and the plain-words message that a
+// 412 answer or a refused scenario gives.
+//
+// Policy, decided on purpose:
+// - JSON bodies (job/add, job ids, control API) are validated as sent: no type
+//   coercion ("1" is not 1) and nothing removed, so a client that passes here sends
+//   what the spec says. Unknown job/add fields are refused by additionalProperties
+//   (or let through when behaviour.unknownJobFields is "ignore").
+// - Query strings and path parameters arrive as text, so they are coerced to the
+//   schema's types (page=2 → 2); unknown query parameters are ignored.
+// - The store validates every record it writes against the API's own schemas.
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import { CONSTRAINED_PREFIX } from '../schemas/common.js'
+import { addBoardFormats, FORMATS } from '../schemas/formats.js'
+
+export type Lists = Readonly<Record<string, readonly string[]>>
+
+export interface AjvPolicy {
+  coerce?: boolean
+  useDefaults?: boolean
+}
+
+export function createAjv({ coerce = false, useDefaults = false }: AjvPolicy = {}): Ajv {
+  return addBoardFormats(
+    new Ajv({
+      allErrors: true,
+      coerceTypes: coerce,
+      useDefaults,
+      removeAdditional: false,
+      strict: true,
+      // `if`/`else` is how job/add says "coordinates unless a predefined location": the
+      // else branch requires properties it does not itself define
+      strictRequired: false,
+    }),
+  )
+}
+
+/**
+ * A copy of `schema` whose constrained enums (marked `$comment: "constrained:<list>"`)
+ * hold the given lists instead of the spec's defaults. Lists not given keep the default.
+ */
+export function bindFieldValues<T>(schema: T, lists: Lists): T {
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit)
+    if (node === null || typeof node !== 'object') return node
+    const out: Record<string, unknown> = {}
+    for (const [key, value] of Object.entries(node)) out[key] = visit(value)
+    const comment = out.$comment
+    if (typeof comment === 'string' && comment.startsWith(CONSTRAINED_PREFIX)) {
+      const list = lists[comment.slice(CONSTRAINED_PREFIX.length)]
+      if (list) out.enum = [...list]
+    }
+    return out
+  }
+  return visit(schema) as T
+}
+
+/** Compiles each schema once per policy and per set of lists; owned by one store. */
+export class Validators {
+  readonly #ajv: Ajv
+  readonly #lists: Lists
+  readonly #cache = new WeakMap<object, ValidateFunction>()
+
+  constructor(lists: Lists, policy: AjvPolicy = {}) {
+    this.#ajv = createAjv(policy)
+    this.#lists = lists
+  }
+
+  get<T = unknown>(schema: object): ValidateFunction<T> {
+    let validate = this.#cache.get(schema)
+    if (!validate) {
+      validate = this.#ajv.compile(bindFieldValues(schema, this.#lists))
+      this.#cache.set(schema, validate)
+    }
+    return validate as ValidateFunction<T>
+  }
+}
+
+/** Where a value came from, for the wording of a message. */
+export type Part = 'body' | 'querystring' | 'params' | 'record' | 'scenario' | 'options'
+
+const PART_NOUN: Record<Part, string> = {
+  body: 'field',
+  querystring: 'query parameter',
+  params: 'path parameter',
+  record: 'field',
+  scenario: 'scenario field',
+  options: 'option',
+}
+
+/** `/applications/0/href` → `applications[0].href` */
+function pathOf(instancePath: string, child?: string): string {
+  const parts = instancePath.split('/').slice(1)
+  if (child !== undefined) parts.push(child)
+  let out = ''
+  for (const raw of parts) {
+    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~')
+    out += /^[0-9]+$/.test(part) ? `[${part}]` : out === '' ? part : `.${part}`
+  }
+  return out
+}
+
+/** The field an error is about. */
+export function fieldOf(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>
+  if (error.keyword === 'required') return pathOf(error.instancePath, String(params.missingProperty))
+  if (error.keyword === 'additionalProperties') return pathOf(error.instancePath, String(params.additionalProperty))
+  return pathOf(error.instancePath)
+}
+
+const quote = (value: unknown) => (typeof value === 'string' ? `"${value}"` : JSON.stringify(value))
+/** The last name of a path in plain words: `records.jobs[0].salary_unit` → `salary unit`. */
+const plain = (field: string) => (field.replace(/\[[0-9]+\]/g, '').split('.').pop() ?? field).replace(/_/g, ' ')
+
+/** One sentence about one error, naming the field both as written and in plain words. */
+function sentence(error: ErrorObject, part: Part, value: unknown): string {
+  const field = fieldOf(error)
+  const noun = PART_NOUN[part]
+  const named = field === '' ? `The ${part === 'body' ? 'body' : noun}` : `The ${plain(field)} (${noun} ${field})`
+  const params = error.params as Record<string, unknown>
+  switch (error.keyword) {
+    case 'required':
+      return `${named} is missing; it is required.`
+    case 'additionalProperties':
+      return `${named} is not a known ${noun}.`
+    case 'enum':
+      return `${named} is invalid: ${quote(value)} is not one of ${(params.allowedValues as unknown[]).map((v) => String(v)).join(', ')}.`
+    case 'const':
+      return `${named} is invalid: it must be ${quote(params.allowedValue)}.`
+    case 'type':
+      return `${named} is invalid: it must be ${params.type === 'integer' ? 'an integer' : `a${/^[aeiou]/.test(String(params.type)) ? 'n' : ''} ${String(params.type)}`}, not ${quote(value)}.`
+    case 'format': {
+      const known = FORMATS[params.format as keyof typeof FORMATS]
+      const expected = known ? `the form ${known.shape}, e.g. ${known.example}` : `a valid ${String(params.format)}`
+      return `${named} is invalid: ${quote(value)} is not ${expected}.`
+    }
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return `${named} is invalid: it ${error.message ?? 'is out of range'}.`
+    case 'pattern':
+      return `${named} is invalid: ${quote(value)} is not in the expected form.`
+    case 'minLength':
+      return params.limit === 1 ? `${named} is empty; it must not be.` : `${named} is too short.`
+    default:
+      return `${named} is invalid: it ${error.message ?? 'does not fit the schema'}.`
+  }
+}
+
+function valueAt(data: unknown, instancePath: string): unknown {
+  let node = data
+  for (const raw of instancePath.split('/').slice(1)) {
+    if (node === null || typeof node !== 'object') return undefined
+    node = (node as Record<string, unknown>)[raw.replace(/~1/g, '/').replace(/~0/g, '~')]
+  }
+  return node
+}
+
+/**
+ * A message naming the first problem in plain words and listing the other fields at
+ * fault, e.g. `The salary unit (field salary_unit) is invalid: "Per decade" is not one
+ * of Per hour, Per year, Per week, Per month.`
+ */
+export function explain(errors: readonly ErrorObject[], part: Part, data?: unknown): string {
+  // `if` reports its own failure beside the branch's; the branch says what is wrong
+  const useful = errors.filter((e) => e.keyword !== 'if')
+  const first = useful[0]
+  if (!first) return 'The request is invalid.'
+  let message = sentence(first, part, valueAt(data, first.instancePath))
+  if (first.keyword === 'required' && /job_l(at|ong)itude$/.test(fieldOf(first))) {
+    message = message.replace('it is required.', 'it is required unless job_location is a predefined location.')
+  }
+  const others = [...new Set(useful.slice(1).map(fieldOf))].filter((f) => f !== fieldOf(first))
+  if (others.length > 0) message += ` Also invalid: ${others.join(', ')}.`
+  return message
+}
