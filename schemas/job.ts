@@ -90,6 +90,12 @@ export const jobInput = {
   ...jobLocationRule,
 } as const satisfies JSONSchema
 
+/**
+ * job/add when behaviour.unknownJobFields is "ignore": the same rules, but fields
+ * outside the spec's list pass validation (and are then dropped, not stored).
+ */
+export const jobInputLenient = { ...jobInput, additionalProperties: true } as const satisfies JSONSchema
+
 /** The body of close, expire and delete: `{id}`. */
 export const jobIdBody = {
   type: 'object',

@@ -1,6 +1,6 @@
 // The options of the fake: the CLI's flags in camelCase, as createMockServer takes
 // them. Validated with defaults filled in, then frozen (src/options.ts). Settings left
-// out fall back to the scenario's.
+// out fall back to the scenario's. Each description is the flag's --help text.
 import type { JSONSchema } from 'json-schema-to-ts'
 import { behaviourProperties } from './behaviour.js'
 import { timestamp, url } from './common.js'
@@ -19,27 +19,22 @@ export const serverOptions = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    /** A scenario name from scenarios/, or a path to a scenario file. */
-    scenario: { type: 'string', minLength: 1, default: 'default' },
-    seed,
-    /** Where the virtual clock starts; defaults to the scenario's `now`. */
-    now: timestamp,
-    pageSize,
-    username: scenario.properties.credentials.items.properties.username,
-    password: scenario.properties.credentials.items.properties.password,
-    rateLimitWindow,
-    clock: { type: 'string', enum: ['real', 'virtual'], default: 'real' },
-    publicBaseUrl: url,
-    host: { type: 'string', minLength: 1, default: '127.0.0.1' },
-    port: { type: 'integer', minimum: 0, maximum: 65535, default: 4010 },
-    /** The /__mock control API. */
-    control: { type: 'boolean', default: true },
-    controlToken: { type: 'string', minLength: 8 },
-    /** Honour `Prefer: code=NNN`. */
-    prefer: { type: 'boolean', default: true },
-    /** Trust X-Forwarded-* headers for the origin of links. */
-    trustProxy: { type: 'boolean', default: false },
-    logger: { type: 'boolean', default: false },
+    scenario: { type: 'string', minLength: 1, default: 'default', description: 'Scenario name (scenarios/) or path to a scenario file' },
+    seed: { ...seed, description: "Seed of the generated board (default: the scenario's)" },
+    now: { ...timestamp, description: "Start time of the clock and end of the generated history (default: the scenario's)" },
+    pageSize: { ...pageSize, description: "Records per page of every list (default: the scenario's)" },
+    username: { ...scenario.properties.credentials.items.properties.username, description: 'Basic auth user name (default: the scenario\'s, jobboard)' },
+    password: { ...scenario.properties.credentials.items.properties.password, description: 'Basic auth password (default: the scenario\'s, jobboard)' },
+    rateLimitWindow: { ...rateLimitWindow, description: 'Seconds each full request may be made once in; 0 turns the limit off (default: 900)' },
+    clock: { type: 'string', enum: ['real', 'virtual'], default: 'real', description: 'real: the machine\'s time; virtual: stands still until advanced' },
+    publicBaseUrl: { ...url, description: 'Origin of links, paging URLs and job pages (default: the origin a request came in on)' },
+    host: { type: 'string', minLength: 1, default: '127.0.0.1', description: 'Interface to listen on' },
+    port: { type: 'integer', minimum: 0, maximum: 65535, default: 4010, description: 'Port to listen on; 0 picks a free one' },
+    control: { type: 'boolean', default: true, description: 'Serve the /__mock control API' },
+    controlToken: { type: 'string', minLength: 8, description: 'Bearer token of the control API (required off loopback)' },
+    prefer: { type: 'boolean', default: true, description: 'Honour Prefer: code=NNN request headers' },
+    trustProxy: { type: 'boolean', default: false, description: 'Trust X-Forwarded-* headers for the origin of links' },
+    logger: { type: 'boolean', default: false, description: 'Log every request (JSON lines on stdout)' },
     ...behaviourOverrides,
   },
 } as const satisfies JSONSchema

@@ -86,6 +86,7 @@ export const scenario = {
         emptyAddress: rate(0.08),
         emptyCoordinates: rate(0.12),
         withoutFiles: rate(0.15),
+        withoutApplications: rate(0.15),
         revoked: rate(0.3),
         unknownMarketingEmail: rate(0.12),
         sectorOnly: rate(0.25),

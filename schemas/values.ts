@@ -86,6 +86,12 @@ function knownSectors(known: readonly string[]): string[] {
   return known.filter((value) => !known.some((other) => other !== value && value.startsWith(other + '/')))
 }
 
+/** splitIndustry over one list, each value split once: for callers that split many times. */
+export function industrySplitter(known: readonly string[]): (value: string) => IndustrySplit {
+  const splits = new Map(known.map((value) => [value, splitIndustry(value, known)]))
+  return (value) => splits.get(value) ?? splitIndustry(value, known)
+}
+
 /** The sectors of a job_industry list, in list order. */
 export function sectorsOf(industries: readonly string[]): string[] {
   const sectors: string[] = []

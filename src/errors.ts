@@ -53,7 +53,7 @@ export const boardError = {
   invalidField: (message: string) => new BoardError('INVALID_FIELD', message),
   invalidParameter: (message: string) => new BoardError('INVALID_PARAMETER', message),
   unauthorized: (realm: string, message = 'Authentication required: send HTTP Basic credentials.') =>
-    new BoardError('UNAUTHORIZED', message, { headers: { 'www-authenticate': `Basic realm="${realm}"` } }),
+    new BoardError('UNAUTHORIZED', message, { headers: { 'www-authenticate': `Basic realm="${realm}", charset="UTF-8"` } }),
   notFound: (what: string, id: number | string) => new BoardError('NOT_FOUND', `${what} ${id} was not found.`),
   noRoute: (method: string, url: string) =>
     new BoardError('NO_ROUTE', `No endpoint answers ${method} ${url.split('?')[0] ?? url}.`),
@@ -73,6 +73,10 @@ export const boardError = {
 }
 
 const FASTIFY_CODES: Record<string, { code: ErrorCode; message: (e: FastifyError) => string }> = {
+  FST_BASIC_AUTH_MISSING_OR_BAD_AUTHORIZATION_HEADER: {
+    code: 'UNAUTHORIZED',
+    message: () => 'Authentication required: send HTTP Basic credentials (Authorization: Basic ...).',
+  },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     code: 'UNSUPPORTED_MEDIA_TYPE',
     message: () => 'The body must be JSON, sent with Content-Type: application/json.',

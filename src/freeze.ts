@@ -8,7 +8,8 @@ export type DeepReadonly<T> = T extends (infer U)[]
 export function deepFreeze<T>(value: T): DeepReadonly<T> {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value)
-    for (const child of Object.values(value)) deepFreeze(child)
+    // for...in rather than Object.values: no array per object, and a million records are frozen at start
+    for (const key in value) deepFreeze((value as Record<string, unknown>)[key])
   }
   return value as DeepReadonly<T>
 }

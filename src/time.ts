@@ -28,8 +28,20 @@ export function formatDate(ms: number): string {
  * must already have been validated (schemas/formats.ts); this does not check it.
  */
 export function parseTime(text: string): number {
-  const n = (from: number, to: number) => Number(text.slice(from, to))
-  return Date.UTC(n(0, 4), n(5, 7) - 1, n(8, 10), text.length > 10 ? n(11, 13) : 0, text.length > 13 ? n(14, 16) : 0, text.length > 16 ? n(17, 19) : 0)
+  return Date.UTC(
+    num(text, 0, 4),
+    num(text, 5, 2) - 1,
+    num(text, 8, 2),
+    text.length > 10 ? num(text, 11, 2) : 0,
+    text.length > 13 ? num(text, 14, 2) : 0,
+    text.length > 16 ? num(text, 17, 2) : 0,
+  )
+}
+
+function num(text: string, from: number, width: number): number {
+  let n = 0
+  for (let i = from; i < from + width; i++) n = n * 10 + text.charCodeAt(i) - 48
+  return n
 }
 
 /** The timestamp a `since` value stands for: the start of its minute. */

@@ -49,3 +49,4 @@ export type Behaviour = FromSchema<typeof S.behaviour>
 export type ServerOptionsInput = FromSchema<typeof S.serverOptions, { keepDefaultedPropertiesOptional: true }>
 /** Options once validated, defaults filled in. */
 export type ServerOptions = FromSchema<typeof S.serverOptions>
+export type StoredFile = FromSchema<typeof S.storedFile>

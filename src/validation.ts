@@ -111,13 +111,16 @@ export function fieldOf(error: ErrorObject): string {
 
 const quote = (value: unknown) => (typeof value === 'string' ? `"${value}"` : JSON.stringify(value))
 /** The last name of a path in plain words: `records.jobs[0].salary_unit` → `salary unit`. */
-const plain = (field: string) => (field.replace(/\[[0-9]+\]/g, '').split('.').pop() ?? field).replace(/_/g, ' ')
+const plain = (field: string) =>
+  (field.replace(/\[[0-9]+\]/g, '').split('.').pop() ?? field).replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, (_, a: string, b: string) => `${a} ${b.toLowerCase()}`)
 
 /** One sentence about one error, naming the field both as written and in plain words. */
 function sentence(error: ErrorObject, part: Part, value: unknown): string {
   const field = fieldOf(error)
   const noun = PART_NOUN[part]
-  const named = field === '' ? `The ${part === 'body' ? 'body' : noun}` : `The ${plain(field)} (${noun} ${field})`
+  const words = plain(field)
+  const named =
+    field === '' ? `The ${part === 'body' ? 'body' : noun}` : words === field ? `The ${noun} ${field}` : `The ${words} (${noun} ${field})`
   const params = error.params as Record<string, unknown>
   switch (error.keyword) {
     case 'required':
@@ -132,7 +135,11 @@ function sentence(error: ErrorObject, part: Part, value: unknown): string {
       return `${named} is invalid: it must be ${params.type === 'integer' ? 'an integer' : `a${/^[aeiou]/.test(String(params.type)) ? 'n' : ''} ${String(params.type)}`}, not ${quote(value)}.`
     case 'format': {
       const known = FORMATS[params.format as keyof typeof FORMATS]
-      const expected = known ? `the form ${known.shape}, e.g. ${known.example}` : `a valid ${String(params.format)}`
+      const expected = known
+        ? known.shape.startsWith('an ')
+          ? `${known.shape}, e.g. ${known.example}`
+          : `the form ${known.shape}, e.g. ${known.example}`
+        : `a valid ${String(params.format)}`
       return `${named} is invalid: ${quote(value)} is not ${expected}.`
     }
     case 'minimum':
@@ -164,8 +171,10 @@ function valueAt(data: unknown, instancePath: string): unknown {
  * of Per hour, Per year, Per week, Per month.`
  */
 export function explain(errors: readonly ErrorObject[], part: Part, data?: unknown): string {
-  // `if` reports its own failure beside the branch's; the branch says what is wrong
-  const useful = errors.filter((e) => e.keyword !== 'if')
+  // `if` reports its own failure beside the branch's; the branch says what is wrong, and
+  // goes after the unconditional errors (a missing title matters before coordinates)
+  const conditional = (e: ErrorObject) => /\/(then|else)\//.test(e.schemaPath)
+  const useful = errors.filter((e) => e.keyword !== 'if').sort((a, b) => Number(conditional(a)) - Number(conditional(b)))
   const first = useful[0]
   if (!first) return 'The request is invalid.'
   let message = sentence(first, part, valueAt(data, first.instancePath))

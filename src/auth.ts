@@ -1,0 +1,22 @@
+// HTTP Basic credentials of the API, checked in constant time against every credential
+// of the scenario (no early exit, so timing tells nothing about which part was wrong).
+import { createHash, timingSafeEqual } from 'node:crypto'
+
+export const REALM = 'jobboard-kit'
+
+export interface Credential {
+  readonly username: string
+  readonly password: string
+}
+
+const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest()
+
+export function credentialChecker(credentials: readonly Credential[]): (username: string, password: string) => boolean {
+  const known = credentials.map((c) => digest(`${c.username}\u0000${c.password}`))
+  return (username, password) => {
+    const given = digest(`${username}\u0000${password}`)
+    let match = false
+    for (const candidate of known) match = timingSafeEqual(candidate, given) || match
+    return match
+  }
+}

@@ -1,0 +1,71 @@
+// Everything one fake instance holds that a reset replaces: the effective scenario,
+// the clock, the store, the rate-limit windows. The app reads it through this object
+// on every request, so /__mock/reset can swap it without rebuilding routes.
+import { credentialChecker } from './auth.js'
+import { createClock, type Clock } from './clock.js'
+import { effectiveScenario, type ResolvedOptions } from './options.js'
+import { RateLimiter } from './rate-limit.js'
+import { loadScenario, type LoadedScenario } from './scenario.js'
+import { Store, type StoreState } from './store/store.js'
+import { parseTime } from './time.js'
+import type { ScenarioFile } from './types.js'
+
+export interface ResetOptions {
+  /** Another scenario, by name, path or as an object; default: the current one. */
+  scenario?: string | ScenarioFile
+  /** Another seed; default: the options' or the scenario's. */
+  seed?: number
+}
+
+export class Board {
+  readonly options: ResolvedOptions
+  #source: string | ScenarioFile
+  #seed: number | undefined
+  scenario!: LoadedScenario
+  clock!: Clock
+  store!: Store
+  limiter!: RateLimiter
+  checkCredentials!: (username: string, password: string) => boolean
+
+  constructor(options: ResolvedOptions, scenario?: string | ScenarioFile) {
+    this.options = options
+    this.#source = scenario ?? options.scenario
+    this.#seed = options.seed
+    this.reset()
+  }
+
+  /** A fresh board: store, clock and rate-limit windows, from the current or a given scenario and seed. */
+  reset({ scenario, seed }: ResetOptions = {}): void {
+    const source = scenario ?? this.#source
+    const nextSeed = seed ?? (scenario === undefined ? this.#seed : this.options.seed)
+    const effective = effectiveScenario(loadScenario(source), { ...this.options, seed: nextSeed } as ResolvedOptions)
+    const clock = this.#newClock(effective)
+    // build before replacing anything: a scenario that fails to load leaves the board as it was
+    const store = Store.generate(effective, clock)
+    this.#install(source, nextSeed, effective, clock, store)
+  }
+
+  /** Replaces the board with one restored from a saved state. */
+  restore(scenario: LoadedScenario, now: number, state: StoreState): void {
+    const clock = this.#newClock(scenario)
+    clock.set(now)
+    this.#install(this.#source, scenario.seed, scenario, clock, Store.restore(scenario, clock, state))
+  }
+
+  #newClock(scenario: LoadedScenario): Clock {
+    const start = parseTime(scenario.now)
+    const clock = createClock(this.options.clock, start)
+    if (this.options.clock === 'real' && this.options.now !== undefined) clock.set(start)
+    return clock
+  }
+
+  #install(source: string | ScenarioFile, seed: number | undefined, scenario: LoadedScenario, clock: Clock, store: Store): void {
+    this.#source = source
+    this.#seed = seed
+    this.scenario = scenario
+    this.clock = clock
+    this.store = store
+    this.limiter = new RateLimiter(clock, scenario.rateLimitWindow, scenario.behaviour.rateLimitCounts)
+    this.checkCredentials = credentialChecker(scenario.credentials)
+  }
+}

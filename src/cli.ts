@@ -1,0 +1,114 @@
+// The command line: `jobboard-kit serve` runs the fake; its flags are the options of
+// schemas/options.ts in kebab-case, with their descriptions as help. Exit codes: 0 on a
+// clean stop, 2 on a usage or start-up error, with a one-line reason.
+import { Command, InvalidArgumentError, Option } from 'commander'
+import { realpathSync } from 'node:fs'
+import { pathToFileURL } from 'node:url'
+import { serverOptions } from '../schemas/options.js'
+import { OptionsError } from './options.js'
+import { PACKAGE_VERSION } from './paths.js'
+import { loadScenario, ScenarioError, scenarioNames } from './scenario.js'
+import { createMockServer, ServerError } from './server.js'
+import type { ServerOptionsInput } from './types.js'
+
+const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
+
+type OptionSchema = { type: string; enum?: readonly string[]; default?: unknown; description?: string }
+
+function parseSwitch(value: string): boolean {
+  if (['on', 'true', 'yes', '1'].includes(value)) return true
+  if (['off', 'false', 'no', '0'].includes(value)) return false
+  throw new InvalidArgumentError('expected on or off.')
+}
+
+function parseInteger(value: string): number {
+  if (!/^-?[0-9]+$/.test(value)) throw new InvalidArgumentError('expected a whole number.')
+  return Number(value)
+}
+
+/** One commander option per property of the options schema. */
+function schemaOptions(): Option[] {
+  return Object.entries(serverOptions.properties as Record<string, OptionSchema>).map(([name, schema]) => {
+    const flag = `--${kebab(name)}`
+    const fallback =
+      schema.default === undefined ? '' : ` (default: ${schema.type === 'boolean' ? (schema.default ? 'on' : 'off') : String(schema.default)})`
+    const description = `${schema.description ?? ''}${fallback}`
+    // a switch given alone (--trust-proxy) means on
+    const option =
+      schema.type === 'boolean'
+        ? new Option(`${flag} [on|off]`, description).argParser(parseSwitch)
+        : new Option(`${flag} <${schema.type === 'integer' ? 'n' : 'value'}>`, description)
+    if (schema.type === 'integer') option.argParser(parseInteger)
+    if (schema.enum) option.choices([...schema.enum])
+    return option
+  })
+}
+
+/** Turns "option pageSize" in a validation message into the flag the user typed. */
+const asFlags = (message: string) => message.replace(/option ([a-zA-Z]+)/g, (_, name: string) => `--${kebab(name)}`)
+
+function fail(error: unknown): never {
+  const known = error instanceof OptionsError || error instanceof ScenarioError || error instanceof ServerError
+  const code = (error as NodeJS.ErrnoException).code
+  const reason =
+    code === 'EADDRINUSE'
+      ? `the address is in use: ${(error as Error).message.replace(/^listen EADDRINUSE: address already in use /, '')}`
+      : known || code === 'EACCES'
+        ? (error as Error).message
+        : `unexpected error: ${(error as Error).stack ?? String(error)}`
+  process.stderr.write(`jobboard-kit: ${asFlags(reason)}\n`)
+  process.exit(2)
+}
+
+async function serve(flags: ServerOptionsInput): Promise<void> {
+  const given = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) as ServerOptionsInput
+  const server = await createMockServer(given)
+  const url = await server.listen()
+  process.stdout.write(`jobboard-kit listening on ${url}\n`)
+  let closing = false
+  const stop = (signal: string) => {
+    if (closing) return
+    closing = true
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`jobboard-kit: error while closing on ${signal}: ${String(error)}\n`)
+        process.exit(1)
+      },
+    )
+  }
+  process.once('SIGINT', () => stop('SIGINT'))
+  process.once('SIGTERM', () => stop('SIGTERM'))
+}
+
+export function program(): Command {
+  const cli = new Command('jobboard-kit')
+    .description('A local fake and a contract test kit for the Recruitment Job Board Data API.')
+    .version(PACKAGE_VERSION)
+    .showHelpAfterError()
+    .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
+
+  const serveCommand = cli
+    .command('serve')
+    .description('Run the fake board over HTTP until SIGINT or SIGTERM.')
+    .action((flags: ServerOptionsInput) => serve(flags).catch(fail))
+  for (const option of schemaOptions()) serveCommand.addOption(option)
+
+  cli
+    .command('scenarios')
+    .description('List the scenarios shipped in scenarios/.')
+    .action(() => {
+      for (const name of scenarioNames()) {
+        const { description, counts } = loadScenario(name)
+        process.stdout.write(`${name.padEnd(12)} ${counts.candidates} candidates, ${counts.applications} applications. ${description}\n`)
+      }
+    })
+  return cli
+}
+
+export async function main(argv: string[] = process.argv): Promise<void> {
+  await program().parseAsync(argv)
+}
+
+const invoked = process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href
+if (invoked) main().catch(fail)

@@ -1,0 +1,68 @@
+// The spec's limit: each full request (method, path and query string, per credential)
+// may be made once per window. @fastify/rate-limit counts N per window from its own
+// timers; this one reads the instance's clock, so a virtual clock can cross a window
+// without waiting, and it can leave failed answers uncounted.
+import type { Clock } from './clock.js'
+
+export type CountPolicy = 'all' | 'success'
+
+export type Admission = { admitted: true } | { admitted: false; retryAfter: number }
+
+export class RateLimiter {
+  readonly #clock: Clock
+  readonly #windowMs: number
+  readonly #counts: CountPolicy
+  /** When each key's window opened. */
+  readonly #opened = new Map<string, number>()
+
+  constructor(clock: Clock, windowSeconds: number, counts: CountPolicy) {
+    this.#clock = clock
+    this.#windowMs = windowSeconds * 1000
+    this.#counts = counts
+  }
+
+  get enabled(): boolean {
+    return this.#windowMs > 0
+  }
+
+  /**
+   * Admits the first request of a window and opens the window at once, so that a
+   * second identical request in flight is refused too. A refused request does not
+   * move the window.
+   */
+  admit(key: string): Admission {
+    if (!this.enabled) return { admitted: true }
+    const now = this.#clock.now()
+    const opened = this.#opened.get(key)
+    if (opened !== undefined && now - opened < this.#windowMs && now >= opened) {
+      return { admitted: false, retryAfter: Math.max(1, Math.ceil((opened + this.#windowMs - now) / 1000)) }
+    }
+    if (this.#opened.size >= 10_000) this.#sweep(now)
+    this.#opened.set(key, now)
+    return { admitted: true }
+  }
+
+  /** After the answer: under the `success` policy a failed answer gives its window back. */
+  settle(key: string, status: number): void {
+    if (this.#counts === 'success' && status >= 400) this.#opened.delete(key)
+  }
+
+  clear(): void {
+    this.#opened.clear()
+  }
+
+  /** The keys whose windows are open now, and the seconds left on each. */
+  open(): Array<{ key: string; secondsLeft: number }> {
+    const now = this.#clock.now()
+    return [...this.#opened]
+      .filter(([, opened]) => now - opened < this.#windowMs && now >= opened)
+      .map(([key, opened]) => ({ key, secondsLeft: Math.ceil((opened + this.#windowMs - now) / 1000) }))
+  }
+
+  #sweep(now: number): void {
+    for (const [key, opened] of this.#opened) if (now - opened >= this.#windowMs || now < opened) this.#opened.delete(key)
+  }
+}
+
+/** The full request a window belongs to: credential, method, and the path with its query string as sent. */
+export const requestKey = (user: string, method: string, url: string) => `${user}\u0000${method}\u0000${url}`

@@ -1,0 +1,26 @@
+// applications/list, applications/details/{id} and applications/attachment/{id}.
+import type { FastifyInstance } from 'fastify'
+import { applicationDetail, applicationList, applicationsQuery, idParams } from '../../schemas/index.js'
+import type { ApplicationsQuery, IdParams } from '../types.js'
+import { detailAnswer, OCTET_STREAM, pageAnswer, sendDownload } from './reply.js'
+import { binary, errors } from './schemas.js'
+
+export default async function applications(app: FastifyInstance): Promise<void> {
+  app.get<{ Querystring: ApplicationsQuery }>(
+    '/applications/list',
+    { schema: { querystring: applicationsQuery, response: { 200: applicationList, ...errors } } },
+    async (request) => pageAnswer(request, app.board.store.applicationList(request.query), 'applications/list', request.query),
+  )
+
+  app.get<{ Params: IdParams }>(
+    '/applications/details/:id',
+    { schema: { params: idParams, response: { 200: applicationDetail, ...errors } } },
+    async (request) => detailAnswer(app.board.store.application(request.params.id)),
+  )
+
+  app.get<{ Params: IdParams }>(
+    '/applications/attachment/:id',
+    { schema: { params: idParams, response: { 200: binary, ...errors } } },
+    async (request, reply) => sendDownload(reply, app.board.store.download('attachment', request.params.id), OCTET_STREAM),
+  )
+}

@@ -1,0 +1,33 @@
+// candidates/list, candidates/details/{id} and the candidate file downloads.
+import type { FastifyInstance } from 'fastify'
+import { candidateDetail, candidateList, idParams, pagedQuery } from '../../schemas/index.js'
+import { FILE_KINDS } from '../store/links.js'
+import type { IdParams, PagedQuery } from '../types.js'
+import { detailAnswer, OCTET_STREAM, pageAnswer, sendDownload } from './reply.js'
+import { binary, errors } from './schemas.js'
+
+export default async function candidates(app: FastifyInstance): Promise<void> {
+  app.get<{ Querystring: PagedQuery }>(
+    '/candidates/list',
+    { schema: { querystring: pagedQuery, response: { 200: candidateList, ...errors } } },
+    async (request) => pageAnswer(request, app.board.store.candidateList(request.query), 'candidates/list', request.query),
+  )
+
+  app.get<{ Params: IdParams }>(
+    '/candidates/details/:id',
+    { schema: { params: idParams, response: { 200: candidateDetail, ...errors } } },
+    async (request) => detailAnswer(app.board.store.candidate(request.params.id)),
+  )
+
+  for (const kind of FILE_KINDS) {
+    app.get<{ Params: IdParams }>(
+      `/candidates/${kind}/:id`,
+      { schema: { params: idParams, response: { 200: binary, ...errors } } },
+      async (request, reply) => {
+        const { board } = app
+        const type = kind === 'timesheet' ? board.scenario.behaviour.timesheetContentType : OCTET_STREAM
+        return sendDownload(reply, board.store.download(kind, request.params.id), type)
+      },
+    )
+  }
+}

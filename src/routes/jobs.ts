@@ -1,0 +1,51 @@
+// The job write API: job/add, close, expire, repost, delete, and job/fields.
+import type { FastifyInstance } from 'fastify'
+import { jobAddAnswer, jobFieldsAnswer, jobIdBody, jobInput, jobRepostBody, messageAnswer } from '../../schemas/index.js'
+import { links } from '../store/links.js'
+import type { JobOperation } from '../store/store.js'
+import type { JobIdBody, JobInput, JobRepostBody } from '../types.js'
+import { baseUrl } from './reply.js'
+import { errors } from './schemas.js'
+
+const DONE: Record<Exclude<JobOperation, 'repost'>, string> = {
+  close: 'has been closed (unpublished)',
+  expire: 'has been expired',
+  delete: 'has been deleted',
+}
+
+export default async function jobs(app: FastifyInstance): Promise<void> {
+  app.post<{ Body: JobInput }>(
+    '/job/add',
+    { schema: { body: jobInput, response: { 200: jobAddAnswer, ...errors } } },
+    async (request) => {
+      const job = app.board.store.addJob(request.body)
+      return { status: 200, message: links(baseUrl(request)).jobPage(job.id), id: job.id }
+    },
+  )
+
+  for (const operation of ['close', 'expire', 'delete'] as const) {
+    app.post<{ Body: JobIdBody }>(
+      `/job/${operation}`,
+      { schema: { body: jobIdBody, response: { 200: messageAnswer, ...errors } } },
+      async (request) => {
+        const job = app.board.store.applyJobOperation(operation, request.body.id)
+        return { status: 200, message: `Job ${job.id} ${DONE[operation]}.` }
+      },
+    )
+  }
+
+  app.post<{ Body: JobRepostBody }>(
+    '/job/repost',
+    { schema: { body: jobRepostBody, response: { 200: messageAnswer, ...errors } } },
+    async (request) => {
+      const job = app.board.store.applyJobOperation('repost', request.body.id, request.body.closing_date)
+      return { status: 200, message: `Job ${job.id} has been reposted; it closes on ${job.closing_date} and expires on ${job.expiry_date}.` }
+    },
+  )
+
+  app.get(
+    '/job/fields',
+    { schema: { response: { 200: jobFieldsAnswer, ...errors } } },
+    async () => ({ status: 200, data: app.board.store.jobFields() }),
+  )
+}

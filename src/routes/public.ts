@@ -1,0 +1,36 @@
+// The public page of a job, the URL job/add answers with: outside /api/v1, no auth.
+// 200 while published, 200 saying applications are closed once expired, 404 once
+// closed or deleted (and for ids never made).
+import type { FastifyInstance, FastifyReply } from 'fastify'
+
+const escape = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string)
+
+const page = (title: string, body: string) =>
+  `<!doctype html>\n<html lang="en-GB"><head><meta charset="utf-8"><title>${escape(title)}</title></head>` +
+  `<body><main>${body}</main></body></html>\n`
+
+function notFound(reply: FastifyReply): FastifyReply {
+  return reply.code(404).type('text/html; charset=utf-8').send(page('Job not found', '<h1>Job not found</h1><p>This job is not on the board.</p>'))
+}
+
+export default async function publicPages(app: FastifyInstance): Promise<void> {
+  const handler = async (request: { params: { id: string } }, reply: FastifyReply) => {
+    const id = /^[1-9][0-9]{0,9}$/.test(request.params.id) ? Number(request.params.id) : NaN
+    const view = Number.isSafeInteger(id) ? app.board.store.jobView(id) : undefined
+    if (!view || view.state === 'unpublished') return notFound(reply)
+    const { job, state } = view
+    const status =
+      state === 'expired'
+        ? '<p class="status closed">Applications for this job are closed.</p>'
+        : `<p class="status open">Accepting applications${job.closing_date ? ` until ${escape(job.closing_date)}` : ''}.</p>`
+    const body =
+      `<h1>${escape(job.job_title)}</h1>` +
+      `<p class="meta">${escape(job.job_location)} · ${escape(job.job_type)} · ${escape(job.contract_type)} · ${escape(job.salary_visible)}</p>` +
+      status +
+      `<p>${escape(job.job_description)}</p><p class="reference">Reference ${escape(job.job_reference)}</p>`
+    return reply.type('text/html; charset=utf-8').send(page(job.job_title, body))
+  }
+  app.get<{ Params: { id: string } }>('/jobs/:id', handler)
+  app.get<{ Params: { id: string; '*': string } }>('/jobs/:id/*', handler)
+}

@@ -1,0 +1,69 @@
+// What the read routes have in common: the origin links are written on, the envelope of
+// a list or detail answer with its paging links, and a file download's headers.
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { boardError } from '../errors.js'
+import { API_PREFIX } from '../store/links.js'
+import type { Download, Page } from '../store/store.js'
+
+/** The origin links point at: the public base URL, or the one the request came in on. */
+export function baseUrl(request: FastifyRequest): string {
+  return request.server.board.scenario.publicBaseUrl ?? `${request.protocol}://${request.host}`
+}
+
+type Params = Readonly<Record<string, unknown>>
+
+export interface Envelope<T> {
+  status: 200
+  total: number
+  data: T[]
+  next_page?: string | false | null
+  prev_page?: string | false
+}
+
+/**
+ * `{status, total, data}` of one page, with `next_page` (and `prev_page` for lists that
+ * have it): full URLs of the same list carrying `page` and the query given. What the
+ * last page's `next_page` holds follows behaviour.lastPageNextPage.
+ */
+export function pageAnswer<T>(request: FastifyRequest, page: Page<T>, list: string, params: Params, withPrev = false): Envelope<T> {
+  const behaviour = request.server.board.scenario.behaviour
+  if (page.beyond && behaviour.outOfRangePage === 'not-found') {
+    throw boardError.notFound('Page', `${page.page} of ${list}`)
+  }
+  const url = (n: number) => {
+    const query = new URLSearchParams()
+    for (const [key, value] of Object.entries(params)) if (value !== undefined && key !== 'page') query.set(key, String(value))
+    query.set('page', String(n))
+    return `${baseUrl(request)}${API_PREFIX}/${list}?${query}`
+  }
+  const answer: Envelope<T> = { status: 200, total: page.total, data: page.items }
+  if (page.hasNext) answer.next_page = url(page.page + 1)
+  else if (behaviour.lastPageNextPage === 'false') answer.next_page = false
+  else if (behaviour.lastPageNextPage === 'null') answer.next_page = null
+  if (withPrev) answer.prev_page = page.page > 1 ? url(page.page - 1) : false
+  return answer
+}
+
+/** The answer of a detail endpoint: one record in a list of one. */
+export function detailAnswer<T>(record: T): Envelope<T> {
+  return { status: 200, total: 1, data: [record] }
+}
+
+/** `attachment; filename="..."`, with an RFC 5987 `filename*` when the name is not plain ASCII. */
+export function contentDisposition(filename: string): string {
+  const plain = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
+  const disposition = `attachment; filename="${plain}"`
+  return plain === filename ? disposition : `${disposition}; filename*=UTF-8''${encodeURIComponent(filename)}`
+}
+
+export function sendDownload(reply: FastifyReply, download: Download, contentType: string): FastifyReply {
+  const bytes = download.bytes()
+  return reply
+    .header('content-type', contentType)
+    .header('content-length', String(bytes.length))
+    .header('content-disposition', contentDisposition(download.filename))
+    .header('content-transfer-encoding', 'binary')
+    .send(bytes)
+}
+
+export const OCTET_STREAM = 'application/octet-stream'

@@ -1,0 +1,511 @@
+// The board: every record of one fake instance, its indexes, and the operations the
+// routes and the control API call. Reads page from indexes; writes validate the record
+// against its schema, keep the links between records and the metrics in step, and
+// never leave a half-made change behind (each builds its records before storing any).
+import { application, candidate, marketingRecord, storedFile, storedJob, timesheet } from '../../schemas/index.js'
+import {
+  FIELD_NAMES,
+  FIELD_VALUES,
+  MARKETING_ACTIONS,
+  sectorDisciplinesOf,
+  splitIndustry,
+  UK_LOCATIONS,
+  type FieldValues,
+  type PredefinedLocation,
+} from '../../schemas/values.js'
+import type { Clock } from '../clock.js'
+import { BoardError, boardError } from '../errors.js'
+import { createFaker, fileBytes, hash32 } from '../random.js'
+import type { LoadedScenario } from '../scenario.js'
+import { addMonth, formatMinute, formatTimestamp, monthOfTimestamp, parseTime, sinceToTimestamp } from '../time.js'
+import type {
+  Application,
+  ApplicationSeed,
+  Candidate,
+  CandidateSeed,
+  JobInput,
+  MarketingRecord,
+  MarketingSeed,
+  Metric,
+  StoredFile,
+  StoredJob,
+  Timesheet,
+  TimesheetSeed,
+} from '../types.js'
+import { Validators } from '../validation.js'
+import { Collection, type IdList } from './collection.js'
+import { generateBoard, RecordMaker, type BoardData, type BoardLists, type CandidateBase, type MakerContext } from './generate.js'
+import { DEFAULT_ORIGIN, links as makeLinks, type FileKind, type Links } from './links.js'
+import { COUNTED_METRICS, Metrics, type MetricsState } from './metrics.js'
+import { applicationEntry, consentEntryOf, fileEntry, optedIn, timesheetEntry, vacancyOf } from './views.js'
+
+const [APPROVED, REVOKED] = MARKETING_ACTIONS
+
+/** One page of a list: the records, the total matching count, and whether pages follow. */
+export interface Page<T> {
+  items: T[]
+  total: number
+  page: number
+  hasNext: boolean
+  /** True when `page` lies past the last page (and the list is not empty). */
+  beyond: boolean
+}
+
+export interface ListQuery {
+  since?: string
+  page?: number
+}
+
+/** A file to download: its original name and size, and its bytes on demand. */
+export interface Download {
+  filename: string
+  size: number
+  bytes(): Buffer
+}
+
+export type JobOperation = 'close' | 'expire' | 'repost' | 'delete'
+
+/** What a job page shows: the job and its state at the store's current time. */
+export interface JobView {
+  job: StoredJob
+  state: StoredJob['state']
+}
+
+/** Everything needed to rebuild a store exactly (GET /__mock/state). */
+export interface StoreState {
+  jobs: StoredJob[]
+  deletedJobs: number[]
+  nextJobId: number
+  candidates: Candidate[]
+  applications: Array<{ candidate_id: number; attachment_filesize?: number; record: Application }>
+  timesheets: Timesheet[]
+  files: StoredFile[]
+  marketing: MarketingRecord[]
+  metrics: MetricsState
+  adds: number
+}
+
+export function boardLists(scenario: LoadedScenario): BoardLists {
+  const values = Object.fromEntries(FIELD_NAMES.map((name) => [name, scenario.fieldValues[name] ?? FIELD_VALUES[name]])) as FieldValues
+  const locations = scenario.predefinedLocations ?? UK_LOCATIONS
+  return {
+    ...values,
+    sector_disciplines: sectorDisciplinesOf(values.job_industry),
+    job_locations: locations.map((l) => l.name),
+  }
+}
+
+function pageOf<T>(ids: IdList, page: number, size: number, get: (id: number) => T): Page<T> {
+  const start = (page - 1) * size
+  const items = ids.slice(start, start + size).map(get)
+  return { items, total: ids.length, page, hasNext: start + size < ids.length, beyond: ids.length > 0 && start >= ids.length }
+}
+
+export class Store {
+  readonly scenario: LoadedScenario
+  readonly lists: BoardLists
+  readonly locations: readonly PredefinedLocation[]
+  /** Links on the store's own origin: the public base URL, or the CLI's default address. */
+  readonly links: Links
+  readonly clock: Clock
+  readonly validators: Validators
+
+  readonly jobs: Collection<StoredJob>
+  readonly candidates: Collection<Candidate>
+  readonly applications: Collection<Application>
+  readonly timesheets: Collection<Timesheet>
+  readonly marketing: Collection<MarketingRecord>
+  readonly files: Record<'resume' | 'document', Collection<StoredFile>>
+  metrics: Metrics
+
+  /** The candidate of each application, indexed by application id. */
+  readonly #applicationCandidate: number[] = []
+  readonly #applicationsByJob = new Map<number, number[]>()
+  readonly #attachmentSizes = new Map<number, number>()
+  readonly #candidateByEmail = new Map<string, number>()
+  readonly #deletedJobs = new Set<number>()
+  #nextJobId = 1
+  #adds = 0
+
+  private constructor(scenario: LoadedScenario, clock: Clock) {
+    this.scenario = scenario
+    this.clock = clock
+    this.lists = boardLists(scenario)
+    this.locations = scenario.predefinedLocations ?? UK_LOCATIONS
+    this.links = makeLinks(scenario.publicBaseUrl ?? DEFAULT_ORIGIN)
+    this.validators = new Validators(this.lists)
+    const since = scenario.behaviour.sinceField
+    const v = (schema: object) => this.validators.get(schema)
+    this.jobs = new Collection<StoredJob>('jobs', v(storedJob), (r) => r.created_at)
+    this.candidates = new Collection<Candidate>('candidates', v(candidate), (r) => r[since])
+    this.applications = new Collection<Application>('applications', v(application), (r) => r[since])
+    this.timesheets = new Collection<Timesheet>('timesheets', v(timesheet), (r) => r.created_at)
+    this.marketing = new Collection<MarketingRecord>('marketing', v(marketingRecord), (r) => r.created_at)
+    this.files = {
+      resume: new Collection<StoredFile>('resumes', v(storedFile), (r) => r.created_at),
+      document: new Collection<StoredFile>('documents', v(storedFile), (r) => r.created_at),
+    }
+    this.metrics = new Metrics()
+  }
+
+  /** A board generated from a scenario and its seed. */
+  static generate(scenario: LoadedScenario, clock: Clock): Store {
+    const store = new Store(scenario, clock)
+    store.#load(generateBoard(scenario, store.#makerContext(createFaker(scenario.seed))))
+    return store
+  }
+
+  /** A board restored from exportState(). */
+  static restore(scenario: LoadedScenario, clock: Clock, state: StoreState): Store {
+    const store = new Store(scenario, clock)
+    const applicationCandidates: number[] = []
+    for (const a of state.applications) applicationCandidates[a.record.id] = a.candidate_id
+    const attachmentSizes = new Map(
+      state.applications.flatMap((a) => (a.attachment_filesize === undefined ? [] : [[a.record.id, a.attachment_filesize] as const])),
+    )
+    store.#load({
+      jobs: state.jobs,
+      candidates: state.candidates,
+      applications: state.applications.map((a) => a.record),
+      applicationCandidates,
+      attachmentSizes,
+      files: state.files,
+      marketing: state.marketing,
+      metrics: Metrics.import(state.metrics),
+      timesheets: state.timesheets,
+    })
+    for (const id of state.deletedJobs) store.#deletedJobs.add(id)
+    store.#nextJobId = Math.max(store.#nextJobId, state.nextJobId)
+    store.#adds = state.adds
+    return store
+  }
+
+  exportState(): StoreState {
+    return structuredClone({
+      jobs: [...this.jobs.values()],
+      deletedJobs: [...this.#deletedJobs].sort((a, b) => a - b),
+      nextJobId: this.#nextJobId,
+      candidates: [...this.candidates.values()],
+      applications: [...this.applications.values()].map((record) => ({
+        candidate_id: this.#applicationCandidate[record.id] as number,
+        ...(this.#attachmentSizes.has(record.id) ? { attachment_filesize: this.#attachmentSizes.get(record.id) as number } : {}),
+        record,
+      })),
+      timesheets: [...this.timesheets.values()],
+      files: [...this.files.resume.values(), ...this.files.document.values()],
+      marketing: [...this.marketing.values()],
+      metrics: this.metrics.export(),
+      adds: this.#adds,
+    })
+  }
+
+  #makerContext(faker: ReturnType<typeof createFaker>): MakerContext {
+    return { faker, lists: this.lists, locations: this.locations, links: this.links, mix: this.scenario.mix }
+  }
+
+  #load(data: BoardData & { timesheets?: Timesheet[] }): void {
+    this.jobs.load(data.jobs.map((j) => [j.id, j] as const))
+    this.#nextJobId = this.jobs.lastId + 1
+    this.candidates.load(data.candidates.map((c) => [c.id, c] as const))
+    for (const c of data.candidates) this.#candidateByEmail.set(c.email, c.id)
+    this.applications.load(data.applications.map((a) => [a.id, a] as const))
+    data.applicationCandidates.forEach((candidateId, applicationId) => {
+      this.#applicationCandidate[applicationId] = candidateId
+    })
+    for (const [applicationId, size] of data.attachmentSizes) this.#attachmentSizes.set(applicationId, size)
+    for (const a of this.applications.values()) this.#indexApplication(a)
+    const resumes = data.files.filter((f) => f.kind === 'resume')
+    const documents = data.files.filter((f) => f.kind === 'document')
+    this.files.resume.load(resumes.map((f) => [f.id, f] as const))
+    this.files.document.load(documents.map((f) => [f.id, f] as const))
+    const timesheets =
+      data.timesheets ??
+      data.files
+        .filter((f) => f.kind === 'timesheet')
+        .map((f) => timesheetEntry(f, this.candidates.get(f.candidate_id) as Candidate, this.links))
+    this.timesheets.load(timesheets.map((t) => [t.id, t] as const))
+    this.marketing.load(data.marketing.map((m, i) => [i + 1, m] as const))
+    this.metrics = data.metrics
+  }
+
+  #indexApplication(a: Application): void {
+    let ids = this.#applicationsByJob.get(a.vacancy.id)
+    if (!ids) this.#applicationsByJob.set(a.vacancy.id, (ids = []))
+    ids.push(a.id)
+  }
+
+  /** The current time as a timestamp. */
+  now(): string {
+    return formatTimestamp(this.clock.now())
+  }
+
+  // ---- reads -------------------------------------------------------------------
+
+  #ids<T extends object>(collection: Collection<T>, since: string | undefined): IdList {
+    return since === undefined ? collection.all() : collection.since(sinceToTimestamp(since))
+  }
+
+  candidateList({ since, page = 1 }: ListQuery): Page<Candidate> {
+    const ids = this.#ids(this.candidates, since)
+    const size = this.scenario.behaviour.pageCandidates ? this.scenario.pageSize : Math.max(1, ids.length)
+    return pageOf(ids, page, size, (id) => this.candidates.get(id) as Candidate)
+  }
+
+  applicationList({ since, vacancy, page = 1 }: ListQuery & { vacancy?: number }): Page<Application> {
+    let ids: IdList
+    if (vacancy === undefined) ids = this.#ids(this.applications, since)
+    else {
+      const from = since === undefined ? undefined : sinceToTimestamp(since)
+      const all = this.#applicationsByJob.get(vacancy) ?? []
+      const matching: number[] = []
+      for (let i = all.length - 1; i >= 0; i--) {
+        const id = all[i] as number
+        if (from === undefined || this.applications.timeOf(this.applications.get(id) as Application) >= from) matching.push(id)
+      }
+      ids = matching
+    }
+    return pageOf(ids, page, this.scenario.pageSize, (id) => this.applications.get(id) as Application)
+  }
+
+  timesheetList({ since, page = 1 }: ListQuery): Page<Timesheet> {
+    return pageOf(this.#ids(this.timesheets, since), page, this.scenario.pageSize, (id) => this.timesheets.get(id) as Timesheet)
+  }
+
+  marketingList({ since, page = 1 }: ListQuery): Page<MarketingRecord> {
+    return pageOf(this.#ids(this.marketing, since), page, this.scenario.pageSize, (id) => this.marketing.get(id) as MarketingRecord)
+  }
+
+  candidate(id: number): Candidate {
+    const found = this.candidates.get(id)
+    if (!found) throw boardError.notFound('Candidate', id)
+    return found
+  }
+
+  application(id: number): Application {
+    const found = this.applications.get(id)
+    if (!found) throw boardError.notFound('Application', id)
+    return found
+  }
+
+  /** A candidate's file, or an application's attachment (kind `attachment`, by application id). */
+  download(kind: FileKind | 'attachment', id: number): Download {
+    const seed = this.scenario.seed
+    const make = (filename: string, size: number, key: string): Download => ({
+      filename,
+      size,
+      bytes: () => fileBytes(seed, key, id, size, filename.split('.').pop() ?? ''),
+    })
+    if (kind === 'attachment') {
+      const found = this.applications.get(id)
+      if (!found) throw boardError.notFound('Application attachment', id)
+      const size = this.#attachmentSizes.get(id) ?? 3_000 + (hash32(seed, 'attachment-size', id) % 397_000)
+      return make(found.applicant.attachment.filename, size, 'attachment')
+    }
+    if (kind === 'timesheet') {
+      const found = this.timesheets.get(id)
+      if (!found) throw boardError.notFound('Timesheet', id)
+      return make(found.attachment.filename, found.attachment.filesize, 'timesheet')
+    }
+    const found = this.files[kind].get(id)
+    if (!found) throw boardError.notFound(kind === 'resume' ? 'Resume' : 'Document', id)
+    return make(found.filename, found.filesize, kind)
+  }
+
+  metricsAnswer(): Metric[] {
+    return this.metrics.answer(monthOfTimestamp(this.now()))
+  }
+
+  /** The job/fields `data`: the current value of every constrained list. */
+  jobFields(): FieldValues {
+    return Object.fromEntries(FIELD_NAMES.map((name) => [name, [...this.lists[name]]])) as unknown as FieldValues
+  }
+
+  // ---- jobs --------------------------------------------------------------------
+
+  /**
+   * A job's state now: closed (unpublished) once its closing date passes when it closes
+   * automatically, expired once its expiry date passes (docs/behaviour.md).
+   */
+  jobState(job: StoredJob): StoredJob['state'] {
+    const now = this.now()
+    if (job.state === 'unpublished') return 'unpublished'
+    if (job.close_automatically === 1 && job.closing_date !== undefined && `${job.closing_date}:00` <= now) return 'unpublished'
+    if (job.state === 'expired') return 'expired'
+    if (job.expiry_date !== undefined && `${job.expiry_date}:00` <= now) return 'expired'
+    return 'published'
+  }
+
+  /** The job behind a public page, or undefined for one never made or deleted. */
+  jobView(id: number): JobView | undefined {
+    const job = this.jobs.get(id)
+    return job && { job, state: this.jobState(job) }
+  }
+
+  #liveJob(id: number): StoredJob {
+    const job = this.jobs.get(id)
+    if (job) return job
+    if (this.#deletedJobs.has(id)) throw new BoardError('NOT_FOUND', `Job ${id} has been deleted.`)
+    throw boardError.notFound('Job', id)
+  }
+
+  /** job/add: the body has been validated against the job schema already. */
+  addJob(input: JobInput): StoredJob {
+    const now = this.now()
+    const id = this.#nextJobId
+    const { sector, subSector } = splitIndustry(input.job_industry, this.lists.job_industry)
+    const place = this.locations.find((l) => l.name === input.job_location)
+    const job = this.jobs.insert(id, {
+      ...input,
+      ...(input.job_latitude === undefined && place ? { job_latitude: place.latitude, job_longitude: place.longitude } : {}),
+      id,
+      sector,
+      sub_sector: subSector ?? '',
+      state: input.published === 1 ? 'published' : 'unpublished',
+      created_at: now,
+      updated_at: now,
+    })
+    this.#nextJobId = id + 1
+    this.metrics.add(COUNTED_METRICS.jobs, monthOfTimestamp(now))
+    this.metrics.add('Job submissions', monthOfTimestamp(now))
+    return job
+  }
+
+  /** close, expire, repost or delete; throws 404 for a job that does not exist (any more). */
+  applyJobOperation(operation: JobOperation, id: number, closingDate?: string): StoredJob {
+    const job = this.#liveJob(id)
+    const now = this.now()
+    const state = this.jobState(job)
+    switch (operation) {
+      case 'delete':
+        this.jobs.delete(id)
+        this.#deletedJobs.add(id)
+        return job
+      case 'close':
+        return this.jobs.replace(id, { ...job, published: 0, state: 'unpublished', updated_at: now })
+      case 'expire':
+        // a closed job stays closed: expiring it does not bring its page back
+        if (state === 'unpublished') return this.jobs.replace(id, { ...job, updated_at: now })
+        return this.jobs.replace(id, { ...job, state: 'expired', expiry_date: formatMinute(this.clock.now()), updated_at: now })
+      case 'repost': {
+        const closing = closingDate ?? formatMinute(addMonth(this.clock.now(), 1))
+        const expiry = closingDate ?? formatMinute(addMonth(this.clock.now(), 1))
+        return this.jobs.replace(id, { ...job, published: 1, state: 'published', closing_date: closing, expiry_date: expiry, updated_at: now })
+      }
+    }
+  }
+
+  // ---- records added by a test (control API) ----------------------------------
+
+  /** A record maker whose faker is seeded by the number of adds, so an imported board goes on the same way. */
+  #maker(): RecordMaker {
+    this.#adds += 1
+    return new RecordMaker(this.#makerContext(createFaker(hash32(this.scenario.seed, 'add', this.#adds))))
+  }
+
+  #candidateOrThrow(id: number | undefined, maker: RecordMaker): Candidate {
+    if (id !== undefined) {
+      const found = this.candidates.get(id)
+      if (!found) throw boardError.controlConflict(`Candidate ${id} does not exist.`)
+      return found
+    }
+    if (this.candidates.size === 0) throw boardError.controlConflict('The board has no candidate yet: add one first.')
+    const at = maker.int(0, this.candidates.size - 1)
+    return this.candidates.get(this.candidates.all().slice(at, at + 1)[0] as number) as Candidate
+  }
+
+  #touch(c: Candidate, change: Partial<Candidate>): Candidate {
+    return this.candidates.replace(c.id, { ...c, ...change, updated_at: this.now() })
+  }
+
+  addCandidate(seed: CandidateSeed = {}): Candidate {
+    const maker = this.#maker()
+    const { resumes = [], documents = [], ...fields } = seed
+    const id = Math.max(this.candidates.lastId, 0) + 1
+    if (fields.id !== undefined && this.candidates.has(fields.id)) throw boardError.controlConflict(`Candidate ${fields.id} exists already.`)
+    const createdMs = fields.created_at ? parseTime(fields.created_at) : this.clock.now()
+    const base: CandidateBase = maker.candidate(fields.id ?? id, createdMs, this.clock.now(), fields)
+    if (this.#candidateByEmail.has(base.email)) throw boardError.controlConflict(`A candidate with e-mail ${base.email} exists already.`)
+    const made = (kind: 'resume' | 'document', seeds: typeof resumes) =>
+      seeds.map((s, i) => maker.file(kind, this.files[kind].lastId + 1 + i, base, createdMs, s))
+    const newResumes = made('resume', resumes)
+    const newDocuments = made('document', documents)
+    const record: Candidate = {
+      ...base,
+      timesheets: [],
+      resumes: newResumes.reverse().map((f) => fileEntry(f, this.links)),
+      documents: newDocuments.reverse().map((f) => fileEntry(f, this.links)),
+      applications: [],
+      consent: [],
+      marketing_opted_in: 0,
+    }
+    const stored = this.candidates.insert(record.id, record)
+    for (const f of [...newResumes, ...newDocuments]) this.files[f.kind as 'resume' | 'document'].insert(f.id, f)
+    this.#candidateByEmail.set(stored.email, stored.id)
+    this.metrics.add(COUNTED_METRICS.candidates, monthOfTimestamp(stored.created_at))
+    return stored
+  }
+
+  addApplication(seed: ApplicationSeed = {}): Application {
+    const maker = this.#maker()
+    const owner = this.#candidateOrThrow(seed.candidate_id, maker)
+    if (seed.id !== undefined && this.applications.has(seed.id)) throw boardError.controlConflict(`Application ${seed.id} exists already.`)
+    let job: StoredJob | undefined
+    if (seed.job_id !== undefined) {
+      job = this.jobs.get(seed.job_id)
+      if (!job) throw boardError.controlConflict(`Job ${seed.job_id} does not exist${this.#deletedJobs.has(seed.job_id) ? ' any more' : ''}.`)
+    } else {
+      const ids = this.jobs.all()
+      if (ids.length === 0) throw boardError.controlConflict('The board has no job yet: add one first.')
+      const at = maker.int(0, ids.length - 1)
+      job = this.jobs.get(ids.slice(at, at + 1)[0] as number)
+    }
+    const id = seed.id ?? this.applications.lastId + 1
+    const createdMs = seed.created_at ? parseTime(seed.created_at) : this.clock.now()
+    const record = maker.application(id, createdMs, createdMs, owner, vacancyOf(job as StoredJob), seed)
+    const stored = this.applications.insert(id, { ...record, updated_at: record.created_at })
+    this.#applicationCandidate[id] = owner.id
+    if (seed.attachment_filesize !== undefined) this.#attachmentSizes.set(id, seed.attachment_filesize)
+    this.#indexApplication(stored)
+    this.#applicationsByJob.get(stored.vacancy.id)?.sort((a, b) => a - b)
+    this.#touch(owner, { applications: [applicationEntry(stored), ...owner.applications] })
+    this.metrics.add(COUNTED_METRICS.applications, monthOfTimestamp(stored.created_at))
+    return stored
+  }
+
+  addTimesheet(seed: TimesheetSeed = {}): Timesheet {
+    const maker = this.#maker()
+    const owner = this.#candidateOrThrow(seed.candidate_id, maker)
+    if (seed.id !== undefined && this.timesheets.has(seed.id)) throw boardError.controlConflict(`Timesheet ${seed.id} exists already.`)
+    const id = seed.id ?? this.timesheets.lastId + 1
+    const createdMs = seed.created_at ? parseTime(seed.created_at) : this.clock.now()
+    const file = maker.file('timesheet', id, owner, createdMs, seed)
+    const entry = timesheetEntry(file, owner, this.links)
+    const stored = this.timesheets.insert(id, entry)
+    this.#touch(owner, { timesheets: [fileEntry(file, this.links), ...owner.timesheets] })
+    this.metrics.add(COUNTED_METRICS.timesheets, monthOfTimestamp(stored.created_at))
+    return stored
+  }
+
+  addMarketing(seed: MarketingSeed = {}): MarketingRecord {
+    const maker = this.#maker()
+    const byEmail = seed.email === undefined ? undefined : this.#candidateByEmail.get(seed.email)
+    const owner =
+      seed.candidate_id === 0 || (seed.email !== undefined && byEmail === undefined && seed.candidate_id === undefined)
+        ? undefined
+        : this.#candidateOrThrow(seed.candidate_id ?? byEmail, maker)
+    const last = owner?.consent[0]?.value
+    const record: MarketingRecord = {
+      candidate: { email: owner?.email ?? seed.email ?? maker.unknownEmail(), id: owner?.id ?? 0, ip_address: seed.ip_address ?? maker.ip() },
+      action: seed.action ?? (last === APPROVED ? REVOKED : APPROVED),
+      created_at: seed.created_at ?? this.now(),
+    }
+    const stored = this.marketing.insert(this.marketing.lastId + 1, record)
+    if (owner) {
+      const consent = [consentEntryOf(stored), ...owner.consent].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0))
+      this.#touch(owner, { consent, marketing_opted_in: optedIn(consent, APPROVED) })
+    }
+    this.metrics.add(stored.action === REVOKED ? COUNTED_METRICS.optOuts : COUNTED_METRICS.optIns, monthOfTimestamp(stored.created_at))
+    return stored
+  }
+}
+

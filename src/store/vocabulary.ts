@@ -1,0 +1,82 @@
+// Words of a UK veterinary recruitment board that the generator draws from. These are
+// content, not rules: the API constrains none of them (see schemas/values.ts for what
+// it does constrain).
+
+export const EXPERTISE = [
+  'Anaesthesia',
+  'Dentistry',
+  'Orthopaedics',
+  'Soft tissue surgery',
+  'Ultrasound',
+  'Radiography',
+  'Exotics',
+  'Equine lameness',
+  'Farm animal medicine',
+  'Dermatology',
+  'Ophthalmology',
+  'Emergency and critical care',
+  'Feline medicine',
+  'Behaviour',
+  'Nutrition',
+  'Client communication',
+  'Practice management',
+] as const
+
+export const QUALIFICATIONS = {
+  'Veterinary Surgeon': ['BVSc MRCVS', 'BVetMed MRCVS', 'BVM&S MRCVS', 'MA VetMB MRCVS', 'BVMS MRCVS', 'CertAVP'],
+  'Registered Veterinary Nurse': ['Diploma in Veterinary Nursing', 'FdSc Veterinary Nursing', 'BSc (Hons) Veterinary Nursing', 'Certificate in Veterinary Nursing'],
+  other: ['Level 3 Diploma in Veterinary Care Assistance', 'NVQ Level 3 Animal Care', 'ILM Level 5 Leadership', 'Certificate in Veterinary Practice Management'],
+} as const
+
+/** Roles for a sector chosen without a sub-sector. */
+export const SECTOR_ROLE: Record<string, string> = {
+  'Veterinary Surgeon': 'Veterinary Surgeon',
+  'Registered Veterinary Nurse': 'Registered Veterinary Nurse',
+  'Veterinary Admin / Other': 'Practice Administrator',
+}
+
+/** Yearly salary bands in pounds by sector; other units are derived from them. */
+export const SALARY_BANDS: Record<string, readonly [number, number]> = {
+  'Veterinary Surgeon': [38000, 90000],
+  'Registered Veterinary Nurse': [24000, 38000],
+  'Veterinary Admin / Other': [20000, 36000],
+}
+export const DEFAULT_SALARY_BAND: readonly [number, number] = [22000, 60000]
+
+/** Divisors from a yearly salary to each salary_unit. */
+export const UNIT_DIVISOR: Record<string, number> = {
+  'Per year': 1,
+  'Per month': 12,
+  'Per week': 52,
+  'Per hour': 1950,
+}
+
+export const CURRENCY_SYMBOL: Record<string, string> = { GBP: '£', EUR: '€', USD: '$' }
+
+export const PRACTICE_SUFFIXES = [
+  'Veterinary Surgery',
+  'Vets',
+  'Veterinary Hospital',
+  'Animal Hospital',
+  'Veterinary Group',
+  'Equine Clinic',
+  'Veterinary Centre',
+  'Referrals',
+] as const
+
+export const SEEKING = ['Permanent', 'Locum', 'Permanent or locum', 'Part time', 'Temporary cover'] as const
+export const NOTICE_PERIODS = ['Immediate', '1 week', '2 weeks', '1 month', '2 months', '3 months'] as const
+export const EMAIL_DOMAINS = ['gmail.com', 'hotmail.co.uk', 'outlook.com', 'yahoo.co.uk', 'btinternet.com', 'icloud.com'] as const
+export const DOCUMENT_NAMES = [
+  'RCVS_Registration',
+  'DBS_Certificate',
+  'Passport',
+  'Reference_Letter',
+  'Vaccination_Record',
+  'Driving_Licence',
+  'CPD_Record',
+] as const
+export const JOB_HOURS = ['40 hours per week', '4 days per week', '1 in 6 weekends', 'No out of hours', 'Shared on-call rota', 'Nights: 4 on, 4 off'] as const
+export const JOB_BENEFITS = ['RCVS fees paid', 'CPD allowance', 'Pension', 'Private healthcare', 'Pet healthcare', 'Relocation package', 'Accommodation available', '25 days holiday'] as const
+export const JOB_REQUIREMENTS = ['MRCVS', 'RVN registration', 'Full UK driving licence', 'Right to work in the UK', 'Two years in practice'] as const
+export const JOB_RESPONSIBILITIES = ['Consulting', 'Routine surgery', 'Out of hours cover', 'Mentoring new graduates', 'Nurse clinics', 'Reception and client care', 'Stock control'] as const
