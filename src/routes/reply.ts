@@ -31,8 +31,9 @@ export function pageAnswer<T>(request: FastifyRequest, page: Page<T>, list: stri
     throw boardError.notFound('Page', `${page.page} of ${list}`)
   }
   const url = (n: number) => {
+    // the list's own filters only, in a fixed order: unknown parameters are not carried on
     const query = new URLSearchParams()
-    for (const [key, value] of Object.entries(params)) if (value !== undefined && key !== 'page') query.set(key, String(value))
+    for (const key of ['since', 'vacancy']) if (params[key] !== undefined) query.set(key, String(params[key]))
     query.set('page', String(n))
     return `${baseUrl(request)}${API_PREFIX}/${list}?${query}`
   }
