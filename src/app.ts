@@ -21,11 +21,14 @@ import { baseUrl } from './routes/reply.js'
 import timesheets from './routes/timesheets.js'
 import { API_PREFIX } from './store/links.js'
 import type { ScenarioFile, ServerOptionsInput } from './types.js'
+import type { ValidateFunction } from 'ajv'
 import { createAjv } from './validation.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
     board: Board
+    /** Every route registered, for the auth test and the control API's index. */
+    endpoints: ReadonlyArray<{ method: string; url: string }>
   }
   interface FastifyRequest {
     /** The API user the request authenticated as ('' before auth). */
@@ -64,6 +67,27 @@ function bodyValidator(board: Board, schema: object): FastifyValidationResult {
   return validate as FastifyValidationResult
 }
 
+/**
+ * ajv's coercion reads integers the way Number() does ("1e3", "0x10", " 7"); a query or
+ * path integer must be written in plain digits, so those are refused first.
+ */
+function textValidator(coercing: ValidateFunction, schema: object): FastifyValidationResult {
+  const properties = (schema as { properties?: Record<string, { type?: string }> }).properties ?? {}
+  const integers = Object.keys(properties).filter((key) => properties[key]?.type === 'integer')
+  const validate = (data: Record<string, unknown>): boolean => {
+    const bad = integers.filter((key) => typeof data?.[key] === 'string' && !/^-?[0-9]+$/.test(data[key] as string))
+    if (bad.length > 0) {
+      validate.errors = bad.map((key) => ({ keyword: 'type', instancePath: `/${key}`, schemaPath: `#/properties/${key}/type`, params: { type: 'integer' }, message: 'must be integer' }))
+      return false
+    }
+    const ok = coercing(data)
+    validate.errors = coercing.errors as FastifySchemaValidationError[] | null | undefined
+    return ok
+  }
+  validate.errors = null as FastifySchemaValidationError[] | null | undefined
+  return validate as FastifyValidationResult
+}
+
 export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Promise<FastifyInstance> {
   const { scenarioData, ...rest } = input as BuildOptions
   const options = resolveOptions(rest)
@@ -79,13 +103,18 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
     serializerOpts: { ajv: { formats: formatOption() } },
   })
   app.decorate('board', board)
+  const endpoints: Array<{ method: string; url: string }> = []
+  app.decorate('endpoints', endpoints)
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) endpoints.push({ method, url: route.url })
+  })
   app.decorateRequest('apiUser', '')
   app.decorateRequest('limitKey', undefined)
 
   // query strings and paths are text: coerce them; JSON bodies are validated as sent
   const paramsAjv = createAjv({ coerce: true })
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    httpPart === 'body' ? bodyValidator(board, schema) : paramsAjv.compile(schema),
+    httpPart === 'body' ? bodyValidator(board, schema) : textValidator(paramsAjv.compile(schema), schema),
   )
   const statusPolicy = httpStatusPolicy(board)
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error, statusPolicy))

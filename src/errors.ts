@@ -142,5 +142,6 @@ export function sendError(
     .code(httpStatus(answer.status))
     .headers(answer.headers)
     .type('application/json; charset=utf-8')
-    .send({ status: answer.status, message: answer.message })
+    // serialized here: under errorHttpStatus "ok" the route's 200 schema must not apply to an error
+    .send(JSON.stringify({ status: answer.status, message: answer.message }))
 }

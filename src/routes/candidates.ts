@@ -10,7 +10,10 @@ export default async function candidates(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: PagedQuery }>(
     '/candidates/list',
     { schema: { querystring: pagedQuery, response: { 200: candidateList, ...errors } } },
-    async (request) => pageAnswer(request, app.board.store.candidateList(request.query), 'candidates/list', request.query),
+    async (request) =>
+      pageAnswer(request, app.board.store.candidateList(request.query), 'candidates/list', request.query, {
+        paged: app.board.scenario.behaviour.pageCandidates,
+      }),
   )
 
   app.get<{ Params: IdParams }>(

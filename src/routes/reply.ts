@@ -25,7 +25,13 @@ export interface Envelope<T> {
  * have it): full URLs of the same list carrying `page` and the query given. What the
  * last page's `next_page` holds follows behaviour.lastPageNextPage.
  */
-export function pageAnswer<T>(request: FastifyRequest, page: Page<T>, list: string, params: Params, withPrev = false): Envelope<T> {
+export function pageAnswer<T>(
+  request: FastifyRequest,
+  page: Page<T>,
+  list: string,
+  params: Params,
+  { prev = false, paged = true }: { prev?: boolean; paged?: boolean } = {},
+): Envelope<T> {
   const behaviour = request.server.board.scenario.behaviour
   if (page.beyond && behaviour.outOfRangePage === 'not-found') {
     throw boardError.notFound('Page', `${page.page} of ${list}`)
@@ -38,10 +44,11 @@ export function pageAnswer<T>(request: FastifyRequest, page: Page<T>, list: stri
     return `${baseUrl(request)}${API_PREFIX}/${list}?${query}`
   }
   const answer: Envelope<T> = { status: 200, total: page.total, data: page.items }
+  if (!paged) return answer
   if (page.hasNext) answer.next_page = url(page.page + 1)
   else if (behaviour.lastPageNextPage === 'false') answer.next_page = false
   else if (behaviour.lastPageNextPage === 'null') answer.next_page = null
-  if (withPrev) answer.prev_page = page.page > 1 ? url(page.page - 1) : false
+  if (prev) answer.prev_page = page.page > 1 ? url(page.page - 1) : false
   return answer
 }
 

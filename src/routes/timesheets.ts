@@ -9,7 +9,7 @@ export default async function timesheets(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: PagedQuery }>(
     '/timesheets/list',
     { schema: { querystring: pagedQuery, response: { 200: timesheetList, ...errors } } },
-    async (request) => pageAnswer(request, app.board.store.timesheetList(request.query), 'timesheets/list', request.query, true),
+    async (request) => pageAnswer(request, app.board.store.timesheetList(request.query), 'timesheets/list', request.query, { prev: true }),
   )
 
   app.get<{ Params: IdParams }>(

@@ -494,7 +494,8 @@ export function generateBoard(scenario: LoadedScenario, ctx: MakerContext): Boar
   const strangers = Array.from({ length: Math.max(1, Math.ceil(counts.marketing / 5)) }, () => maker.unknownEmail())
   const marketingTimes = sortedTimes(maker, counts.marketing, startMs, nowMs)
   for (const ms of marketingTimes) {
-    const stranger = candidates.length === 0 || maker.chance(ctx.mix.unknownMarketingEmail)
+    // before the first registration only strangers can give consent
+    const stranger = candidates.length === 0 || ms < (creationMs[0] as number) || maker.chance(ctx.mix.unknownMarketingEmail)
     const candidate = stranger ? undefined : candidateBy(ms, new Set())
     const email = candidate ? candidate.email : (strangers[maker.int(0, strangers.length - 1)] as string)
     const previous = lastAction.get(email)

@@ -1,0 +1,46 @@
+// Builds a fake for one test, in-process, and closes it when the test ends.
+import type { Test } from 'tap'
+import { buildApp, type BuildOptions } from '../../src/app.js'
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
+
+export const USER = 'jobboard'
+export const PASSWORD = 'jobboard'
+export const basic = (user = USER, password = PASSWORD) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`
+export const AUTH = { authorization: basic() }
+
+/** A fake with a virtual clock and, unless the test says otherwise, no rate limit. */
+export async function board(t: Test, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = await buildApp({ clock: 'virtual', rateLimitWindow: 0, ...options })
+  t.teardown(() => app.close())
+  return app
+}
+
+export interface Answer<T = any> {
+  status: number
+  headers: LightMyRequestResponse['headers']
+  body: T
+  raw: LightMyRequestResponse
+}
+
+/** An authenticated GET (or any request) whose JSON body is parsed. */
+export async function call<T = any>(app: FastifyInstance, request: string | InjectOptions): Promise<Answer<T>> {
+  const options: InjectOptions = typeof request === 'string' ? { url: request } : request
+  const raw = await app.inject({ ...options, headers: { ...AUTH, ...(options.headers ?? {}) } })
+  const json = /json/.test(String(raw.headers['content-type'] ?? ''))
+  return { status: raw.statusCode, headers: raw.headers, body: (json ? raw.json() : raw.body) as T, raw }
+}
+
+/** Every page of a list, following next_page until it stops. */
+export async function allPages<T = any>(app: FastifyInstance, first: string): Promise<Array<Answer<{ data: T[]; next_page?: unknown; prev_page?: unknown; total: number }>>> {
+  const pages = []
+  let url: string | undefined = first
+  while (url !== undefined) {
+    const answer: Answer = await call(app, url)
+    if (answer.status !== 200) throw new Error(`${url} answered ${answer.status}`)
+    pages.push(answer)
+    const next = answer.body.next_page
+    url = typeof next === 'string' ? new URL(next).pathname + new URL(next).search : undefined
+    if (pages.length > 10_000) throw new Error('paging does not end')
+  }
+  return pages
+}
