@@ -10,23 +10,32 @@ import { REALM } from './auth.js'
 import { Board } from './board.js'
 import { boardError, sendError, type HttpStatusPolicy } from './errors.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
+import { Controller } from './control.js'
+import type { ArmedFault } from './faults.js'
+import { documentedErrors, parsePrefer, preferredError } from './prefer.js'
 import { requestKey } from './rate-limit.js'
+import control, { CONTROL_PREFIX } from './routes/control.js'
 import applications from './routes/applications.js'
 import candidates from './routes/candidates.js'
 import jobs from './routes/jobs.js'
 import marketing from './routes/marketing.js'
 import metrics from './routes/metrics.js'
 import publicPages from './routes/public.js'
-import { baseUrl } from './routes/reply.js'
+import { baseUrl, isInProcess } from './routes/reply.js'
 import timesheets from './routes/timesheets.js'
 import { API_PREFIX } from './store/links.js'
 import type { ScenarioFile, ServerOptionsInput } from './types.js'
 import type { ValidateFunction } from 'ajv'
 import { createAjv } from './validation.js'
+import { Readable } from 'node:stream'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { formatTimestamp } from './time.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
     board: Board
+    /** What the control API does, callable in-process. */
+    controller: Controller
     /** Every route registered, for the auth test and the control API's index. */
     endpoints: ReadonlyArray<{ method: string; url: string }>
   }
@@ -35,6 +44,12 @@ declare module 'fastify' {
     apiUser: string
     /** The rate-limit window this request opened, if any. */
     limitKey: string | undefined
+    /** The fault this request met, if any. */
+    fault: ArmedFault | undefined
+  }
+  interface FastifyContextConfig {
+    /** Error statuses the route documents: what Prefer: code=NNN may ask for. */
+    errors?: number[]
   }
 }
 
@@ -45,8 +60,27 @@ export interface BuildOptions extends ServerOptionsInput {
 
 /** The HTTP status for a JSON error: the body's, or 200 for 404/412 when behaviour.errorHttpStatus is "ok". */
 function httpStatusPolicy(board: Board): HttpStatusPolicy {
-  return (status) => (board.scenario.behaviour.errorHttpStatus === 'ok' && (status === 404 || status === 412) ? 200 : status)
+  return (status, request) =>
+    board.scenario.behaviour.errorHttpStatus === 'ok' && (status === 404 || status === 412) && request.url.startsWith(`${API_PREFIX}/`)
+      ? 200
+      : status
 }
+
+/** A stream of the first half of a body that then fails, so the connection closes short of Content-Length. */
+function cutShort(bytes: Buffer): Readable {
+  let sent = false
+  return new Readable({
+    read() {
+      if (sent) return
+      sent = true
+      this.push(bytes.subarray(0, Math.floor(bytes.length / 2)))
+      setImmediate(() => this.destroy(new Error('body cut short by a fault')))
+    },
+  })
+}
+
+const faultKind = (fault: ArmedFault) =>
+  fault.drop ? 'drop' : fault.truncate ? 'truncate' : fault.status !== undefined ? `status ${fault.status}` : `delay ${fault.delayMs ?? 0} ms`
 
 /**
  * Body validators look the board up on every call: a reset may bring other constrained
@@ -103,13 +137,17 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
     serializerOpts: { ajv: { formats: formatOption() } },
   })
   app.decorate('board', board)
+  const controller = new Controller(() => app.board)
+  app.decorate('controller', controller)
   const endpoints: Array<{ method: string; url: string }> = []
   app.decorate('endpoints', endpoints)
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) endpoints.push({ method, url: route.url })
+    route.config = { ...route.config, errors: documentedErrors([route.method].flat()[0] as string, route.schema) }
   })
   app.decorateRequest('apiUser', '')
   app.decorateRequest('limitKey', undefined)
+  app.decorateRequest('fault', undefined)
 
   // query strings and paths are text: coerce them; JSON bodies are validated as sent
   const paramsAjv = createAjv({ coerce: true })
@@ -118,6 +156,64 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   )
   const statusPolicy = httpStatusPolicy(board)
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error, statusPolicy))
+
+  // records carry links on the store's origin; answer with the request's when they differ
+  app.addHook('onSend', async (request, reply, payload) => {
+    const from = board.store.links.base
+    const to = baseUrl(request)
+    if (typeof payload !== 'string' || from === to) return payload
+    return payload.replaceAll(`"href":"${from}/`, `"href":"${to}/`)
+  })
+  // faults come first, before auth and the rate limit: they stand for the network and the server failing
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.startsWith(CONTROL_PREFIX)) return
+    const fault = board.faults.take(request.method, request.url)
+    if (!fault) return
+    request.fault = fault
+    if (fault.delayMs) await sleep(fault.delayMs)
+    if (fault.drop) {
+      const record = { method: request.method, url: request.url, status: 0, time: formatTimestamp(board.clock.now()), user: '', fault: 'drop' }
+      if (!isInProcess(request)) {
+        board.journal.record(record)
+        reply.hijack()
+        request.raw.socket.destroy()
+        return reply
+      }
+      // in-process there is no connection to drop: say so, and let interceptBoard turn it into a network error
+      return reply
+        .code(502)
+        .header('x-jobboard-kit-fault', 'drop')
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify({ status: 502, message: 'The connection was dropped (an armed fault).' }))
+    }
+    if (fault.status !== undefined) {
+      const body = fault.body ?? { status: fault.status, message: `An armed fault answered ${fault.status}.` }
+      return reply
+        .code(fault.status)
+        .headers(fault.headers ?? {})
+        .type(typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8')
+        .send(typeof body === 'string' ? body : JSON.stringify(body))
+    }
+  })
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!request.fault?.truncate || payload === null || payload === undefined) return payload
+    const bytes = Buffer.isBuffer(payload) ? payload : Buffer.from(String(payload))
+    reply.header('content-length', String(bytes.length))
+    if (!isInProcess(request)) return cutShort(bytes)
+    reply.header('x-jobboard-kit-fault', 'truncate')
+    return payload
+  })
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.url.startsWith(CONTROL_PREFIX)) return
+    board.journal.record({
+      method: request.method,
+      url: request.url,
+      status: reply.statusCode,
+      time: formatTimestamp(board.clock.now()),
+      user: request.apiUser,
+      ...(request.fault ? { fault: faultKind(request.fault) } : {}),
+    })
+  })
 
   const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
     await new Promise<void>((resolve, reject) => app.basicAuth(request, reply, (error?: Error) => (error ? reject(error) : resolve())))
@@ -143,6 +239,14 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   await app.register(
     async (api) => {
       api.addHook('onRequest', authenticate)
+      if (options.prefer) {
+        api.addHook('onRequest', async (request) => {
+          const preference = parsePrefer(request.headers.prefer)
+          if (!preference) return
+          const window = board.scenario.rateLimitWindow || 900
+          throw preferredError(preference, request.routeOptions.config.errors ?? [], window, `${request.method} ${request.routeOptions.url}`)
+        })
+      }
       api.addHook('onRequest', async (request, reply) => {
         const key = requestKey(request.apiUser, request.method, request.url)
         const admission = board.limiter.admit(key)
@@ -151,13 +255,6 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
       })
       api.addHook('onResponse', async (request, reply) => {
         if (request.limitKey !== undefined) board.limiter.settle(request.limitKey, reply.statusCode)
-      })
-      // records carry links on the store's origin; answer with the request's when they differ
-      api.addHook('onSend', async (request, reply, payload) => {
-        const from = board.store.links.base
-        const to = baseUrl(request)
-        if (typeof payload !== 'string' || from === to) return payload
-        return payload.replaceAll(`"href":"${from}/`, `"href":"${to}/`)
       })
       await api.register(candidates)
       await api.register(applications)
@@ -169,5 +266,6 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
     { prefix: API_PREFIX },
   )
   await app.register(publicPages)
+  if (options.control) await app.register(control, { prefix: CONTROL_PREFIX, controller, ...(options.controlToken ? { token: options.controlToken } : {}) })
   return app
 }

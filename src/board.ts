@@ -1,14 +1,17 @@
 // Everything one fake instance holds that a reset replaces: the effective scenario,
-// the clock, the store, the rate-limit windows. The app reads it through this object
-// on every request, so /__mock/reset can swap it without rebuilding routes.
+// the clock, the store, the rate-limit windows, the journal and the armed faults. The
+// app reads it through this object on every request, so /__mock/reset can swap it
+// without rebuilding routes.
 import { credentialChecker } from './auth.js'
 import { createClock, type Clock } from './clock.js'
+import { Faults } from './faults.js'
+import { Journal } from './journal.js'
 import { effectiveScenario, type ResolvedOptions } from './options.js'
 import { RateLimiter } from './rate-limit.js'
 import { loadScenario, type LoadedScenario } from './scenario.js'
-import { Store, type StoreState } from './store/store.js'
+import { Store } from './store/store.js'
 import { parseTime } from './time.js'
-import type { ScenarioFile } from './types.js'
+import type { ScenarioFile, StoreState } from './types.js'
 
 export interface ResetOptions {
   /** Another scenario, by name, path or as an object; default: the current one. */
@@ -26,6 +29,8 @@ export class Board {
   store!: Store
   limiter!: RateLimiter
   checkCredentials!: (username: string, password: string) => boolean
+  readonly journal = new Journal()
+  readonly faults = new Faults()
 
   constructor(options: ResolvedOptions, scenario?: string | ScenarioFile) {
     this.options = options
@@ -67,5 +72,7 @@ export class Board {
     this.store = store
     this.limiter = new RateLimiter(clock, scenario.rateLimitWindow, scenario.behaviour.rateLimitCounts)
     this.checkCredentials = credentialChecker(scenario.credentials)
+    this.journal.clear()
+    this.faults.clear()
   }
 }

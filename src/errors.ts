@@ -125,7 +125,7 @@ export function toErrorAnswer(error: unknown, input: (part: Part) => unknown = (
 }
 
 /** HTTP status to send for a JSON error whose body says `status`. */
-export type HttpStatusPolicy = (status: number) => number
+export type HttpStatusPolicy = (status: number, request: FastifyRequest) => number
 
 /** Sends an error answer. The one place a `{status, message}` body is made. */
 export function sendError(
@@ -139,7 +139,7 @@ export function sendError(
   )
   if (answer.unexpected) request.log.error({ err: error }, 'unexpected error')
   return reply
-    .code(httpStatus(answer.status))
+    .code(httpStatus(answer.status, request))
     .headers(answer.headers)
     .type('application/json; charset=utf-8')
     // serialized here: under errorHttpStatus "ok" the route's 200 schema must not apply to an error

@@ -1,8 +1,15 @@
-// The package entry: the schemas, the types derived from them, and the fake's and the
-// contract kit's programmatic APIs.
+// The package entry: the schemas and the types derived from them, the fake for tests
+// (createMockServer, buildApp), and the pieces a consumer may want to reuse. nock
+// interception lives in `jobboard-kit/nock`, so importing this never patches http.
 export * as schemas from '../schemas/index.js'
 export type * from './types.js'
 export { FIELD_VALUES, JOB_INDUSTRIES, splitIndustry, sectorDisciplinesOf } from '../schemas/values.js'
+export { createMockServer, isLoopback, ServerError, type MockServer, type MockStore } from './server.js'
+export { buildApp, type BuildOptions } from './app.js'
+export type { ClockControl } from './control.js'
+export type { ArmedFault } from './faults.js'
+export type { ResetOptions } from './board.js'
+export type { Page, ListQuery } from './store/store.js'
 export { loadScenario, scenarioNames, ScenarioError } from './scenario.js'
 export { resolveOptions, OptionsError } from './options.js'
 export { createAjv, bindFieldValues, explain } from './validation.js'

@@ -1,10 +1,31 @@
-// The fake as a server: builds the app and listens. createMockServer is the in-process
-// API (the CLI's `serve` is a thin shell over it).
+// The fake as an object a test holds: createMockServer builds the app and answers the
+// in-process API (clock, store, faults, journal, state), the same operations the
+// /__mock control API offers. It listens only when asked; the CLI's `serve` is a thin
+// shell over it.
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { isIP } from 'node:net'
 import { buildApp, type BuildOptions } from './app.js'
-import type { Board } from './board.js'
+import type { Board, ResetOptions } from './board.js'
+import type { ClockControl, Controller } from './control.js'
+import type { ArmedFault } from './faults.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
+import type { ListQuery, Page } from './store/store.js'
+import type {
+  Application,
+  ApplicationSeed,
+  BoardState,
+  Candidate,
+  CandidateSeed,
+  FaultInput,
+  JobInput,
+  JournalEntry,
+  MarketingRecord,
+  MarketingSeed,
+  Metric,
+  StoredJob,
+  Timesheet,
+  TimesheetSeed,
+} from './types.js'
 
 export class ServerError extends Error {
   constructor(message: string) {
@@ -21,10 +42,29 @@ export function isLoopback(host: string): boolean {
   return false
 }
 
+/** Typed reads of the board and the same add helpers as the control API. Records are copies. */
+export interface MockStore {
+  candidate(id: number): Candidate | undefined
+  application(id: number): Application | undefined
+  timesheet(id: number): Timesheet | undefined
+  job(id: number): StoredJob | undefined
+  candidates(query?: ListQuery): Page<Candidate>
+  applications(query?: ListQuery & { vacancy?: number }): Page<Application>
+  timesheets(query?: ListQuery): Page<Timesheet>
+  marketing(query?: ListQuery): Page<MarketingRecord>
+  metrics(): Metric[]
+  addCandidate(seed?: CandidateSeed): Candidate
+  addApplication(seed?: ApplicationSeed): Application
+  addTimesheet(seed?: TimesheetSeed): Timesheet
+  addMarketing(seed?: MarketingSeed): MarketingRecord
+  /** A job as job/add makes it, without the rate limit. */
+  addJob(input: JobInput): StoredJob
+}
+
 export interface MockServer {
   readonly app: FastifyInstance
   readonly options: ResolvedOptions
-  /** The board behind the server: store, clock, rate-limit windows. */
+  /** The board behind the server: scenario, store, clock, rate-limit windows. */
   readonly board: Board
   /** http://HOST:PORT once listening. */
   readonly url: string
@@ -33,13 +73,35 @@ export interface MockServer {
   /** A request in-process, without a socket. */
   inject(request: InjectOptions | string): Promise<LightMyRequestResponse>
   close(): Promise<void>
+  readonly clock: ClockControl
+  readonly store: MockStore
+  readonly faults: { add(fault: FaultInput): ArmedFault; list(): ArmedFault[]; clear(): void }
+  readonly journal: { list(path?: string): JournalEntry[]; clear(): void }
+  readonly rateLimits: { list(): ReturnType<Controller['rateLimits']>; clear(): void }
+  /** A fresh board: store, clock, rate-limit windows, journal and faults. */
+  reset(options?: ResetOptions): void
+  exportState(): BoardState
+  importState(state: BoardState): void
 }
 
 export async function createMockServer(input: BuildOptions = {}): Promise<MockServer> {
   const { scenarioData, ...rest } = input
   const options = resolveOptions(rest)
   const app = await buildApp({ ...options, ...(scenarioData ? { scenarioData } : {}) } as BuildOptions)
+  const control = app.controller
   let url: string | undefined
+
+  /** A copy of a record, its links on the address the server listens on (as the API would answer). */
+  const copy = <T>(record: T): T => {
+    const base = app.board.store.links.base
+    const json = JSON.stringify(record)
+    if (json === undefined) return record
+    const target = app.board.scenario.publicBaseUrl ?? url
+    return JSON.parse(target === undefined || target === base ? json : json.replaceAll(`"${base}/`, `"${target}/`)) as T
+  }
+  const store = () => app.board.store
+  const page = <T>(p: Page<T>): Page<T> => ({ ...p, items: p.items.map(copy) })
+
   return {
     app,
     options,
@@ -52,7 +114,9 @@ export async function createMockServer(input: BuildOptions = {}): Promise<MockSe
     },
     async listen(port = options.port) {
       if (options.control && !isLoopback(options.host) && options.controlToken === undefined) {
-        throw new ServerError(`Refusing to listen on ${options.host} with the control API open: give a control token (--control-token), or --control off.`)
+        throw new ServerError(
+          `Refusing to listen on ${options.host} with the control API open: give a control token (--control-token), or --control off.`,
+        )
       }
       await app.listen({ port, host: options.host })
       const address = app.server.address()
@@ -63,5 +127,30 @@ export async function createMockServer(input: BuildOptions = {}): Promise<MockSe
     },
     inject: (request) => app.inject(request as InjectOptions),
     close: () => app.close(),
+    clock: control.clock,
+    store: {
+      candidate: (id) => copy(store().candidates.get(id)),
+      application: (id) => copy(store().applications.get(id)),
+      timesheet: (id) => copy(store().timesheets.get(id)),
+      job: (id) => copy(store().jobs.get(id)),
+      candidates: (query = {}) => page(store().candidateList(query)),
+      applications: (query = {}) => page(store().applicationList(query)),
+      timesheets: (query = {}) => page(store().timesheetList(query)),
+      marketing: (query = {}) => page(store().marketingList(query)),
+      metrics: () => store().metricsAnswer(),
+      addCandidate: (seed) => copy(control.addCandidate(seed)),
+      addApplication: (seed) => copy(control.addApplication(seed)),
+      addTimesheet: (seed) => copy(control.addTimesheet(seed)),
+      addMarketing: (seed) => copy(control.addMarketing(seed)),
+      addJob: (input) => copy(control.addJob(input)),
+    },
+    faults: { add: (fault) => control.addFault(fault), list: () => control.faults(), clear: () => control.clearFaults() },
+    journal: { list: (path) => control.requests(path), clear: () => control.clearRequests() },
+    rateLimits: { list: () => control.rateLimits(), clear: () => control.clearRateLimits() },
+    reset: (resetOptions) => {
+      control.reset(resetOptions)
+    },
+    exportState: () => control.exportState(),
+    importState: (state) => control.importState(state),
   }
 }

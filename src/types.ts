@@ -50,3 +50,10 @@ export type ServerOptionsInput = FromSchema<typeof S.serverOptions, { keepDefaul
 /** Options once validated, defaults filled in. */
 export type ServerOptions = FromSchema<typeof S.serverOptions>
 export type StoredFile = FromSchema<typeof S.storedFile>
+export type ResetBody = FromSchema<typeof S.resetBody>
+export type Fault = FromSchema<typeof S.faultBody>
+export type FaultInput = FromSchema<typeof S.faultBody, { keepDefaultedPropertiesOptional: true }>
+export type JournalEntry = FromSchema<typeof S.journalEntry>
+export type StoreState = FromSchema<typeof S.storeState>
+export type MetricsState = FromSchema<typeof S.metricsState>
+export type BoardState = FromSchema<typeof S.boardState>

@@ -1,13 +1,29 @@
 // What the read routes have in common: the origin links are written on, the envelope of
 // a list or detail answer with its paging links, and a file download's headers.
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { Socket } from 'node:net'
 import { boardError } from '../errors.js'
 import { API_PREFIX } from '../store/links.js'
 import type { Download, Page } from '../store/store.js'
 
-/** The origin links point at: the public base URL, or the one the request came in on. */
+/** True for a request made with app.inject (or interceptBoard), which has no real socket. */
+export function isInProcess(request: FastifyRequest): boolean {
+  return !(request.raw.socket instanceof Socket)
+}
+
+/** The header through which interceptBoard tells the fake the origin its client called. */
+export const ORIGIN_HEADER = 'x-jobboard-kit-origin'
+
+/**
+ * The origin links point at: the public base URL, or the one the request came in on.
+ * An in-process request has no socket to say whether it was https, so the caller may say.
+ */
 export function baseUrl(request: FastifyRequest): string {
-  return request.server.board.scenario.publicBaseUrl ?? `${request.protocol}://${request.host}`
+  const given = request.server.board.scenario.publicBaseUrl
+  if (given !== undefined) return given
+  const told = request.headers[ORIGIN_HEADER]
+  if (typeof told === 'string' && isInProcess(request) && /^https?:\/\/[^/\s]+$/.test(told)) return told
+  return `${request.protocol}://${request.host}`
 }
 
 type Params = Readonly<Record<string, unknown>>

@@ -167,8 +167,10 @@ export class RecordMaker {
   candidate(id: number, createdMs: number, nowMs: number, seed: Omit<CandidateSeed, 'resumes' | 'documents'> = {}): CandidateBase {
     const f = this.#f
     const lists = this.#ctx.lists
-    const first = f.person.firstName()
-    const last = f.person.lastName()
+    // a given name decides the e-mail and file names, as it would on a real board
+    const [givenFirst, ...givenRest] = seed.name?.trim().split(/\s+/) ?? []
+    const first = givenFirst || f.person.firstName()
+    const last = givenRest.join(' ') || f.person.lastName()
     const email = `${slug(first)}.${slug(last)}${id}@${this.#pick(V.EMAIL_DOMAINS)}`.toLowerCase()
     const emptyAddress = this.#chance(this.#ctx.mix.emptyAddress)
     const emptyPoint = emptyAddress || this.#chance(this.#ctx.mix.emptyCoordinates)

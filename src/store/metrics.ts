@@ -4,7 +4,7 @@
 // with 0 for months without activity.
 import { METRIC_LABELS } from '../../schemas/values.js'
 import { monthName, shiftMonth } from '../time.js'
-import type { Metric } from '../types.js'
+import type { Metric, MetricsState } from '../types.js'
 
 export type MetricLabel = (typeof METRIC_LABELS)[number]
 
@@ -17,11 +17,6 @@ export const COUNTED_METRICS = {
   optIns: 'Consent opt-ins',
   optOuts: 'Consent opt-outs',
 } as const satisfies Record<string, MetricLabel>
-
-export interface MetricsState {
-  counts: Record<string, Record<string, number>>
-  starts: Record<string, string>
-}
 
 export class Metrics {
   readonly #counts = new Map<MetricLabel, Map<string, number>>()

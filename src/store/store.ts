@@ -27,6 +27,7 @@ import type {
   MarketingRecord,
   MarketingSeed,
   Metric,
+  StoreState,
   StoredFile,
   StoredJob,
   Timesheet,
@@ -36,7 +37,7 @@ import { Validators } from '../validation.js'
 import { Collection, type IdList } from './collection.js'
 import { generateBoard, RecordMaker, type BoardData, type BoardLists, type CandidateBase, type MakerContext } from './generate.js'
 import { DEFAULT_ORIGIN, links as makeLinks, type FileKind, type Links } from './links.js'
-import { COUNTED_METRICS, Metrics, type MetricsState } from './metrics.js'
+import { COUNTED_METRICS, Metrics } from './metrics.js'
 import { applicationEntry, consentEntryOf, fileEntry, optedIn, timesheetEntry, vacancyOf } from './views.js'
 
 const [APPROVED, REVOKED] = MARKETING_ACTIONS
@@ -69,20 +70,6 @@ export type JobOperation = 'close' | 'expire' | 'repost' | 'delete'
 export interface JobView {
   job: StoredJob
   state: StoredJob['state']
-}
-
-/** Everything needed to rebuild a store exactly (GET /__mock/state). */
-export interface StoreState {
-  jobs: StoredJob[]
-  deletedJobs: number[]
-  nextJobId: number
-  candidates: Candidate[]
-  applications: Array<{ candidate_id: number; attachment_filesize?: number; record: Application }>
-  timesheets: Timesheet[]
-  files: StoredFile[]
-  marketing: MarketingRecord[]
-  metrics: MetricsState
-  adds: number
 }
 
 export function boardLists(scenario: LoadedScenario): BoardLists {
@@ -177,6 +164,7 @@ export class Store {
     for (const id of state.deletedJobs) store.#deletedJobs.add(id)
     store.#nextJobId = Math.max(store.#nextJobId, state.nextJobId)
     store.#adds = state.adds
+    store.#checkLinks()
     return store
   }
 
@@ -226,6 +214,23 @@ export class Store {
     this.timesheets.load(timesheets.map((t) => [t.id, t] as const))
     this.marketing.load(data.marketing.map((m, i) => [i + 1, m] as const))
     this.metrics = data.metrics
+  }
+
+  /** A restored board must link up as a generated one does: every record's owner exists. */
+  #checkLinks(): void {
+    const missing = (what: string, owner: string, id: number) =>
+      new BoardError('INTERNAL', `${what} belongs to ${owner} ${id}, which is not on the board.`)
+    for (const a of this.applications.values()) {
+      const owner = this.#applicationCandidate[a.id]
+      if (owner === undefined || !this.candidates.has(owner)) throw missing(`Application ${a.id}`, 'candidate', owner ?? 0)
+    }
+    for (const t of this.timesheets.values()) if (!this.candidates.has(t.candidate.id)) throw missing(`Timesheet ${t.id}`, 'candidate', t.candidate.id)
+    for (const kind of ['resume', 'document'] as const) {
+      for (const f of this.files[kind].values()) if (!this.candidates.has(f.candidate_id)) throw missing(`File ${kind} ${f.id}`, 'candidate', f.candidate_id)
+    }
+    for (const m of this.marketing.values()) {
+      if (m.candidate.id !== 0 && !this.candidates.has(m.candidate.id)) throw missing('A marketing record', 'candidate', m.candidate.id)
+    }
   }
 
   #indexApplication(a: Application): void {

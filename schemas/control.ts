@@ -1,0 +1,72 @@
+// The control API's own bodies and answers (/__mock): JSON in and out, validated like
+// the API's. The records added through it use the seed schemas (schemas/seeds.ts).
+import type { JSONSchema } from 'json-schema-to-ts'
+import { timestamp } from './common.js'
+
+export const resetBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    scenario: { type: 'string', minLength: 1, description: 'Another scenario, by name or path' },
+    seed: { type: 'integer', minimum: 0, maximum: 4294967295 },
+  },
+} as const satisfies JSONSchema
+
+export const advanceBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['seconds'],
+  properties: { seconds: { type: 'number', minimum: -315360000, maximum: 315360000 } },
+} as const satisfies JSONSchema
+
+export const setClockBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['now'],
+  properties: { now: timestamp },
+} as const satisfies JSONSchema
+
+export const clockAnswer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['status', 'now', 'mode'],
+  properties: { status: { type: 'integer', const: 200 }, now: timestamp, mode: { type: 'string', enum: ['real', 'virtual'] } },
+} as const satisfies JSONSchema
+
+const headerMap = { type: 'object', additionalProperties: { type: 'string' } } as const
+
+/** A fault: the next `times` requests matching method and path get it. */
+export const faultBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['path'],
+  properties: {
+    method: { type: 'string', pattern: '^[A-Za-z]+$', description: 'Any method when left out' },
+    path: {
+      type: 'string',
+      pattern: '^/',
+      description: 'The path without query string; a trailing * matches any rest (/api/v1/candidates/*)',
+    },
+    status: { type: 'integer', minimum: 100, maximum: 599, description: 'Answer with this status instead' },
+    body: { description: 'The body of that answer: JSON, or a string sent as is' },
+    headers: headerMap,
+    delayMs: { type: 'integer', minimum: 0, maximum: 600000, description: 'Wait this long before answering' },
+    drop: { type: 'boolean', description: 'Close the connection without an answer' },
+    truncate: { type: 'boolean', description: 'Send the real answer, cut off halfway through its body' },
+    times: { type: 'integer', minimum: 1, maximum: 1000000, default: 1 },
+  },
+} as const satisfies JSONSchema
+
+export const journalEntry = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['method', 'url', 'status', 'time', 'user'],
+  properties: {
+    method: { type: 'string' },
+    url: { type: 'string' },
+    status: { type: 'integer' },
+    time: timestamp,
+    user: { type: 'string', description: "The API user, '' when none authenticated" },
+    fault: { type: 'string', description: 'What the fake did instead of answering normally, if anything' },
+  },
+} as const satisfies JSONSchema

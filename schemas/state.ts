@@ -1,0 +1,65 @@
+// A whole board saved as JSON (GET /__mock/state) and restored from it (PUT): the
+// effective scenario, the clock, and every record with the links the API does not show.
+import type { JSONSchema } from 'json-schema-to-ts'
+import { id, timestamp } from './common.js'
+import { candidate } from './candidate.js'
+import { application } from './application.js'
+import { timesheet } from './timesheet.js'
+import { marketingRecord } from './marketing.js'
+import { storedJob } from './job.js'
+import { storedFile } from './store.js'
+import { scenario } from './scenario.js'
+
+const month = { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$' } as const
+
+export const metricsState = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['counts', 'starts'],
+  properties: {
+    counts: {
+      type: 'object',
+      additionalProperties: { type: 'object', propertyNames: month, additionalProperties: { type: 'integer', minimum: 0 } },
+    },
+    starts: { type: 'object', additionalProperties: month },
+  },
+} as const satisfies JSONSchema
+
+export const storeState = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['jobs', 'deletedJobs', 'nextJobId', 'candidates', 'applications', 'timesheets', 'files', 'marketing', 'metrics', 'adds'],
+  properties: {
+    jobs: { type: 'array', items: storedJob },
+    deletedJobs: { type: 'array', items: id },
+    nextJobId: id,
+    candidates: { type: 'array', items: candidate },
+    applications: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['candidate_id', 'record'],
+        properties: { candidate_id: id, attachment_filesize: { type: 'integer', minimum: 0 }, record: application },
+      },
+    },
+    timesheets: { type: 'array', items: timesheet },
+    files: { type: 'array', items: storedFile },
+    marketing: { type: 'array', items: marketingRecord },
+    metrics: metricsState,
+    adds: { type: 'integer', minimum: 0 },
+  },
+} as const satisfies JSONSchema
+
+export const boardState = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['format', 'version', 'scenario', 'clock', 'store'],
+  properties: {
+    format: { const: 'jobboard-kit/state' },
+    version: { const: 1 },
+    scenario,
+    clock: { type: 'object', additionalProperties: false, required: ['now'], properties: { now: timestamp } },
+    store: storeState,
+  },
+} as const satisfies JSONSchema

@@ -1,0 +1,43 @@
+// Faults a test arms (POST /__mock/faults): the next matching requests get an error
+// status, a delay, a dropped connection or a body cut short, instead of (or before)
+// the real answer.
+import type { Fault, FaultInput } from './types.js'
+
+export interface ArmedFault extends Fault {
+  id: number
+  /** How many more requests it applies to. */
+  remaining: number
+}
+
+export class Faults {
+  #armed: ArmedFault[] = []
+  #next = 1
+
+  add(fault: FaultInput): ArmedFault {
+    const armed = { ...fault, times: fault.times ?? 1, id: this.#next++, remaining: fault.times ?? 1 }
+    this.#armed.push(armed)
+    return armed
+  }
+
+  list(): ArmedFault[] {
+    return this.#armed.map((f) => ({ ...f }))
+  }
+
+  clear(): void {
+    this.#armed = []
+  }
+
+  /** The first armed fault for this request, used up by one; undefined when none applies. */
+  take(method: string, url: string): ArmedFault | undefined {
+    const path = url.split('?')[0] as string
+    const fault = this.#armed.find((f) => (f.method === undefined || f.method.toUpperCase() === method) && matches(f.path, path))
+    if (!fault) return undefined
+    fault.remaining -= 1
+    if (fault.remaining <= 0) this.#armed = this.#armed.filter((f) => f !== fault)
+    return { ...fault }
+  }
+}
+
+function matches(pattern: string, path: string): boolean {
+  return pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : pattern === path
+}

@@ -1,0 +1,139 @@
+// The control API under /__mock: JSON in and out, outside the API's Basic auth and
+// rate limit, behind a bearer token when one is set. Each route is one Controller call.
+import type { FastifyInstance } from 'fastify'
+import { timingSafeEqual, createHash } from 'node:crypto'
+import {
+  advanceBody,
+  applicationSeed,
+  candidateSeed,
+  faultBody,
+  jobInput,
+  marketingSeed,
+  resetBody,
+  setClockBody,
+  timesheetSeed,
+} from '../../schemas/index.js'
+import type { Controller } from '../control.js'
+import { boardError } from '../errors.js'
+import type { ApplicationSeed, CandidateSeed, FaultInput, JobInput, MarketingSeed, ResetBody, TimesheetSeed } from '../types.js'
+
+export const CONTROL_PREFIX = '/__mock'
+
+const digest = (text: string) => createHash('sha256').update(text).digest()
+
+export default async function control(app: FastifyInstance, { controller, token }: { controller: Controller; token?: string }): Promise<void> {
+  if (token !== undefined) {
+    const expected = digest(`Bearer ${token}`)
+    app.addHook('onRequest', async (request) => {
+      if (!timingSafeEqual(digest(request.headers.authorization ?? ''), expected)) throw boardError.controlToken()
+    })
+  }
+
+  // a POST without a body (fetch(url, {method: 'POST'})) means "no settings"
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined || request.body === null) request.body = {}
+  })
+
+  const ok = <T extends object>(fields: T) => ({ status: 200, ...fields })
+
+  app.get('/', async () =>
+    ok({
+      control: [
+        'POST /__mock/reset',
+        'GET /__mock/clock',
+        'POST /__mock/clock/advance',
+        'POST /__mock/clock/set',
+        'POST /__mock/candidates',
+        'POST /__mock/applications',
+        'POST /__mock/timesheets',
+        'POST /__mock/marketing',
+        'POST /__mock/jobs',
+        'GET /__mock/requests',
+        'DELETE /__mock/requests',
+        'GET /__mock/faults',
+        'POST /__mock/faults',
+        'DELETE /__mock/faults',
+        'GET /__mock/rate-limits',
+        'DELETE /__mock/rate-limits',
+        'GET /__mock/state',
+        'PUT /__mock/state',
+      ],
+      api: app.endpoints.filter((e) => e.url.startsWith('/api/') && e.method !== 'HEAD').map((e) => `${e.method} ${e.url}`),
+    }),
+  )
+
+  app.post<{ Body: ResetBody }>('/reset', { schema: { body: resetBody } }, async (request) => ok(controller.reset(request.body ?? {})))
+
+  const clock = () => ok({ now: controller.clock.now(), mode: controller.board.clock.mode })
+  app.get('/clock', async () => clock())
+  app.post<{ Body: { seconds: number } }>('/clock/advance', { schema: { body: advanceBody } }, async (request) => {
+    controller.clock.advance(request.body.seconds)
+    return clock()
+  })
+  app.post<{ Body: { now: string } }>('/clock/set', { schema: { body: setClockBody } }, async (request) => {
+    controller.clock.set(request.body.now)
+    return clock()
+  })
+
+  const created = <T extends object>(data: T, id?: number) => ({ status: 201, ...(id === undefined ? {} : { id }), data })
+  app.post<{ Body: CandidateSeed }>('/candidates', { schema: { body: candidateSeed } }, async (request, reply) => {
+    const record = controller.addCandidate(request.body ?? {})
+    return reply.code(201).send(created(record, record.id))
+  })
+  app.post<{ Body: ApplicationSeed }>('/applications', { schema: { body: applicationSeed } }, async (request, reply) => {
+    const record = controller.addApplication(request.body ?? {})
+    return reply.code(201).send(created(record, record.id))
+  })
+  app.post<{ Body: TimesheetSeed }>('/timesheets', { schema: { body: timesheetSeed } }, async (request, reply) => {
+    const record = controller.addTimesheet(request.body ?? {})
+    return reply.code(201).send(created(record, record.id))
+  })
+  app.post<{ Body: MarketingSeed }>('/marketing', { schema: { body: marketingSeed } }, async (request, reply) =>
+    reply.code(201).send(created(controller.addMarketing(request.body ?? {}))),
+  )
+  app.post<{ Body: JobInput }>('/jobs', { schema: { body: jobInput } }, async (request, reply) => {
+    const job = controller.addJob(request.body)
+    return reply.code(201).send(created(job, job.id))
+  })
+
+  app.get<{ Querystring: { path?: string } }>(
+    '/requests',
+    { schema: { querystring: { type: 'object', properties: { path: { type: 'string', pattern: '^/' } } } } },
+    async (request) => {
+      const data = controller.requests(request.query.path)
+      return ok({ total: data.length, data })
+    },
+  )
+  app.delete('/requests', async () => {
+    controller.clearRequests()
+    return ok({ message: 'The journal is empty.' })
+  })
+
+  app.get('/faults', async () => {
+    const data = controller.faults()
+    return ok({ total: data.length, data })
+  })
+  app.post<{ Body: FaultInput }>('/faults', { schema: { body: faultBody } }, async (request, reply) => {
+    const fault = controller.addFault(request.body)
+    return reply.code(201).send(created(fault, fault.id))
+  })
+  app.delete('/faults', async () => {
+    controller.clearFaults()
+    return ok({ message: 'No fault is armed.' })
+  })
+
+  app.get('/rate-limits', async () => {
+    const data = controller.rateLimits()
+    return ok({ total: data.length, data })
+  })
+  app.delete('/rate-limits', async () => {
+    controller.clearRateLimits()
+    return ok({ message: 'Every rate-limit window is closed.' })
+  })
+
+  app.get('/state', async () => controller.exportState())
+  app.put('/state', { bodyLimit: 1024 * 1024 * 1024 }, async (request) => {
+    controller.importState(request.body)
+    return ok({ message: 'The board has been restored.', now: controller.clock.now() })
+  })
+}
