@@ -76,3 +76,19 @@ t.test('exits 2 when the port is taken', async (t) => {
   t.equal(run.code, 2)
   t.match(run.stderr, /address is in use/)
 })
+
+t.test('refuses to start off loopback with the control API open and no token', async (t) => {
+  const run = await runToEnd(['serve', '--host', '0.0.0.0', '--scenario', 'empty'])
+  t.equal(run.code, 2)
+  t.match(run.stderr, /control token/)
+})
+
+t.test('serves the control API unless told not to, behind a token when given one', async (t) => {
+  const open = await serve(t, ['--scenario', 'empty', '--clock', 'virtual'])
+  t.equal((await fetch(`${open.url}/__mock/clock`)).status, 200)
+  const off = await serve(t, ['--scenario', 'empty', '--control', 'off'])
+  t.equal((await fetch(`${off.url}/__mock/clock`)).status, 404)
+  const guarded = await serve(t, ['--scenario', 'empty', '--control-token', 'open-sesame'])
+  t.equal((await fetch(`${guarded.url}/__mock/clock`)).status, 401)
+  t.equal((await fetch(`${guarded.url}/__mock/clock`, { headers: { authorization: 'Bearer open-sesame' } })).status, 200)
+})

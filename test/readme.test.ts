@@ -1,0 +1,33 @@
+// The README's examples are code a reader copies: each runs here, as written but for
+// its imports, which point at this checkout's source instead of the installed package.
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import t from 'tap'
+import { ROOT } from './helpers/cli.js'
+
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+const examples = [...readme.matchAll(/```ts\n\/\/ example: ([a-z-]+)\n([\s\S]*?)```/g)].map(([, name, code]) => ({ name: name as string, code: code as string }))
+
+t.test('the README has a tap and a node:test example', async (t) => {
+  t.same(examples.map((e) => e.name).sort(), ['node-test', 'tap'])
+  for (const { name, code } of examples) {
+    for (const style of ['in-process', 'over a socket', 'through nock']) t.match(code, style, `${name} shows the ${style} style`)
+  }
+})
+
+for (const { name, code } of examples) {
+  t.test(`the ${name} example passes`, async (t) => {
+    // inside the checkout, so that tap, nock and tsx resolve from its node_modules
+    const dir = mkdtempSync(join(ROOT, '.readme-'))
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+    const source = code
+      .replace("from 'jobboard-kit/nock'", `from '${join(ROOT, 'src/nock.ts')}'`)
+      .replace("from 'jobboard-kit'", `from '${join(ROOT, 'src/index.ts')}'`)
+    const file = join(dir, `${name}.test.ts`)
+    writeFileSync(file, source)
+    const run = spawnSync(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 })
+    t.equal(run.status, 0, `${name} exits 0:\n${run.stdout}\n${run.stderr}`)
+    t.match(run.stdout, name === 'tap' ? /# \{ total: 3, pass: 3 \}|^ok 3 /m : /# pass 3/, 'and all three of its tests pass')
+  })
+}
