@@ -12,6 +12,7 @@ import { boardError, sendError, type HttpStatusPolicy } from './errors.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
 import { Controller } from './control.js'
 import type { ArmedFault } from './faults.js'
+import { registerOpenApi } from './openapi.js'
 import { documentedErrors, parsePrefer, preferredError } from './prefer.js'
 import { requestKey } from './rate-limit.js'
 import control, { CONTROL_PREFIX } from './routes/control.js'
@@ -236,6 +237,7 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
     async (request, reply) => sendError(request, reply, boardError.noRoute(request.method, request.url), statusPolicy),
   )
 
+  await registerOpenApi(app)
   await app.register(
     async (api) => {
       api.addHook('onRequest', authenticate)

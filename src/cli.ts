@@ -3,8 +3,10 @@
 // clean stop, 2 on a usage or start-up error, with a one-line reason.
 import { Command, InvalidArgumentError, Option } from 'commander'
 import { realpathSync } from 'node:fs'
+import { writeFile } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
 import { serverOptions } from '../schemas/options.js'
+import { buildApp } from './app.js'
 import { OptionsError } from './options.js'
 import { PACKAGE_VERSION } from './paths.js'
 import { loadScenario, ScenarioError, scenarioNames } from './scenario.js'
@@ -93,6 +95,19 @@ export function program(): Command {
     .description('Run the fake board over HTTP until SIGINT or SIGTERM.')
     .action((flags: ServerOptionsInput) => serve(flags).catch(fail))
   for (const option of schemaOptions()) serveCommand.addOption(option)
+
+  cli
+    .command('openapi')
+    .description('Print the OpenAPI 3.1 document of the API the fake serves, generated from schemas/.')
+    .option('--out <file>', 'write it to a file instead')
+    .action(async ({ out }: { out?: string }) => {
+      const app = await buildApp({ scenario: 'empty' })
+      await app.ready()
+      const document = `${JSON.stringify(app.swagger(), null, 2)}\n`
+      await app.close()
+      if (out) await writeFile(out, document)
+      else process.stdout.write(document)
+    })
 
   cli
     .command('scenarios')

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { applicationDetail, applicationList, applicationsQuery, idParams } from '../../schemas/index.js'
 import type { ApplicationsQuery, IdParams } from '../types.js'
 import { detailAnswer, OCTET_STREAM, pageAnswer, sendDownload } from './reply.js'
-import { binary, errors } from './schemas.js'
+import { download, errors } from './schemas.js'
 
 export default async function applications(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: ApplicationsQuery }>(
@@ -20,7 +20,7 @@ export default async function applications(app: FastifyInstance): Promise<void> 
 
   app.get<{ Params: IdParams }>(
     '/applications/attachment/:id',
-    { schema: { params: idParams, response: { 200: binary, ...errors } } },
+    { schema: { params: idParams, response: { 200: download(OCTET_STREAM), ...errors } } },
     async (request, reply) => sendDownload(reply, app.board.store.download('attachment', request.params.id), OCTET_STREAM),
   )
 }

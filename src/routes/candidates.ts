@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify'
 import { candidateDetail, candidateList, idParams, pagedQuery } from '../../schemas/index.js'
 import { FILE_KINDS } from '../store/links.js'
 import type { IdParams, PagedQuery } from '../types.js'
-import { detailAnswer, OCTET_STREAM, pageAnswer, sendDownload } from './reply.js'
-import { binary, errors } from './schemas.js'
+import { detailAnswer, OCTET_STREAM, pageAnswer, sendDownload, TIMESHEET } from './reply.js'
+import { download, errors } from './schemas.js'
 
 export default async function candidates(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: PagedQuery }>(
@@ -25,7 +25,7 @@ export default async function candidates(app: FastifyInstance): Promise<void> {
   for (const kind of FILE_KINDS) {
     app.get<{ Params: IdParams }>(
       `/candidates/${kind}/:id`,
-      { schema: { params: idParams, response: { 200: binary, ...errors } } },
+      { schema: { params: idParams, response: { 200: download(kind === 'timesheet' ? TIMESHEET : OCTET_STREAM), ...errors } } },
       async (request, reply) => {
         const { board } = app
         const type = kind === 'timesheet' ? board.scenario.behaviour.timesheetContentType : OCTET_STREAM

@@ -57,6 +57,7 @@ export default async function control(app: FastifyInstance, { controller, token 
         'DELETE /__mock/rate-limits',
         'GET /__mock/state',
         'PUT /__mock/state',
+        'GET /__mock/openapi.json',
       ],
       api: app.endpoints.filter((e) => e.url.startsWith('/api/') && e.method !== 'HEAD').map((e) => `${e.method} ${e.url}`),
     }),
@@ -130,6 +131,8 @@ export default async function control(app: FastifyInstance, { controller, token 
     controller.clearRateLimits()
     return ok({ message: 'Every rate-limit window is closed.' })
   })
+
+  app.get('/openapi.json', async () => app.swagger())
 
   app.get('/state', async () => controller.exportState())
   app.put('/state', { bodyLimit: 1024 * 1024 * 1024 }, async (request) => {

@@ -2,6 +2,7 @@
 // a list or detail answer with its paging links, and a file download's headers.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Socket } from 'node:net'
+import { behaviourProperties } from '../../schemas/behaviour.js'
 import { boardError } from '../errors.js'
 import { API_PREFIX } from '../store/links.js'
 import type { Download, Page } from '../store/store.js'
@@ -91,3 +92,5 @@ export function sendDownload(reply: FastifyReply, download: Download, contentTyp
 }
 
 export const OCTET_STREAM = 'application/octet-stream'
+/** The timesheet type a board answers unless its behaviour says otherwise (for the OpenAPI document). */
+export const TIMESHEET = behaviourProperties.timesheetContentType.default

@@ -3,5 +3,5 @@ import { anyErrorBody } from '../../schemas/index.js'
 
 export const errors = { '4xx': anyErrorBody, '5xx': anyErrorBody } as const
 
-/** A raw file: not serialized, described for the OpenAPI document. */
-export const binary = { type: 'string', format: 'binary' } as const
+/** A raw file of the given type: sent as bytes, described for the OpenAPI document. */
+export const download = (type: string) => ({ content: { [type]: { schema: { type: 'string', format: 'binary' } } } }) as const

@@ -2,8 +2,8 @@
 import type { FastifyInstance } from 'fastify'
 import { idParams, pagedQuery, timesheetList } from '../../schemas/index.js'
 import type { IdParams, PagedQuery } from '../types.js'
-import { pageAnswer, sendDownload } from './reply.js'
-import { binary, errors } from './schemas.js'
+import { pageAnswer, sendDownload, TIMESHEET } from './reply.js'
+import { download, errors } from './schemas.js'
 
 export default async function timesheets(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: PagedQuery }>(
@@ -14,7 +14,7 @@ export default async function timesheets(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: IdParams }>(
     '/candidates/timesheets/download/:id',
-    { schema: { params: idParams, response: { 200: binary, ...errors } } },
+    { schema: { params: idParams, response: { 200: download(TIMESHEET), ...errors } } },
     async (request, reply) =>
       sendDownload(reply, app.board.store.download('timesheet', request.params.id), app.board.scenario.behaviour.timesheetContentType),
   )
