@@ -106,7 +106,8 @@ export class RecordMaker {
     const industry = seed.job_industry ?? this.#pick(lists.job_industry)
     const { sector, role } = this.#roleOf(industry)
     const predefined = this.#chance(0.7) && this.#ctx.locations.length > 0 ? this.#pick(this.#ctx.locations) : undefined
-    const location = seed.job_location ?? (predefined ? predefined.name : `${f.location.city()}, ${f.location.county()}`)
+    const place = this.#pick(V.UK_TOWNS)
+    const location = seed.job_location ?? (predefined ? predefined.name : `${place[0]}, ${place[1]}`)
     const known = this.#ctx.locations.find((l) => l.name === location)
     const unit = seed.salary_unit ?? (/Locum/.test(industry) ? 'Per hour' : this.#pick(lists.salary_unit))
     const salary = this.#salary(sector, unit)
@@ -125,7 +126,7 @@ export class RecordMaker {
       job_longitude: known?.longitude ?? f.location.longitude({ min: -5.5, max: 1.7, precision: 4 }),
       job_type: this.#pick(lists.job_type) as StoredJob['job_type'],
       contract_type: this.#pick(lists.contract_type) as StoredJob['contract_type'],
-      job_description: `${f.location.city()} ${this.#pick(V.PRACTICE_SUFFIXES)} is looking for a ${role.toLowerCase()} to join a friendly, well-equipped team. ${this.#some(V.EXPERTISE, 1, 2).join(' and ')} experience welcome.`,
+      job_description: `${this.practice()} is looking for a ${role.toLowerCase()} to join a friendly, well-equipped team. ${this.#some(V.EXPERTISE, 1, 2).join(' and ')} experience welcome.`,
       contact_name: f.person.fullName(),
       contact_email: f.internet.email({ provider: 'example.co.uk' }).toLowerCase(),
       salary_visible: salary.visible,
@@ -173,6 +174,7 @@ export class RecordMaker {
     const last = givenRest.join(' ') || f.person.lastName()
     const email = `${slug(first)}.${slug(last)}${id}@${this.#pick(V.EMAIL_DOMAINS)}`.toLowerCase()
     const emptyAddress = this.#chance(this.#ctx.mix.emptyAddress)
+    const [town, county, area] = this.#pick(V.UK_TOWNS)
     const emptyPoint = emptyAddress || this.#chance(this.#ctx.mix.emptyCoordinates)
     const industries = this.#some(lists.job_industry, 1, 3)
     const splits = industries.map(this.#split)
@@ -196,10 +198,10 @@ export class RecordMaker {
       name: `${first} ${last}`,
       telephone: f.phone.number(),
       address: emptyAddress ? '' : f.location.streetAddress(),
-      city: emptyAddress ? '' : f.location.city(),
-      county: emptyAddress ? '' : f.location.county(),
+      city: emptyAddress ? '' : town,
+      county: emptyAddress ? '' : county,
       country: emptyAddress ? '' : 'United Kingdom',
-      postcode: emptyAddress ? '' : f.location.zipCode(),
+      postcode: emptyAddress ? '' : this.postcode(area),
       last_login: createdAt,
       created_at: createdAt,
       updated_at: createdAt,
@@ -207,7 +209,7 @@ export class RecordMaker {
       hot: this.#chance(0.1) ? 1 : 0,
       featured: this.#chance(0.05) ? 1 : 0,
       job_title: role,
-      current_employer: `${f.location.city()} ${this.#pick(V.PRACTICE_SUFFIXES)}`,
+      current_employer: this.practice(),
       current_salary: `${band(current)} - ${band(current + 3000)}`,
       preferred_salary: `${band(current + 2000)} - ${band(current + 6000)}`,
       seeking: this.#pick(V.SEEKING),
@@ -261,6 +263,18 @@ export class RecordMaker {
       this.#stems.set(candidate, stem)
     }
     return `${stem}.${this.#pick(['pdf', 'pdf', 'docx'])}`
+  }
+
+  /** A postcode of the town's area: `HG1 4QT`. */
+  postcode(area: string): string {
+    const f = this.#f
+    const inward = `${f.number.int({ min: 0, max: 9 })}${f.string.fromCharacters('ABDEFGHJLNPQRSTUWXYZ', 2)}`
+    return `${area}${f.number.int({ min: 1, max: 20 })} ${inward}`
+  }
+
+  /** A practice name: `Kendal Veterinary Centre`. */
+  practice(): string {
+    return `${this.#pick(V.UK_TOWNS)[0]} ${this.#pick(V.PRACTICE_SUFFIXES)}`
   }
 
   coverLetter(): string {

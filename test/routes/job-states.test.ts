@@ -139,3 +139,16 @@ t.test('no sequence of operations breaks the store', async (t) => {
   for (const id of ids) t.notOk(app.board.store.jobs.has(id), `job ${id} ended deleted`)
   t.equal((await call(app, '/api/v1/applications/list')).status, 200, 'the board still answers')
 })
+
+t.test('a new job can be the vacancy of applications added later', async (t) => {
+  const app = await board(t)
+  const id = await addJob(app, { job_title: 'Equine Vet', job_location: 'Newmarket', job_reference: 'EQ-1', salary_precise: '52000', salary_unit: 'Per year' })
+  const added = await app.inject({ method: 'POST', url: '/__mock/applications', payload: { job_id: id } })
+  t.equal(added.statusCode, 201)
+  const application = (await call(app, `/api/v1/applications/list?vacancy=${id}`)).body.data[0]
+  t.same(application.vacancy, { id, title: 'Equine Vet', location: 'Newmarket', salary: '£52,000 per year', reference: 'EQ-1' })
+  await op(app, 'delete', { id })
+  const refused = await app.inject({ method: 'POST', url: '/__mock/applications', payload: { job_id: id } })
+  t.equal(refused.statusCode, 409, 'a deleted job takes no more applications')
+  t.match(refused.json().message, /does not exist any more/)
+})
