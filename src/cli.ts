@@ -7,6 +7,7 @@ import { writeFile } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
 import { serverOptions } from '../schemas/options.js'
 import { buildApp } from './app.js'
+import { addContractCommand } from './contract/cli.js'
 import { OptionsError } from './options.js'
 import { PACKAGE_VERSION } from './paths.js'
 import { loadScenario, ScenarioError, scenarioNames } from './scenario.js'
@@ -118,6 +119,7 @@ export function program(): Command {
         process.stdout.write(`${name.padEnd(12)} ${counts.candidates} candidates, ${counts.applications} applications. ${description}\n`)
       }
     })
+  addContractCommand(cli)
   return cli
 }
 

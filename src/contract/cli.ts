@@ -1,0 +1,85 @@
+// `jobboard-kit contract`: the command that points the schemas at a deployment. Flags
+// or JOBBOARD_* variables give the settings (so CI secrets stay off the command line);
+// SIGINT or SIGTERM stops the run, which still deletes what it made; the exit code is
+// 0 (every check made conforms), 1 (a check failed) or 2 (usage or connection error,
+// or interrupted), with a one-line reason on stderr.
+import type { Command } from 'commander'
+import type { Output } from './run.js'
+import { GROUPS, resolveSettings, UsageError, type ContractFlags } from './settings.js'
+
+export interface ContractProcess {
+  stdout: Output
+  stderr: Output
+  env: NodeJS.ProcessEnv
+  exit(code: number): never | void
+  /** Calls back on SIGINT and SIGTERM; answers a function that stops listening. */
+  onSignal(listener: (signal: NodeJS.Signals) => void): () => void
+}
+
+const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM']
+
+const nodeProcess: ContractProcess = {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  exit: (code) => process.exit(code),
+  onSignal: (listener) => {
+    for (const signal of SIGNALS) process.on(signal, listener)
+    return () => {
+      for (const signal of SIGNALS) process.off(signal, listener)
+    }
+  },
+}
+
+export async function contractAction(flags: ContractFlags, io: ContractProcess = nodeProcess): Promise<number> {
+  const say = (reason: string) => io.stderr.write(`jobboard-kit contract: ${reason}\n`)
+  let settings
+  try {
+    settings = resolveSettings(flags, io.env)
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error
+    say(error.message)
+    return 2
+  }
+  const controller = new AbortController()
+  const stopListening = io.onSignal((signal) => {
+    // a second signal means now: leave without cleaning up
+    if (controller.signal.aborted) {
+      say(`${signal} again: stopped without cleaning up`)
+      io.exit(2)
+      return
+    }
+    say(`${signal}: stopping, deleting what this run made`)
+    controller.abort(signal)
+  })
+  try {
+    // loaded here, not at the top: `serve` need not load tap
+    const { runContract } = await import('./run.js')
+    const result = await runContract(settings, { stdout: io.stdout, stderr: io.stderr, signal: controller.signal })
+    if (result.reason !== undefined) say(result.reason)
+    return result.exitCode
+  } finally {
+    stopListening()
+  }
+}
+
+/** Adds `contract` to the jobboard-kit program. */
+export function addContractCommand(program: Command, io: ContractProcess = nodeProcess): Command {
+  return program
+    .command('contract')
+    .description('Check a deployment of the Job Board API against the spec and its schemas (docs/contract.md).')
+    .option('--base-url <url>', "the spec's {base_url}, without /api/v1 (env JOBBOARD_BASE_URL)")
+    .option('--username <name>', 'Basic auth user name (env JOBBOARD_USERNAME)')
+    .option('--password <password>', 'Basic auth password (env JOBBOARD_PASSWORD)')
+    .option('--writes', 'also check the job API: makes a job CONTRACT-<time> and deletes it')
+    .option('--max-wait <seconds>', 'seconds to wait for a rate-limit window (Retry-after, ledger) before skipping (default: 0)')
+    .option('--junit <file>', 'write JUnit XML of every check to FILE')
+    .option('--report <file>', 'write the JSON report (checks, observations, requests, jobs) to FILE')
+    .option('--only <groups>', `run only these groups, comma-separated: ${GROUPS.join(', ')} (rate-limit runs only when named)`)
+    .option('--ledger <file>', 'remember when each full request was made, across runs, in FILE')
+    .action(async (flags: ContractFlags) => {
+      const code = await contractAction(flags, io)
+      // undici keeps idle connections open for a while: leave now rather than wait for them
+      io.exit(code)
+    })
+}

@@ -1,0 +1,77 @@
+// What the checks of one run share: the settings, the client and its plan, the values
+// job/fields gave (bound into the schemas), the observations, and the jobs the run
+// created, so that cleanup can delete them whatever happens.
+import { FIELD_VALUES, type FieldValues } from '../../schemas/values.js'
+import type { Asserter } from './checks.js'
+import type { KitClock } from './clock.js'
+import type { Answer, Client } from './http.js'
+import { Observations } from './observations.js'
+import { Plan } from './plan.js'
+import type { ContractSettings } from './settings.js'
+import { AnswerValidator } from './validate.js'
+
+export interface CreatedJob {
+  id: number
+  reference: string
+  /** The request that created it. */
+  createdBy: string
+  /** The request that deleted it, once one answered 200. */
+  deletedBy: string | undefined
+  /** Why cleanup could not delete it, if it could not. */
+  cleanupError: string | undefined
+}
+
+export class RunContext {
+  readonly settings: ContractSettings
+  readonly client: Client
+  readonly clock: KitClock
+  readonly plan: Plan
+  readonly observations = new Observations()
+  readonly jobs: CreatedJob[] = []
+  #values: FieldValues = FIELD_VALUES
+  #validator = new AnswerValidator(FIELD_VALUES)
+
+  constructor(settings: ContractSettings, client: Client, clock: KitClock) {
+    this.settings = settings
+    this.client = client
+    this.clock = clock
+    this.plan = new Plan(client, settings.groups)
+  }
+
+  /** The constrained values in force: job/fields' when its shape was understood, else the spec's. */
+  get values(): FieldValues {
+    return this.#values
+  }
+
+  bindValues(values: FieldValues): void {
+    this.#values = values
+    this.#validator = new AnswerValidator(values)
+  }
+
+  /**
+   * Asserts that a JSON answer fits a schema: one failure per problem, drift noted as
+   * an observation of the endpoint. True when it fits.
+   */
+  fits(a: Asserter, schema: object, answer: Answer, endpoint: string, what: string): boolean {
+    const verdict = this.#validator.check(schema, answer.json)
+    if (verdict.drift.length > 0) {
+      this.observations.add({
+        topic: 'drift',
+        endpoint,
+        summary: `fields the schemas do not know: ${verdict.drift.map((d) => d.field).join(', ')}`,
+        details: verdict.drift,
+      })
+    }
+    return a.none(
+      verdict.failures.map((failure) => `${what}: ${failure}`),
+      `${what} fits the schema${verdict.drift.length > 0 ? ` (besides ${verdict.drift.length} unknown field${verdict.drift.length === 1 ? '' : 's'}, see observations)` : ''}`,
+    )
+  }
+
+  /** Records a job the run made, the moment its id is known. */
+  created(id: number, reference: string, createdBy: string): CreatedJob {
+    const job: CreatedJob = { id, reference, createdBy, deletedBy: undefined, cleanupError: undefined }
+    this.jobs.push(job)
+    return job
+  }
+}

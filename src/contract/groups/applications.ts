@@ -1,0 +1,48 @@
+// The applications group: applications/list (newest first, paging, since, the vacancy
+// filter, links), applications/details/{id} by a listed href, and the attachment.
+import type { Minimal } from '@tapjs/core'
+import { applicationDetail } from '../../../schemas/index.js'
+import { check, endpoint } from '../checks.js'
+import type { RunContext } from '../context.js'
+import { APPLICATIONS } from '../lists.js'
+import { pageOrSkip } from '../plan.js'
+import { int, rec } from '../records.js'
+import { linkProblems, listChecks } from './lists.js'
+import { detailChecks, downloadChecks, hrefsPointAt } from './resources.js'
+
+export function applicationsGroup(root: Minimal, ctx: RunContext): void {
+  const { plan, client } = ctx
+  endpoint(root, APPLICATIONS.endpoint, (t) => {
+    listChecks(t, ctx, APPLICATIONS)
+    check(t, 'the vacancy filter answers only applications for that vacancy', async (a) => {
+      const vacancy = await plan.vacancyId()
+      const page = pageOrSkip(await plan.vacancy(), 'the answer for one vacancy')
+      const others = page.data.filter((r) => int(rec(r.vacancy).id) !== vacancy)
+      a.ok(page.data.length > 0, `it holds ${page.data.length} applications`, `it is empty, though applications for vacancy ${String(vacancy)} were listed`)
+      a.ok(others.length === 0, `every one is for vacancy ${String(vacancy)}`, `${others.length} are for other vacancies, e.g. application ${String(others[0]?.id)}`)
+    })
+    check(t, 'next_page of the vacancy answer carries vacancy and page', async (a) => {
+      const vacancy = String(await plan.vacancyId())
+      const page = pageOrSkip(await plan.vacancy(), 'the answer for one vacancy')
+      const total = int(page.total)
+      if (total !== undefined && total <= page.data.length) {
+        return a.ok(typeof page.nextPage !== 'string', `one page holds vacancy ${vacancy}'s ${total} applications and names no next page`, `next_page names a page after the last: ${String(page.nextPage)}`)
+      }
+      a.none(linkProblems(page.nextPage, client, { path: APPLICATIONS.path, page: 2, carries: { vacancy } }, 'next_page'), `next_page carries vacancy=${vacancy} and page=2`)
+    })
+    check(t, 'hrefs point at /applications/details/{id} of the application', async (a) => {
+      const records = await plan.records(APPLICATIONS)
+      hrefsPointAt(a, ctx, APPLICATIONS.endpoint, records.map((r) => ({ href: r.href, path: `/applications/details/${String(r.id)}`, what: `application ${String(r.id)}'s href` })), 'hrefs point at their own detail')
+    })
+    check(t, 'attachment hrefs point at /applications/attachment/{id}', async (a) => {
+      const records = await plan.records(APPLICATIONS)
+      hrefsPointAt(a, ctx, APPLICATIONS.endpoint, records.map((r) => ({ href: rec(rec(r.applicant).attachment).href, path: /^\/applications\/attachment\/[1-9][0-9]*$/, what: `application ${String(r.id)}'s attachment href` })), 'attachment hrefs point at applications/attachment')
+    })
+  })
+  endpoint(root, 'applications/details/{id}', (t) =>
+    detailChecks(t, ctx, { endpoint: 'applications/details/{id}', noun: 'application', schema: applicationDetail, pick: () => plan.applicationDetail(), unknownPath: '/applications/details' }),
+  )
+  endpoint(root, 'applications/attachment/{id}', (t) =>
+    downloadChecks(t, ctx, { endpoint: 'applications/attachment/{id}', pick: () => plan.attachment(), contentType: 'application/octet-stream', unknownPath: '/applications/attachment' }),
+  )
+}

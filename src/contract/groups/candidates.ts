@@ -1,0 +1,48 @@
+// The candidates group: candidates/list (paging, since, links), candidates/details/{id}
+// and the three candidate file downloads, each by the href a File entry gives.
+import type { Minimal } from '@tapjs/core'
+import { candidateDetail } from '../../../schemas/index.js'
+import { check, endpoint, need } from '../checks.js'
+import type { RunContext } from '../context.js'
+import { CANDIDATES } from '../lists.js'
+import { FILE_KINDS } from '../plan.js'
+import { recs, str } from '../records.js'
+import { listChecks } from './lists.js'
+import { detailChecks, downloadChecks, hrefsPointAt, resolves } from './resources.js'
+
+export function candidatesGroup(root: Minimal, ctx: RunContext): void {
+  const { plan } = ctx
+  endpoint(root, CANDIDATES.endpoint, (t) => {
+    listChecks(t, ctx, CANDIDATES)
+    check(t, 'file hrefs point at /candidates/{timesheet,resume,document}/{id}', async (a) => {
+      const candidates = await plan.records(CANDIDATES)
+      const hrefs = candidates.flatMap((c) =>
+        FILE_KINDS.flatMap(({ list, kind }) =>
+          recs(c[list]).map((file) => ({ href: file.href, path: new RegExp(`^/candidates/${kind}/[1-9][0-9]*$`), what: `candidate ${String(c.id)}'s ${list} href` })),
+        ),
+      )
+      hrefsPointAt(a, ctx, CANDIDATES.endpoint, hrefs, 'file hrefs point at their download endpoint')
+    })
+    check(t, 'application hrefs point at /applications/details/{id}', async (a) => {
+      const candidates = await plan.records(CANDIDATES)
+      const hrefs = candidates.flatMap((c) =>
+        recs(c.applications).map((entry) => ({ href: entry.href, path: /^\/applications\/details\/[1-9][0-9]*$/, what: `candidate ${String(c.id)}'s application href` })),
+      )
+      hrefsPointAt(a, ctx, CANDIDATES.endpoint, hrefs, 'application hrefs point at applications/details')
+    })
+    check(t, 'an application href resolves', async (a) => {
+      const hrefs = (await plan.records(CANDIDATES)).flatMap((c) => recs(c.applications).map((entry) => str(entry.href))).filter((h): h is string => h !== undefined)
+      resolves(a, need(await plan.resolve(hrefs, 'application href')), 'the application href')
+    })
+  })
+  endpoint(root, 'candidates/details/{id}', (t) =>
+    detailChecks(t, ctx, { endpoint: 'candidates/details/{id}', noun: 'candidate', schema: candidateDetail, pick: () => plan.candidateDetail(), unknownPath: '/candidates/details' }),
+  )
+  for (const { kind } of FILE_KINDS) {
+    const name = `candidates/${kind}/{id}`
+    endpoint(root, name, (t) =>
+      downloadChecks(t, ctx, { endpoint: name, pick: () => plan.candidateFile(kind), contentType: undefined, unknownPath: `/candidates/${kind}` }),
+    )
+  }
+}
+

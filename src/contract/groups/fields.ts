@@ -1,0 +1,113 @@
+// job/fields: read first, because its values are bound into the schemas (a candidate's
+// sector_disciplines follow job_industry). The spec does not show its shape, so the kit
+// looks for the six lists wherever they are and reports where it found them.
+import { FIELD_NAMES, FIELD_VALUES, type FieldName, type FieldValues } from '../../../schemas/values.js'
+import { check, endpoint, need, Skip } from '../checks.js'
+import type { RunContext } from '../context.js'
+import type { Answer } from '../http.js'
+import { isRec, type Rec } from '../records.js'
+import type { Minimal } from '@tapjs/core'
+
+/** job/add's field for a list, which a service might use as the list's name too. */
+const ALIASES: Partial<Record<FieldName, string>> = { salary_currencies: 'salary_currency' }
+
+export interface FieldLists {
+  /** Where the lists were found: `data`, or `(top level)`. */
+  path: string
+  lists: Partial<Record<FieldName, unknown>>
+}
+
+const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string')
+
+function listsIn(node: Rec): Partial<Record<FieldName, unknown>> {
+  const lists: Partial<Record<FieldName, unknown>> = {}
+  for (const name of FIELD_NAMES) {
+    const alias = ALIASES[name]
+    if (name in node) lists[name] = node[name]
+    else if (alias !== undefined && alias in node) lists[name] = node[alias]
+  }
+  return lists
+}
+
+/** The object holding most of the lists, searched to three levels down. */
+export function findFieldLists(body: unknown): FieldLists | undefined {
+  let best: FieldLists | undefined
+  const visit = (node: unknown, path: string, depth: number) => {
+    if (!isRec(node) || depth > 3) return
+    const lists = listsIn(node)
+    const found = Object.values(lists).filter(isStrings).length
+    if (found > 0 && (!best || found > Object.values(best.lists).filter(isStrings).length)) best = { path: path === '' ? '(top level)' : path, lists }
+    for (const [key, value] of Object.entries(node)) visit(value, path === '' ? key : `${path}.${key}`, depth + 1)
+  }
+  visit(body, '', 0)
+  return best
+}
+
+/** The values to bind: the lists found, the spec's for any list missing or malformed. */
+export function valuesFrom(found: FieldLists | undefined): FieldValues {
+  const values: Record<string, readonly string[]> = { ...FIELD_VALUES }
+  for (const name of FIELD_NAMES) {
+    const list = found?.lists[name]
+    if (isStrings(list) && list.length > 0) values[name] = list
+  }
+  return values as FieldValues
+}
+
+/** Reads job/fields' answer into the run: binds its values and notes its shape and how its values differ from the spec's. */
+export function adoptFieldValues(ctx: RunContext, answer: Answer): FieldLists | undefined {
+  const found = answer.status === 200 ? findFieldLists(answer.json) : undefined
+  const values = valuesFrom(found)
+  ctx.bindValues(values)
+  if (!found) {
+    ctx.observations.add({
+      topic: 'job-fields',
+      endpoint: 'job/fields',
+      summary: "job/fields' shape is not understood: the spec's constrained values are used",
+      details: { status: answer.status, body: answer.json ?? answer.bytes.toString('utf8').slice(0, 400) },
+    })
+    return undefined
+  }
+  ctx.observations.add({
+    topic: 'job-fields',
+    endpoint: 'job/fields',
+    summary: `the lists are at ${found.path}, keyed ${Object.keys(found.lists).join(', ')}`,
+    details: { path: found.path },
+  })
+  for (const name of FIELD_NAMES) {
+    const spec: readonly string[] = FIELD_VALUES[name]
+    const added = values[name].filter((v) => !spec.includes(v))
+    const removed = spec.filter((v) => !values[name].includes(v))
+    if (added.length + removed.length > 0) {
+      ctx.observations.add({
+        topic: 'job-fields',
+        endpoint: 'job/fields',
+        summary: `${name} differs from the spec's list:${added.length ? ` added ${added.join(', ')};` : ''}${removed.length ? ` gone ${removed.join(', ')}` : ''}`,
+        details: { list: name, added, removed },
+      })
+    }
+  }
+  return found
+}
+
+export function fieldsGroup(root: Minimal, ctx: RunContext, found: () => FieldLists | undefined): void {
+  endpoint(root, 'job/fields', (t) => {
+    check(t, 'answers 200 with a JSON body whose status is 200', async (a) => {
+      const answer = need(await ctx.plan.fields())
+      a.ok(answer.status === 200, 'HTTP status 200', `answered HTTP ${answer.status}, not 200`)
+      const status = isRec(answer.json) ? answer.json.status : undefined
+      a.ok(status === 200, 'the body carries status 200', `the body's status is ${JSON.stringify(status) ?? 'missing'}, not 200${isRec(answer.json) ? '' : ' (the body is not a JSON object)'}`)
+    })
+    check(t, 'gives every constrained list, each a non-empty list of distinct strings', async (a) => {
+      need(await ctx.plan.fields())
+      const lists = found()
+      // the spec does not show the shape: one the kit cannot read is an observation, not a failure
+      if (!lists) throw new Skip("the answer's shape is not understood (see the job-fields observation)")
+      for (const name of FIELD_NAMES) {
+        const list = lists.lists[name]
+        if (!isStrings(list)) a.fail(`${name} is ${list === undefined ? 'missing' : 'not a list of strings'}`)
+        else if (list.length === 0) a.fail(`${name} is empty`)
+        else a.ok(new Set(list).size === list.length, `${name} holds ${list.length} distinct values`, `${name} repeats a value`)
+      }
+    })
+  })
+}

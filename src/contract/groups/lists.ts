@@ -1,0 +1,298 @@
+// The checks every paged list gets: the schema of each answer fetched, total across
+// pages, next_page (and prev_page) as absolute URLs on the same origin carrying page and
+// the filters given, pages that differ, order, and `since` (a subset, respected, not
+// ignored when malformed). What the spec leaves open is observed, not checked.
+import type { Minimal } from '@tapjs/core'
+import { isTimestamp } from '../../../schemas/formats.js'
+import { check, need, Skip, where, type Asserter, type Got } from '../checks.js'
+import type { RunContext } from '../context.js'
+import type { Client } from '../http.js'
+import type { ListDef, SinceField } from '../lists.js'
+import { pageOrSkip } from '../plan.js'
+import { describeLink, int, isRec, pageOf, str, type Page, type Rec } from '../records.js'
+
+export interface LinkExpectation {
+  path: string
+  /** The page it must name; 1 also accepts no page parameter (the first page). */
+  page: number
+  carries: Readonly<Record<string, string>>
+}
+
+/** What is wrong with a paging link, in words; empty when nothing is. */
+export function linkProblems(link: unknown, client: Client, expect: LinkExpectation, name: string): string[] {
+  if (typeof link !== 'string') return [`${name} is ${JSON.stringify(link) ?? 'absent'}, not a URL`]
+  let url: URL
+  try {
+    url = new URL(link)
+  } catch {
+    return [`${name} ${JSON.stringify(link)} is not an absolute URL`]
+  }
+  const problems: string[] = []
+  if (url.origin !== client.origin) problems.push(`${name} is on ${url.origin}, not on ${client.origin}`)
+  const path = new URL(client.api(expect.path)).pathname
+  if (url.pathname !== path) problems.push(`${name} points at ${url.pathname}, not ${path}`)
+  const page = url.searchParams.get('page')
+  if (page === null) {
+    if (expect.page !== 1) problems.push(`${name} carries no page parameter (${link})`)
+  } else if (page !== String(expect.page)) problems.push(`${name} carries page=${page}, not page=${expect.page}`)
+  for (const [key, value] of Object.entries(expect.carries)) {
+    const given = url.searchParams.get(key)
+    if (given === null) problems.push(`${name} does not carry ${key}=${value} (${link})`)
+    else if (given !== value) problems.push(`${name} carries ${key}=${given}, not ${key}=${value}`)
+  }
+  return problems
+}
+
+/** The pages of a list fetched so far, by what they are. */
+async function fetched(ctx: RunContext, list: ListDef): Promise<Array<{ what: string; got: Got }>> {
+  const pages = [
+    { what: 'the second page', got: await ctx.plan.next(list) },
+    { what: 'the answer with since', got: await ctx.plan.since(list) },
+  ]
+  if (list.endpoint === 'applications/list') pages.push({ what: 'the answer for one vacancy', got: await ctx.plan.vacancy() })
+  return pages
+}
+
+/** Notes what the spec leaves open about a page: its size, and what next_page holds at the end. */
+function observe(ctx: RunContext, list: ListDef, page: Page): void {
+  if (typeof page.nextPage === 'string') {
+    ctx.observations.add({ topic: 'page-size', endpoint: list.endpoint, summary: `a full page holds ${page.data.length} records` })
+  } else {
+    ctx.observations.add({
+      topic: 'last-page',
+      endpoint: list.endpoint,
+      summary: `the last page's next_page: ${describeLink(page, 'next_page')}`,
+      details: { url: page.answer.url, next_page: page.hasNextPage ? page.nextPage : '(no such field)' },
+    })
+  }
+}
+
+const sinceOf = (url: string) => new URL(url).searchParams.get('since') ?? ''
+
+/**
+ * The first place the order keys do not run newest first, or undefined when they do:
+ * ids strictly down, times down or equal (two records may share a second).
+ */
+export function firstDisorder(keys: Array<number | string | undefined>): string | undefined {
+  for (let i = 1; i < keys.length; i++) {
+    const [before, after] = [keys[i - 1], keys[i]]
+    if (before === undefined || after === undefined) return `a record without an order key at position ${i}`
+    if (typeof before === 'number' ? !(before > (after as number)) : before < after) return `${JSON.stringify(before)} comes before ${JSON.stringify(after)}`
+  }
+  return undefined
+}
+
+/**
+ * Whether the records fetched without since tell which records an answer with since
+ * must share with them: when they are all there is, or run newest first by the order
+ * key, so that everything newer than the oldest of them was fetched.
+ */
+function comparable(list: ListDef, without: Rec[], total: unknown): boolean {
+  return (typeof total === 'number' && without.length >= total) || firstDisorder(without.map(list.orderKey)) === undefined
+}
+
+/**
+ * The fields of the list that explain the answer with since: every record of it is at
+ * or after since by the field, and every fetched record at or after since by the field,
+ * where the answer covers it, is in it.
+ */
+function sinceVerdict(list: ListDef, since: string, answer: Page, without: Rec[]) {
+  const at = `${since}:00`
+  const inAnswer = new Set(answer.data.map(list.identity))
+  const keys = answer.data.map(list.orderKey).filter((k) => k !== undefined)
+  const partial = typeof answer.nextPage === 'string'
+  // a partial answer covers the records down to its oldest, if it runs newest first
+  const ordered = firstDisorder(answer.data.map(list.orderKey)) === undefined
+  const covered = partial && keys.length > 0 ? keys.reduce((a, b) => (a < b ? a : b)) : undefined
+  return list.sinceFields.map((field: SinceField) => {
+    const before = answer.data.filter((r) => {
+      const value = str(r[field])
+      return value === undefined || !isTimestamp(value) || value < at
+    })
+    const missing = without.filter((r) => {
+      const value = str(r[field])
+      const key = list.orderKey(r)
+      const inRange = !partial || (ordered && covered !== undefined && key !== undefined && key >= covered)
+      return value !== undefined && value >= at && inRange && !inAnswer.has(list.identity(r))
+    })
+    return { field, before, missing }
+  })
+}
+
+export function listChecks(t: Minimal, ctx: RunContext, list: ListDef): void {
+  const { plan, client } = ctx
+  const nextOrSkip = async () => pageOrSkip(await plan.next(list), 'the second page')
+
+  check(t, `the first page fits the ${list.noun} list schema`, async (a) => {
+    const answer = need(await plan.first(list))
+    if (!a.ok(answer.status === 200, 'answers HTTP 200', `answered HTTP ${answer.status}, not 200`)) return
+    ctx.fits(a, list.schema, answer, list.endpoint, 'the first page')
+    const page = pageOf(answer)
+    if (page) observe(ctx, list, page)
+  })
+
+  check(t, 'every other answer of the list fetched fits the schema too', async (a) => {
+    const answers = (await fetched(ctx, list)).filter((p) => p.got.kind === 'answer')
+    if (answers.length === 0) throw new Skip('no other answer of this list was fetched')
+    for (const { what, got } of answers) {
+      const answer = need(got)
+      const label = `${what} (${where(answer.url)})`
+      if (!a.ok(answer.status === 200, `${label} answers HTTP 200`, `${label} answered HTTP ${answer.status}, not 200`)) continue
+      ctx.fits(a, list.schema, answer, list.endpoint, label)
+      const page = pageOf(answer)
+      if (page) observe(ctx, list, page)
+    }
+  })
+
+  check(t, "next_page of the first page is an absolute URL on the same origin carrying page", async (a) => {
+    const first = await plan.firstPage(list)
+    const total = int(first.total)
+    if (total === undefined) throw new Skip('total is not an integer (see the schema check): whether there is a next page is unknown')
+    if (total <= first.data.length) {
+      throw new Skip(`one page holds every record (total ${total}); the last page's next_page is an observation`)
+    }
+    a.none(linkProblems(first.nextPage, client, { path: list.path, page: 2, carries: {} }, 'next_page'), `next_page carries page=2 on ${client.origin}`)
+  })
+
+  check(t, 'total is the same on the first and the second page', async (a) => {
+    const [first, second] = [await plan.firstPage(list), await nextOrSkip()]
+    a.ok(first.total === second.total, `total is ${JSON.stringify(first.total)} on both`, `total is ${JSON.stringify(first.total)} on the first page and ${JSON.stringify(second.total)} on the second`)
+  })
+
+  check(t, "the second page's records are not the first page's", async (a) => {
+    const [first, second] = [await plan.firstPage(list), await nextOrSkip()]
+    const seen = new Set(first.data.map(list.identity))
+    const repeated = second.data.map(list.identity).filter((id) => seen.has(id))
+    a.ok(second.data.length > 0 && repeated.length === 0, `the ${second.data.length} records of the second page are new`,
+      second.data.length === 0 ? 'the second page is empty though the first named it' : `the second page repeats ${repeated.length} records of the first: ${repeated.slice(0, 5).join(', ')}`)
+  })
+
+  if (list.newestFirst) {
+    check(t, `${list.noun}s are newest first (highest id first) within and across pages`, async (a) => {
+      const first = await plan.firstPage(list)
+      const next = await plan.next(list)
+      const pages = [first, ...(next.kind === 'answer' && pageOf(next) ? [pageOf(next) as Page] : [])]
+      const within = pages.map((page, i) => ({ i, problem: firstDisorder(page.data.map(list.orderKey)) }))
+      for (const { i, problem } of within) {
+        a.ok(problem === undefined, `page ${i + 1} is newest first`, `page ${i + 1} is not newest first: id ${problem}`)
+      }
+      if (pages.length === 2) {
+        const across = firstDisorder([pages[0]?.data.at(-1), pages[1]?.data[0]].map((r) => (r ? list.orderKey(r) : undefined)))
+        a.ok(across === undefined, 'the second page continues after the first', `across pages: id ${across}`)
+      }
+    })
+  } else {
+    // the spec gives the order of applications only: here the order is noted, not checked
+    check(t, 'the order of the records is noted', async (a) => {
+      const first = await plan.firstPage(list)
+      const problem = firstDisorder(first.data.map(list.orderKey))
+      ctx.observations.add({
+        topic: 'order',
+        endpoint: list.endpoint,
+        summary: problem === undefined ? 'the first page is newest first' : `the first page is not newest first (${problem})`,
+      })
+      a.pass(`${first.data.length} records read`)
+    })
+  }
+
+  if (list.twoWay) {
+    check(t, 'prev_page is false on the first page', async (a) => {
+      const first = await plan.firstPage(list)
+      a.ok(first.hasPrevPage && first.prevPage === false, 'prev_page is false', `prev_page is ${describeLink(first, 'prev_page')}, not false`)
+    })
+    check(t, 'prev_page on the second page is a URL of the first page', async (a) => {
+      const second = await nextOrSkip()
+      a.none(linkProblems(second.prevPage, client, { path: list.path, page: 1, carries: {} }, 'prev_page'), 'prev_page names the first page')
+    })
+  }
+
+  check(t, 'the answer with since is a subset of the answer without', async (a) => {
+    const answer = pageOrSkip(await plan.since(list), 'the answer with since')
+    const first = await plan.firstPage(list)
+    const without = await plan.records(list)
+    const known = new Set(without.map(list.identity))
+    const keys = without.map(list.orderKey).filter((k) => k !== undefined)
+    const oldest = keys.length > 0 ? keys.reduce((x, y) => (x < y ? x : y)) : undefined
+    // records older than the oldest fetched without since are not known: not counted against it
+    const strangers = answer.data.filter((r) => {
+      const key = list.orderKey(r)
+      return oldest !== undefined && key !== undefined && key >= oldest && !known.has(list.identity(r))
+    })
+    const [total, all] = [int(answer.total), int(first.total)]
+    a.ok(total !== undefined && all !== undefined && total <= all, `total ${String(total)} with since is at most ${String(all)} without`, `total with since is ${JSON.stringify(answer.total)}, without ${JSON.stringify(first.total)}`)
+    if (comparable(list, without, first.total)) {
+      a.ok(strangers.length === 0, `its records are among those without since`, `${strangers.length} records with since are not in the answer without: ${strangers.slice(0, 3).map(list.identity).join(', ')}`)
+    }
+  })
+
+  check(t, 'the answer with since leaves out the records before since', async (a) => {
+    const answer = pageOrSkip(await plan.since(list), 'the answer with since')
+    const first = await plan.firstPage(list)
+    const since = `${sinceOf(answer.answer.url)}:00`
+    // before since by every field it may compare: no reading of since keeps these
+    const older = (await plan.records(list)).filter((r) => list.sinceFields.every((f) => {
+      const value = str(r[f])
+      return value !== undefined && isTimestamp(value) && value < since
+    }))
+    if (older.length === 0) throw new Skip(`no record fetched is before since ${since}`)
+    const [total, all] = [int(answer.total), int(first.total)]
+    a.ok(total !== undefined && all !== undefined && total <= all - older.length, `total ${String(total)} leaves out at least the ${older.length} records fetched that are before since`,
+      `total with since is ${JSON.stringify(answer.total)}, without ${JSON.stringify(first.total)}, though ${older.length} records fetched are before since: since is not applied`)
+  })
+
+  check(t, 'every record of the answer with since is at or after since', async (a) => {
+    const answer = pageOrSkip(await plan.since(list), 'the answer with since')
+    const since = sinceOf(answer.answer.url)
+    const verdicts = sinceVerdict(list, since, answer, await plan.records(list))
+    const respected = verdicts.filter((v) => v.before.length === 0)
+    const field = respected[0]?.field
+    if (field === undefined) {
+      const v = verdicts[0] as (typeof verdicts)[number]
+      return a.fail(`${v.before.length} of ${answer.data.length} records are before since ${since} by ${list.sinceFields.join(' and by ')}, e.g. ${v.field} ${JSON.stringify(v.before[0]?.[v.field])}`)
+    }
+    a.pass(`all ${answer.data.length} records are at or after ${since} by ${respected.map((v) => v.field).join(' and by ')}`)
+  })
+
+  check(t, 'the answer with since leaves out no record at or after since', async (a) => {
+    const answer = pageOrSkip(await plan.since(list), 'the answer with since')
+    const since = sinceOf(answer.answer.url)
+    const verdicts = sinceVerdict(list, since, answer, await plan.records(list))
+    const explaining = verdicts.filter((v) => v.before.length === 0 && v.missing.length === 0)
+    ctx.observations.add({
+      topic: 'since-field',
+      endpoint: list.endpoint,
+      summary:
+        explaining.length === 0
+          ? `no field explains the answer with since ${since}`
+          : explaining.length === 1
+            ? `since compares ${explaining[0]?.field}`
+            : `since compares ${explaining.map((v) => v.field).join(' or ')} (this answer cannot tell them apart)`,
+    })
+    if (explaining.length > 0) return a.pass(`every record fetched at or after ${since} by ${explaining[0]?.field} is in it`)
+    for (const v of verdicts) {
+      if (v.before.length === 0) a.fail(`by ${v.field}, ${v.missing.length} fetched records at or after ${since} are missing: ${v.missing.slice(0, 3).map(list.identity).join(', ')}`)
+    }
+    if (verdicts.every((v) => v.before.length > 0)) throw new Skip('no field is respected by every record (see the check before)')
+  })
+
+  check(t, 'next_page of the answer with since carries since and page', async (a) => {
+    const answer = pageOrSkip(await plan.since(list), 'the answer with since')
+    const since = sinceOf(answer.answer.url)
+    const total = int(answer.total)
+    if (total !== undefined && total <= answer.data.length) throw new Skip(`the answer with since fits on one page (total ${total})`)
+    a.none(linkProblems(answer.nextPage, client, { path: list.path, page: 2, carries: { since } }, 'next_page'), `next_page carries since=${since} and page=2`)
+  })
+
+  check(t, 'a malformed since is refused, not ignored', async (a) => {
+    const answer = need(await plan.malformedSince(list))
+    refusedWithJson(a, answer.status, answer.json, `since=${sinceOf(answer.url)}`)
+    ctx.observations.add({ topic: 'error-body', endpoint: list.endpoint, summary: `a malformed since answers HTTP ${answer.status}`, details: answer.json })
+  })
+}
+
+/** A 4xx with a JSON body: how a request the service cannot take must be answered. */
+export function refusedWithJson(a: Asserter, status: number, json: unknown, what: string): void {
+  if (status === 200) a.fail(`${what} was answered 200: it was ignored, not refused`)
+  else a.ok(status >= 400 && status < 500, `${what} is refused with HTTP ${status}`, `${what} answered HTTP ${status}, not a 4xx`)
+  a.ok(isRec(json), 'the refusal has a JSON body', 'the refusal has no JSON body')
+}

@@ -1,0 +1,10 @@
+// The marketing group: marketing/list, paged and filtered by since like the others.
+import type { Minimal } from '@tapjs/core'
+import { endpoint } from '../checks.js'
+import type { RunContext } from '../context.js'
+import { MARKETING } from '../lists.js'
+import { listChecks } from './lists.js'
+
+export function marketingGroup(root: Minimal, ctx: RunContext): void {
+  endpoint(root, MARKETING.endpoint, (t) => listChecks(t, ctx, MARKETING))
+}

@@ -1,0 +1,37 @@
+// The timesheets group: timesheets/list (two-way paging, since, links to the timesheet
+// download and to the candidate) and /candidates/timesheets/download/{id}.
+import type { Minimal } from '@tapjs/core'
+import { check, endpoint, need } from '../checks.js'
+import type { RunContext } from '../context.js'
+import { TIMESHEETS } from '../lists.js'
+import { rec, str } from '../records.js'
+import { listChecks } from './lists.js'
+import { downloadChecks, hrefsPointAt, resolves } from './resources.js'
+
+export function timesheetsGroup(root: Minimal, ctx: RunContext): void {
+  const { plan } = ctx
+  const hrefs = async (part: 'attachment' | 'candidate') =>
+    (await plan.records(TIMESHEETS)).map((r) => str(rec(r[part]).href)).filter((h): h is string => h !== undefined)
+  endpoint(root, TIMESHEETS.endpoint, (t) => {
+    listChecks(t, ctx, TIMESHEETS)
+    check(t, 'attachment hrefs point at /candidates/timesheet/{id}', async (a) => {
+      const records = await plan.records(TIMESHEETS)
+      hrefsPointAt(a, ctx, TIMESHEETS.endpoint, records.map((r) => ({ href: rec(r.attachment).href, path: /^\/candidates\/timesheet\/[1-9][0-9]*$/, what: `timesheet ${String(r.id)}'s attachment href` })), 'attachment hrefs point at candidates/timesheet')
+      const sameId = records.filter((r) => str(rec(r.attachment).href)?.endsWith(`/candidates/timesheet/${String(r.id)}`)).length
+      ctx.observations.add({ topic: 'links', endpoint: TIMESHEETS.endpoint, summary: `${sameId} of ${records.length} attachment hrefs use the timesheet's own id` })
+    })
+    check(t, 'candidate hrefs point at /candidates/details/{id} of the candidate', async (a) => {
+      const records = await plan.records(TIMESHEETS)
+      hrefsPointAt(a, ctx, TIMESHEETS.endpoint, records.map((r) => ({ href: rec(r.candidate).href, path: `/candidates/details/${String(rec(r.candidate).id)}`, what: `timesheet ${String(r.id)}'s candidate href` })), 'candidate hrefs point at the candidate')
+    })
+    check(t, 'an attachment href resolves', async (a) => {
+      resolves(a, need(await plan.resolve(await hrefs('attachment'), 'attachment href')), 'the attachment href')
+    })
+    check(t, 'a candidate href resolves', async (a) => {
+      resolves(a, need(await plan.resolve(await hrefs('candidate'), 'candidate href')), 'the candidate href')
+    })
+  })
+  endpoint(root, 'candidates/timesheets/download/{id}', (t) =>
+    downloadChecks(t, ctx, { endpoint: 'candidates/timesheets/download/{id}', pick: () => plan.timesheetDownload(), contentType: undefined, unknownPath: '/candidates/timesheets/download' }),
+  )
+}

@@ -1,0 +1,302 @@
+// The request plan: which full requests answer which checks. Every request a read-only
+// run makes is chosen here, each at most once, and chosen so that checks share answers:
+// the detail of a candidate is the one a timesheet links to, a download is the one a
+// list links to, the second page is the URL the first page's next_page gave. Checks ask
+// the plan; the plan asks the client, which makes each request once. prefetch() asks
+// for everything the selected groups need at once, so the requests overlap.
+import { id as idSchema } from '../../schemas/common.js'
+import { isTimestamp } from '../../schemas/formats.js'
+import { need, notMade, Skip, where, type Got } from './checks.js'
+import type { Client } from './http.js'
+import { APPLICATIONS, CANDIDATES, LISTS, TIMESHEETS, type ListDef } from './lists.js'
+import { int, isRec, notAPage, pageOf, rec, recs, str, type Page, type Rec } from './records.js'
+import type { Group } from './settings.js'
+
+/** An id no board has yet: the largest the schemas allow. */
+export const UNKNOWN_ID = idSchema.maximum
+
+/** A value of `since` that no reading of the spec takes for a time. */
+export const MALFORMED_SINCE = 'not-a-time'
+
+/** The marker the kit's own extra requests carry, so that they are distinct full requests (see docs/contract.md). */
+export const MARK = 'contract'
+
+export const FILE_KINDS = [
+  { list: 'timesheets', kind: 'timesheet' },
+  { list: 'resumes', kind: 'resume' },
+  { list: 'documents', kind: 'document' },
+] as const
+export type FileKind = (typeof FILE_KINDS)[number]['kind']
+
+/** The detail and download paths, by group: each is asked for an unknown id once. */
+export const ID_PATHS: Readonly<Partial<Record<Group, readonly string[]>>> = {
+  candidates: ['/candidates/details', ...FILE_KINDS.map(({ kind }) => `/candidates/${kind}`)],
+  applications: ['/applications/details', '/applications/attachment'],
+  timesheets: ['/candidates/timesheets/download'],
+}
+
+/** What a download should be, as the record that links to it says. */
+export interface Expected {
+  filename: string | undefined
+  /** Bytes, when the list gives a filesize. */
+  filesize: number | undefined
+  /** Where the expectation comes from, for messages. */
+  source: string
+}
+
+export interface Pick {
+  got: Got
+  url: string | undefined
+  record: Rec | undefined
+  expected: Expected
+}
+
+const NO_EXPECTATION: Expected = { filename: undefined, filesize: undefined, source: '' }
+
+export class Plan {
+  readonly #client: Client
+  readonly #groups: readonly Group[]
+  readonly #memo = new Map<string, Promise<unknown>>()
+
+  constructor(client: Client, groups: readonly Group[]) {
+    this.#client = client
+    this.#groups = groups
+  }
+
+  #once<T>(key: string, make: () => Promise<T>): Promise<T> {
+    let made = this.#memo.get(key) as Promise<T> | undefined
+    if (!made) {
+      made = make()
+      this.#memo.set(key, made)
+    }
+    return made
+  }
+
+  #selected(group: Group): boolean {
+    return this.#groups.includes(group)
+  }
+
+  fields(): Promise<Got> {
+    return this.#client.get(this.#client.api('/job/fields'))
+  }
+
+  metrics(): Promise<Got> {
+    return this.#client.get(this.#client.api('/metrics/list'))
+  }
+
+  first(list: ListDef): Promise<Got> {
+    return this.#client.get(this.#client.api(list.path))
+  }
+
+  /** The first page of a list, or a Skip saying why there is none. */
+  async firstPage(list: ListDef): Promise<Page> {
+    return pageOrSkip(await this.first(list), `the first page of ${list.endpoint}`)
+  }
+
+  /** The page the first page's next_page names, when it names one on this origin. */
+  next(list: ListDef): Promise<Got> {
+    return this.#once(`next ${list.path}`, async () => {
+      const first = await this.first(list)
+      if (first.kind !== 'answer') return notMade(`the first page of ${list.endpoint} has no answer`)
+      const page = pageOf(first)
+      if (!page) return notMade(`the first page of ${list.endpoint} ${notAPage(first)}`)
+      if (typeof page.nextPage !== 'string') return notMade(`the first page's next_page is ${JSON.stringify(page.nextPage) ?? 'absent'}: there is no second page to fetch`)
+      if (!this.#client.sameOrigin(page.nextPage)) return notMade(`next_page ${page.nextPage} is not on ${this.#client.origin}: not followed with credentials`)
+      return this.#client.get(page.nextPage)
+    })
+  }
+
+  /** The records of the pages fetched without filters (the first, and the second when there is one). */
+  async records(list: ListDef): Promise<Rec[]> {
+    const pages = [await this.first(list), await this.next(list)]
+    return pages.flatMap((got) => (got.kind === 'answer' ? (pageOf(got)?.data ?? []) : []))
+  }
+
+  /**
+   * A `since` that splits the records fetched: the minute of the record three quarters
+   * down the fetched records, newest first, by the first field the list may filter on.
+   * Most records pass it, so the answer is likely to have a next page to check too.
+   */
+  sinceValue(list: ListDef): Promise<string | undefined> {
+    return this.#once(`since-value ${list.path}`, async () => {
+      const field = list.sinceFields[0] as string
+      const times = (await this.records(list))
+        .map((record) => str(record[field]))
+        .filter((value): value is string => value !== undefined && isTimestamp(value))
+        .sort()
+        .reverse()
+      const at = times[Math.floor((times.length * 3) / 4)] ?? times[times.length - 1]
+      return at?.slice(0, 16)
+    })
+  }
+
+  since(list: ListDef): Promise<Got> {
+    return this.#once(`since ${list.path}`, async () => {
+      const since = await this.sinceValue(list)
+      if (since === undefined) return notMade(`no record of ${list.endpoint} has a valid ${list.sinceFields[0]} to take since from`)
+      return this.#client.get(this.#client.api(list.path, { since }))
+    })
+  }
+
+  malformedSince(list: ListDef): Promise<Got> {
+    return this.#client.get(this.#client.api(list.path, { since: MALFORMED_SINCE }))
+  }
+
+  /** The vacancy most applications fetched are for: the most records to check the filter on. */
+  vacancyId(): Promise<number | undefined> {
+    return this.#once('vacancy-id', async () => {
+      const counts = new Map<number, number>()
+      for (const record of await this.records(APPLICATIONS)) {
+        const vacancy = int(rec(record.vacancy).id)
+        if (vacancy !== undefined) counts.set(vacancy, (counts.get(vacancy) ?? 0) + 1)
+      }
+      return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0]
+    })
+  }
+
+  vacancy(): Promise<Got> {
+    return this.#once('vacancy', async () => {
+      const vacancy = await this.vacancyId()
+      if (vacancy === undefined) return notMade('no application fetched names a vacancy id')
+      return this.#client.get(this.#client.api(APPLICATIONS.path, { vacancy }))
+    })
+  }
+
+  /** An id that exists on no board, on a detail or download path. */
+  unknown(path: string): Promise<Got> {
+    return this.#client.get(this.#client.api(`${path}/${UNKNOWN_ID}`))
+  }
+
+  withoutCredentials(): Promise<Got> {
+    return this.#client.get(this.#client.api('/metrics/list', { [MARK]: 'no-credentials' }), { credentials: 'none' })
+  }
+
+  wrongCredentials(): Promise<Got> {
+    return this.#client.get(this.#client.api('/metrics/list', { [MARK]: 'wrong-credentials' }), { credentials: 'wrong' })
+  }
+
+  /** Records of a list fetched so far, without asking for more (for picks that only prefer). */
+  async #fetched(list: ListDef): Promise<Rec[]> {
+    return this.#selected(list.group) ? this.records(list) : []
+  }
+
+  /**
+   * Follows one of the links, preferring one already requested: checking that links
+   * resolve then costs nothing more. Links off the base URL's origin are not followed.
+   */
+  resolve(urls: readonly string[], what: string): Promise<Got> {
+    const ours = urls.filter((url) => this.#client.sameOrigin(url))
+    if (ours.length === 0) {
+      return Promise.resolve(notMade(urls.length === 0 ? `no ${what} to follow` : `no ${what} is on ${this.#client.origin}: not followed with credentials`))
+    }
+    const chosen = ours.find((url) => this.#client.has(url)) ?? (ours[0] as string)
+    return this.#client.get(chosen)
+  }
+
+  /** The candidate whose detail is fetched: one a timesheet links to, when there is one, so that link resolves for free. */
+  candidateDetail(): Promise<Pick> {
+    return this.#once('candidate-detail', async () => {
+      const candidates = await this.records(CANDIDATES)
+      const linked = new Set((await this.#fetched(TIMESHEETS)).map((t) => str(rec(t.candidate).href)))
+      const url = (record: Rec) => this.#client.api(`/candidates/details/${String(record.id)}`)
+      const record = candidates.find((c) => int(c.id) !== undefined && linked.has(url(c))) ?? candidates.find((c) => int(c.id) !== undefined)
+      if (!record) return { got: notMade('no candidate with an id was fetched'), url: undefined, record: undefined, expected: NO_EXPECTATION }
+      return { got: await this.#client.get(url(record)), url: url(record), record, expected: NO_EXPECTATION }
+    })
+  }
+
+  /** The application whose detail is fetched, by its own href: one a candidate links to, when there is one. */
+  applicationDetail(): Promise<Pick> {
+    return this.#once('application-detail', async () => {
+      const applications = (await this.records(APPLICATIONS)).filter((a) => int(a.id) !== undefined)
+      const linked = new Set((await this.#fetched(CANDIDATES)).flatMap((c) => recs(c.applications).map((a) => str(a.href))))
+      const record = applications.find((a) => linked.has(str(a.href))) ?? applications[0]
+      if (!record) return { got: notMade('no application with an id was fetched'), url: undefined, record: undefined, expected: NO_EXPECTATION }
+      const href = str(record.href)
+      const url = href !== undefined && this.#client.sameOrigin(href) ? href : this.#client.api(`/applications/details/${String(record.id)}`)
+      return { got: await this.#client.get(url), url, record, expected: NO_EXPECTATION }
+    })
+  }
+
+  /** A candidate file of one kind, by the href its File entry gives; a timesheet one that timesheets/list also lists, when there is one. */
+  candidateFile(kind: FileKind): Promise<Pick> {
+    return this.#once(`file ${kind}`, async () => {
+      const list = FILE_KINDS.find((k) => k.kind === kind)?.list as string
+      const entries = (await this.records(CANDIDATES)).flatMap((c) => recs(c[list]))
+      const listed = new Set((await this.#fetched(TIMESHEETS)).map((t) => str(rec(t.attachment).href)))
+      const usable = entries.filter((e) => typeof e.href === 'string' && this.#client.sameOrigin(e.href))
+      const entry = usable.find((e) => this.#client.has(e.href as string)) ?? usable.find((e) => listed.has(str(e.href))) ?? usable[0]
+      if (!entry) {
+        const reason = entries.length === 0 ? `no candidate fetched has a file in ${list}` : `no ${list} href is on ${this.#client.origin}`
+        return { got: notMade(reason), url: undefined, record: undefined, expected: NO_EXPECTATION }
+      }
+      const size = str(entry.filesize)
+      const expected = {
+        filename: str(entry.filename),
+        filesize: size !== undefined && /^[0-9]+$/.test(size) ? Number(size) : undefined,
+        source: `the candidate's ${list} entry`,
+      }
+      return { got: await this.#client.get(entry.href as string), url: entry.href as string, record: entry, expected }
+    })
+  }
+
+  /** An application's attachment, by its href: the fetched detail's application when there is one. */
+  attachment(): Promise<Pick> {
+    return this.#once('attachment', async () => {
+      const detail = (await this.applicationDetail()).record
+      const applications = await this.records(APPLICATIONS)
+      const record = [detail, ...applications].find((a) => a !== undefined && typeof rec(rec(a.applicant).attachment).href === 'string')
+      const attachment = rec(rec(record?.applicant).attachment)
+      const href = str(attachment.href)
+      if (!record || href === undefined) return { got: notMade('no application fetched has an attachment href'), url: undefined, record: undefined, expected: NO_EXPECTATION }
+      if (!this.#client.sameOrigin(href)) return { got: notMade(`the attachment href ${href} is not on ${this.#client.origin}`), url: href, record, expected: NO_EXPECTATION }
+      const expected = { filename: str(attachment.filename), filesize: undefined, source: "the application's attachment" }
+      return { got: await this.#client.get(href), url: href, record, expected }
+    })
+  }
+
+  /** /candidates/timesheets/download/{id} of a listed timesheet. */
+  timesheetDownload(): Promise<Pick> {
+    return this.#once('timesheet-download', async () => {
+      const entry = (await this.records(TIMESHEETS)).find((t) => int(t.id) !== undefined)
+      if (!entry) return { got: notMade('no timesheet with an id was fetched'), url: undefined, record: undefined, expected: NO_EXPECTATION }
+      const url = this.#client.api(`/candidates/timesheets/download/${String(entry.id)}`)
+      const attachment = rec(entry.attachment)
+      const expected = { filename: str(attachment.filename), filesize: int(attachment.filesize), source: `timesheet ${String(entry.id)} of timesheets/list` }
+      return { got: await this.#client.get(url), url, record: entry, expected }
+    })
+  }
+
+  /** Asks for every read the selected groups need, at once. Failures show up in the checks. */
+  async prefetch(): Promise<void> {
+    const lists = LISTS.filter((list) => this.#selected(list.group))
+    const reads: Array<Promise<unknown>> = []
+    for (const list of lists) reads.push(this.first(list))
+    if (this.#selected('metrics')) reads.push(this.metrics())
+    await Promise.all(reads)
+    for (const list of lists) reads.push(this.next(list), this.since(list), this.malformedSince(list))
+    if (this.#selected('candidates')) {
+      reads.push(this.candidateDetail(), ...FILE_KINDS.map(({ kind }) => this.candidateFile(kind)))
+    }
+    if (this.#selected('applications')) reads.push(this.applicationDetail(), this.attachment(), this.vacancy())
+    if (this.#selected('timesheets')) reads.push(this.timesheetDownload())
+    if (this.#selected('auth')) reads.push(this.withoutCredentials(), this.wrongCredentials())
+    for (const group of this.#groups) for (const path of ID_PATHS[group] ?? []) reads.push(this.unknown(path))
+    await Promise.all(reads)
+  }
+}
+
+/** The page an outcome holds, or a Skip naming why there is none. */
+export function pageOrSkip(got: Got, what: string): Page {
+  const answer = need(got)
+  const page = pageOf(answer)
+  if (!page) throw new Skip(`${what} (${answer.method} ${where(answer.url)}) ${notAPage(answer)}`)
+  return page
+}
+
+/** The answer's JSON object, or a Skip naming why there is none. */
+export function bodyOrSkip(got: Got, what: string): Rec {
+  const answer = need(got)
+  if (answer.status !== 200 || !isRec(answer.json)) throw new Skip(`${what} (${answer.method} ${where(answer.url)}) ${notAPage(answer)}`)
+  return answer.json
+}

@@ -1,0 +1,53 @@
+// Reading answers that have not been proven to fit the schemas: loose accessors that
+// never throw, so a check can say what is wrong instead of crashing on it.
+import type { Answer } from './http.js'
+
+export type Rec = Readonly<Record<string, unknown>>
+
+export const isRec = (value: unknown): value is Rec => typeof value === 'object' && value !== null && !Array.isArray(value)
+export const rec = (value: unknown): Rec => (isRec(value) ? value : {})
+export const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
+export const int = (value: unknown): number | undefined => (Number.isInteger(value) ? (value as number) : undefined)
+export const recs = (value: unknown): Rec[] => (Array.isArray(value) ? value.filter(isRec) : [])
+
+/** One page of a list as answered: the envelope's parts, present or not. */
+export interface Page {
+  readonly answer: Answer
+  readonly body: Rec
+  readonly data: Rec[]
+  readonly total: unknown
+  readonly hasNextPage: boolean
+  readonly nextPage: unknown
+  readonly hasPrevPage: boolean
+  readonly prevPage: unknown
+}
+
+/** The page an answer holds, or undefined when it is not a 200 JSON object with a data array. */
+export function pageOf(answer: Answer): Page | undefined {
+  const body = answer.json
+  if (answer.status !== 200 || !isRec(body) || !Array.isArray(body.data)) return undefined
+  return {
+    answer,
+    body,
+    data: recs(body.data),
+    total: body.total,
+    hasNextPage: 'next_page' in body,
+    nextPage: body.next_page,
+    hasPrevPage: 'prev_page' in body,
+    prevPage: body.prev_page,
+  }
+}
+
+/** Why an answer is not a page, in words. */
+export function notAPage(answer: Answer): string {
+  if (answer.status !== 200) return `answered HTTP ${answer.status}, not 200`
+  if (!isRec(answer.json)) return 'answered a body that is not a JSON object'
+  return 'answered an object without a data array'
+}
+
+/** What next_page holds, as the report writes it. */
+export function describeLink(page: Page, field: 'next_page' | 'prev_page'): string {
+  const present = field === 'next_page' ? page.hasNextPage : page.hasPrevPage
+  const value = field === 'next_page' ? page.nextPage : page.prevPage
+  return present ? JSON.stringify(value) : 'no such field'
+}

@@ -1,0 +1,93 @@
+// The tap suite: one top-level test per endpoint, one subtest per check, run in
+// process on a standalone @tapjs/core test (not tap's root singleton, which would take
+// over the process's stdout and exit code). The TAP it writes is read back with
+// tap-parser, the parser tap's own reporters use, into the results the summary, the
+// JUnit file and the report are made from.
+import { Minimal } from '@tapjs/core'
+import { Parser, type Result } from 'tap-parser'
+import type { RunContext } from './context.js'
+import { applicationsGroup } from './groups/applications.js'
+import { authGroup } from './groups/auth.js'
+import { candidatesGroup } from './groups/candidates.js'
+import { fieldsGroup, type FieldLists } from './groups/fields.js'
+import { jobsGroup } from './groups/jobs.js'
+import { marketingGroup } from './groups/marketing.js'
+import { metricsGroup } from './groups/metrics.js'
+import { rateLimitGroup } from './groups/rate-limit.js'
+import { timesheetsGroup } from './groups/timesheets.js'
+import type { Group } from './settings.js'
+
+export type CheckStatus = 'pass' | 'fail' | 'skip'
+
+export interface CheckResult {
+  /** The endpoint the check is grouped under (the top-level tap test). */
+  endpoint: string
+  /** The check's name (the tap subtest). */
+  name: string
+  status: CheckStatus
+  /** Why it was skipped. */
+  reason: string | undefined
+  /** What it found wrong, one sentence each. */
+  failures: string[]
+  /** What it found right. */
+  passes: string[]
+}
+
+/** The groups in the order they run: job/fields first (its values are bound into the rest), writes and the 429 check last. */
+const REGISTER: ReadonlyArray<[Group, (root: Minimal, ctx: RunContext, found: () => FieldLists | undefined) => void]> = [
+  ['fields', fieldsGroup],
+  ['candidates', candidatesGroup],
+  ['applications', applicationsGroup],
+  ['timesheets', timesheetsGroup],
+  ['marketing', marketingGroup],
+  ['metrics', metricsGroup],
+  ['auth', authGroup],
+  ['jobs', jobsGroup],
+  ['rate-limit', rateLimitGroup],
+]
+
+/** Turns the TAP of the run into check results, calling back as each check ends. */
+function collect(parser: Parser, onResult: (result: CheckResult) => void): void {
+  parser.on('child', (endpointParser: Parser) => {
+    const endpoint = endpointParser.name
+    const asserts = new Map<string, { passes: string[]; failures: string[] }>()
+    endpointParser.on('child', (checkParser: Parser) => {
+      const found = { passes: [] as string[], failures: [] as string[] }
+      asserts.set(checkParser.name, found)
+      checkParser.on('assert', (result: Result) => (result.ok ? found.passes : found.failures).push(result.name))
+    })
+    endpointParser.on('assert', (result: Result) => {
+      const found = asserts.get(result.name) ?? { passes: [], failures: [] }
+      const status: CheckStatus = result.skip ? 'skip' : result.ok ? 'pass' : 'fail'
+      const reason = status === 'skip' ? (typeof result.skip === 'string' && result.skip !== '' ? result.skip : 'skipped') : undefined
+      onResult({ endpoint, name: result.name, status, reason, failures: found.failures, passes: found.passes })
+    })
+  })
+}
+
+export interface SuiteRun {
+  results: CheckResult[]
+  /** The run's TAP, as tap wrote it. */
+  tap: string
+}
+
+export async function runSuite(ctx: RunContext, found: () => FieldLists | undefined, onResult: (result: CheckResult) => void = () => {}): Promise<SuiteRun> {
+  const root = new Minimal({ name: 'jobboard-kit contract' })
+  const parser = new Parser()
+  const results: CheckResult[] = []
+  collect(parser, (result) => {
+    results.push(result)
+    onResult(result)
+  })
+  let tap = ''
+  root.on('data', (chunk: string | Buffer) => {
+    tap += String(chunk)
+    parser.write(String(chunk))
+  })
+  const ended = new Promise<void>((resolve) => root.on('end', () => resolve()))
+  for (const [group, register] of REGISTER) if (ctx.settings.groups.includes(group)) register(root, ctx, found)
+  root.end()
+  await ended
+  parser.end()
+  return { results, tap }
+}

@@ -1,0 +1,156 @@
+// The contract kit's test rig: the fake in process behind a small proxy that can break
+// its answers (or its requests) the way a deviating deployment would, and the kit run
+// in process against it, its output and report kept for the assertions.
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Test } from 'tap'
+import type { KitClock } from '../../src/contract/clock.js'
+import type { ContractReport } from '../../src/contract/report.js'
+import { runContract } from '../../src/contract/run.js'
+import { resolveSettings, type ContractFlags } from '../../src/contract/settings.js'
+import type { CheckResult } from '../../src/contract/suite.js'
+import { createMockServer, type MockServer } from '../../src/server.js'
+import type { BuildOptions } from '../../src/app.js'
+
+export const CREDENTIALS = { username: 'jobboard', password: 'jobboard' }
+export const AUTHORIZATION = `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}`
+
+export interface Exchange {
+  method: string
+  /** Path and query as the kit sent them. */
+  url: string
+  headers: IncomingHttpHeaders
+  body: Buffer
+}
+
+export interface Reply {
+  status: number
+  headers: Record<string, string>
+  body: Buffer
+  /** Send Content-Length as it stands, not the body's length (a broken length). */
+  keepLength?: boolean
+  /** Close the connection once the body is written. */
+  cut?: boolean
+}
+
+export interface Breakage {
+  /** Changes a request before the fake sees it. */
+  request?: (exchange: Exchange) => Exchange | Promise<Exchange>
+  /** Changes an answer before the kit sees it. */
+  reply?: (exchange: Exchange, reply: Reply) => Reply | Promise<Reply>
+}
+
+/** A 200 reply whose JSON body `change` rewrites (in place or by returning a new value); other replies as they are. */
+export function json(reply: Reply, change: (body: any) => unknown): Reply {
+  if (reply.status !== 200 || !/json/.test(reply.headers['content-type'] ?? '')) return reply
+  const body = JSON.parse(reply.body.toString('utf8')) as unknown
+  const changed = change(body) ?? body
+  return { ...reply, body: Buffer.from(JSON.stringify(changed)) }
+}
+
+/** Rewrites the JSON of the 200 answers of one API path. */
+export const changeJson = (pattern: RegExp, change: (body: any) => unknown): Breakage => ({
+  reply: (exchange, reply) => (on(exchange, pattern) ? json(reply, change) : reply),
+})
+
+/** Changes the 200 answers of one API path, whatever their body. */
+export const changeAnswer = (pattern: RegExp, change: (reply: Reply) => Reply): Breakage => ({
+  reply: (exchange, reply) => (on(exchange, pattern) && reply.status === 200 ? change(reply) : reply),
+})
+
+/** Takes a header out of the answers of one API path (every path by default). */
+export const dropHeader = (name: string, pattern = /./): Breakage => ({
+  reply: (exchange, reply) => {
+    if (!on(exchange, pattern)) return reply
+    const { [name]: _gone, ...headers } = reply.headers
+    return { ...reply, headers }
+  },
+})
+
+const path = (exchange: Exchange) => exchange.url.split('?')[0] as string
+/** Whether the exchange is for this API path (without /api/v1), query ignored. */
+export const on = (exchange: Exchange, pattern: RegExp) => pattern.test(path(exchange).replace(/^\/api\/v1/, ''))
+
+/** The fake, seen through a proxy that breaks it as told. Answers the proxy's URL. */
+export async function board(t: Test, breakage: Breakage = {}, options: BuildOptions = {}): Promise<{ url: string; fake: MockServer }> {
+  let fake: MockServer | undefined
+  const proxy = createServer((request, response) => {
+    // a request the fake cannot answer (it is closing) ends the connection, as a dead upstream would
+    forward(request, response).catch(() => response.destroy())
+  })
+  const forward = async (request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = []
+    for await (const chunk of request) chunks.push(chunk as Buffer)
+    let exchange: Exchange = { method: request.method ?? 'GET', url: request.url ?? '/', headers: request.headers, body: Buffer.concat(chunks) }
+    if (breakage.request) exchange = await breakage.request(exchange)
+    const headers: Record<string, string> = { 'accept-encoding': 'identity' }
+    for (const name of ['authorization', 'content-type', 'accept']) {
+      const value = exchange.headers[name]
+      if (typeof value === 'string') headers[name] = value
+    }
+    const upstream = await fetch(`${(fake as MockServer).url}${exchange.url}`, {
+      method: exchange.method,
+      headers,
+      body: exchange.method === 'GET' ? undefined : exchange.body,
+      redirect: 'manual',
+    })
+    const replyHeaders = Object.fromEntries(upstream.headers)
+    for (const hop of ['connection', 'keep-alive', 'transfer-encoding', 'date']) delete replyHeaders[hop]
+    let reply: Reply = { status: upstream.status, headers: replyHeaders, body: Buffer.from(await upstream.arrayBuffer()) }
+    if (breakage.reply) reply = await breakage.reply(exchange, reply)
+    if (!reply.keepLength) reply.headers['content-length'] = String(reply.body.length)
+    response.writeHead(reply.status, reply.headers)
+    if (reply.cut) response.write(reply.body, () => response.destroy())
+    else response.end(reply.body)
+  }
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
+  fake = await createMockServer({ clock: 'virtual', port: 0, publicBaseUrl: url, ...options })
+  await fake.listen(0)
+  t.teardown(async () => {
+    proxy.closeAllConnections()
+    await new Promise((resolve) => proxy.close(resolve))
+    await fake?.close()
+  })
+  return { url, fake }
+}
+
+export interface KitRun {
+  exitCode: number
+  reason: string | undefined
+  report: ContractReport
+  output: string
+  check(endpoint: string, name: string): CheckResult | undefined
+  failed(): string[]
+}
+
+/** The kit in process, as `contract` runs it, with the fake's credentials unless told otherwise. */
+export async function contract(flags: ContractFlags, io: { clock?: KitClock; signal?: AbortSignal } = {}): Promise<KitRun> {
+  const settings = resolveSettings({ ...CREDENTIALS, ...flags })
+  let output = ''
+  const sink = { write: (text: string) => (output += text) }
+  const result = await runContract(settings, { stdout: sink, stderr: sink, ...io })
+  const report = result.report as ContractReport
+  return {
+    exitCode: result.exitCode,
+    reason: result.reason,
+    report,
+    output,
+    check: (endpoint, name) => report.checks.find((c) => c.endpoint === endpoint && c.name === name),
+    failed: () => report.checks.filter((c) => c.status === 'fail').map((c) => `${c.endpoint}: ${c.name}`),
+  }
+}
+
+/** A clock that only moves when the kit sleeps or the test says so: waits cost no time. */
+export function steppingClock(start = Date.UTC(2026, 10, 22, 9, 30)): KitClock & { advance(seconds: number): void } {
+  let now = start
+  return {
+    now: () => now,
+    sleep: async (ms) => {
+      now += ms
+    },
+    advance: (seconds) => {
+      now += seconds * 1000
+    },
+  }
+}
