@@ -1,7 +1,8 @@
 // The command line: `jobboard-kit serve` runs the fake; its flags are the options of
 // schemas/options.ts in kebab-case, with their descriptions as help. Exit codes: 0 on a
 // clean stop, 2 on a usage or start-up error, with a one-line reason.
-import { Command, InvalidArgumentError, Option } from 'commander'
+import { Command } from 'commander'
+import { asFlags, schemaOptions } from './cli-options.js'
 import { realpathSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
@@ -13,42 +14,6 @@ import { PACKAGE_VERSION } from './paths.js'
 import { loadScenario, ScenarioError, scenarioNames } from './scenario.js'
 import { createMockServer, ServerError } from './server.js'
 import type { ServerOptionsInput } from './types.js'
-
-const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
-
-type OptionSchema = { type: string; enum?: readonly string[]; default?: unknown; description?: string }
-
-function parseSwitch(value: string): boolean {
-  if (['on', 'true', 'yes', '1'].includes(value)) return true
-  if (['off', 'false', 'no', '0'].includes(value)) return false
-  throw new InvalidArgumentError('expected on or off.')
-}
-
-function parseInteger(value: string): number {
-  if (!/^-?[0-9]+$/.test(value)) throw new InvalidArgumentError('expected a whole number.')
-  return Number(value)
-}
-
-/** One commander option per property of the options schema. */
-function schemaOptions(): Option[] {
-  return Object.entries(serverOptions.properties as Record<string, OptionSchema>).map(([name, schema]) => {
-    const flag = `--${kebab(name)}`
-    const fallback =
-      schema.default === undefined ? '' : ` (default: ${schema.type === 'boolean' ? (schema.default ? 'on' : 'off') : String(schema.default)})`
-    const description = `${schema.description ?? ''}${fallback}`
-    // a switch given alone (--trust-proxy) means on
-    const option =
-      schema.type === 'boolean'
-        ? new Option(`${flag} [on|off]`, description).argParser(parseSwitch)
-        : new Option(`${flag} <${schema.type === 'integer' ? 'n' : 'value'}>`, description)
-    if (schema.type === 'integer') option.argParser(parseInteger)
-    if (schema.enum) option.choices([...schema.enum])
-    return option
-  })
-}
-
-/** Turns "option pageSize" in a validation message into the flag the user typed. */
-const asFlags = (message: string) => message.replace(/option ([a-zA-Z]+)/g, (_, name: string) => `--${kebab(name)}`)
 
 function fail(error: unknown): never {
   const known = error instanceof OptionsError || error instanceof ScenarioError || error instanceof ServerError
@@ -95,7 +60,7 @@ export function program(): Command {
     .command('serve')
     .description('Run the fake board over HTTP until SIGINT or SIGTERM.')
     .action((flags: ServerOptionsInput) => serve(flags).catch(fail))
-  for (const option of schemaOptions()) serveCommand.addOption(option)
+  for (const option of schemaOptions(serverOptions)) serveCommand.addOption(option)
 
   cli
     .command('openapi')

@@ -57,3 +57,7 @@ export type JournalEntry = FromSchema<typeof S.journalEntry>
 export type StoreState = FromSchema<typeof S.storeState>
 export type MetricsState = FromSchema<typeof S.metricsState>
 export type BoardState = FromSchema<typeof S.boardState>
+/** Contract settings as flags give them. */
+export type ContractFlags = FromSchema<typeof S.contractOptions, { keepDefaultedPropertiesOptional: true }>
+/** Contract settings once validated, defaults filled in. */
+export type ContractOptions = FromSchema<typeof S.contractOptions>

@@ -5,7 +5,9 @@
 // or interrupted), with a one-line reason on stderr.
 import type { Command } from 'commander'
 import type { Output } from './run.js'
-import { GROUPS, resolveSettings, UsageError, type ContractFlags } from './settings.js'
+import { contractOptions } from '../../schemas/contract.js'
+import { schemaOptions } from '../cli-options.js'
+import { resolveSettings, UsageError, type ContractFlags } from './settings.js'
 
 export interface ContractProcess {
   stdout: Output
@@ -65,21 +67,14 @@ export async function contractAction(flags: ContractFlags, io: ContractProcess =
 
 /** Adds `contract` to the jobboard-kit program. */
 export function addContractCommand(program: Command, io: ContractProcess = nodeProcess): Command {
-  return program
+  const command = program
     .command('contract')
     .description('Check a deployment of the Job Board API against the spec and its schemas (docs/contract.md).')
-    .option('--base-url <url>', "the spec's {base_url}, without /api/v1 (env JOBBOARD_BASE_URL)")
-    .option('--username <name>', 'Basic auth user name (env JOBBOARD_USERNAME)')
-    .option('--password <password>', 'Basic auth password (env JOBBOARD_PASSWORD)')
-    .option('--writes', 'also check the job API: makes a job CONTRACT-<time> and deletes it')
-    .option('--max-wait <seconds>', 'seconds to wait for a rate-limit window (Retry-after, ledger) before skipping (default: 0)')
-    .option('--junit <file>', 'write JUnit XML of every check to FILE')
-    .option('--report <file>', 'write the JSON report (checks, observations, requests, jobs) to FILE')
-    .option('--only <groups>', `run only these groups, comma-separated: ${GROUPS.join(', ')} (rate-limit runs only when named)`)
-    .option('--ledger <file>', 'remember when each full request was made, across runs, in FILE')
     .action(async (flags: ContractFlags) => {
       const code = await contractAction(flags, io)
       // undici keeps idle connections open for a while: leave now rather than wait for them
       io.exit(code)
     })
+  for (const option of schemaOptions(contractOptions)) command.addOption(option)
+  return command
 }

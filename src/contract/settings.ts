@@ -1,20 +1,16 @@
-// The settings of one contract run: what the `contract` command's flags and the
-// JOBBOARD_* environment variables give, checked once, so that the rest of the kit
-// never sees a half-valid setting. A wrong setting is a UsageError (exit 2).
+// The settings of one contract run: the `contract` command's flags and the JOBBOARD_*
+// environment variables, validated once against schemas/contract.ts (defaults filled
+// in) and frozen, so that the rest of the kit never sees a half-valid setting. A wrong
+// setting is a UsageError (exit 2).
+import { CONTRACT_GROUPS, contractOptions } from '../../schemas/contract.js'
 import { scenario } from '../../schemas/scenario.js'
+import { asFlags } from '../cli-options.js'
+import { deepFreeze } from '../freeze.js'
+import type { ContractFlags, ContractOptions } from '../types.js'
+import { createAjv, explain } from '../validation.js'
 
 /** The groups `--only` names. Each is a family of endpoints (see docs/contract.md). */
-export const GROUPS = [
-  'fields',
-  'candidates',
-  'applications',
-  'timesheets',
-  'marketing',
-  'metrics',
-  'auth',
-  'jobs',
-  'rate-limit',
-] as const
+export const GROUPS = CONTRACT_GROUPS
 export type Group = (typeof GROUPS)[number]
 
 /** Groups a run makes unless `--only` says otherwise: jobs need --writes, the 429 check is asked for by name. */
@@ -23,34 +19,16 @@ const BY_DEFAULT: readonly Group[] = GROUPS.filter((g) => g !== 'jobs' && g !== 
 /** The spec's window: each full request once per 15 minutes, as the fake's default says. */
 export const RATE_LIMIT_WINDOW_SECONDS = scenario.properties.rateLimitWindow.default
 
-export interface ContractSettings {
-  /** The spec's {base_url}, without /api/v1 and without a trailing slash. */
-  baseUrl: string
-  username: string | undefined
-  password: string | undefined
-  writes: boolean
-  /** Seconds the kit may wait for a rate-limit window to open. */
-  maxWait: number
-  junit: string | undefined
-  report: string | undefined
-  ledger: string | undefined
-  groups: readonly Group[]
-  /** Seconds before one request is given up. */
-  requestTimeout: number
-}
+/** A run's settings: the options, the base URL made plain and `--only` read as groups. */
+export type ContractSettings = Readonly<
+  Omit<ContractOptions, 'baseUrl' | 'only'> & {
+    /** The spec's {base_url}, without /api/v1 and without a trailing slash. */
+    baseUrl: string
+    groups: readonly Group[]
+  }
+>
 
-/** What the command line gives: commander's parsed flags, all optional. */
-export interface ContractFlags {
-  baseUrl?: string
-  username?: string
-  password?: string
-  writes?: boolean
-  maxWait?: string
-  junit?: string
-  report?: string
-  only?: string
-  ledger?: string
-}
+export type { ContractFlags }
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -89,26 +67,17 @@ function groupsOf(only: string | undefined, writes: boolean): readonly Group[] {
   return GROUPS.filter((group) => names.includes(group))
 }
 
+const ENVIRONMENT = { baseUrl: 'JOBBOARD_BASE_URL', username: 'JOBBOARD_USERNAME', password: 'JOBBOARD_PASSWORD' } as const
+
 /** Flags first, then the environment; checks every value. */
 export function resolveSettings(flags: ContractFlags, env: NodeJS.ProcessEnv = {}): ContractSettings {
-  const username = given(flags.username) ?? given(env.JOBBOARD_USERNAME)
-  const password = given(flags.password) ?? given(env.JOBBOARD_PASSWORD)
-  if ((username === undefined) !== (password === undefined)) {
-    throw new UsageError(`${username === undefined ? 'a password' : 'a user name'} without ${username === undefined ? 'a user name' : 'a password'}: give both or neither.`)
+  const merged: Record<string, unknown> = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined && v !== ''))
+  for (const [key, variable] of Object.entries(ENVIRONMENT)) if (merged[key] === undefined && given(env[variable]) !== undefined) merged[key] = env[variable]
+  const validate = createAjv({ useDefaults: true }).compile<ContractOptions>(contractOptions)
+  if (!validate(merged)) throw new UsageError(asFlags(explain(validate.errors ?? [], 'options', merged)))
+  const { baseUrl, only, ...rest } = merged
+  if ((rest.username === undefined) !== (rest.password === undefined)) {
+    throw new UsageError(`${rest.username === undefined ? 'a password' : 'a user name'} without ${rest.username === undefined ? 'a user name' : 'a password'}: give both or neither.`)
   }
-  const maxWaitText = flags.maxWait ?? '0'
-  if (!/^[0-9]+$/.test(maxWaitText)) throw new UsageError(`--max-wait ${JSON.stringify(maxWaitText)} is not a whole number of seconds.`)
-  const writes = flags.writes === true
-  return {
-    baseUrl: baseUrlOf(given(flags.baseUrl) ?? given(env.JOBBOARD_BASE_URL)),
-    username,
-    password,
-    writes,
-    maxWait: Number(maxWaitText),
-    junit: given(flags.junit),
-    report: given(flags.report),
-    ledger: given(flags.ledger),
-    groups: groupsOf(given(flags.only), writes),
-    requestTimeout: 30,
-  }
+  return deepFreeze({ ...rest, baseUrl: baseUrlOf(baseUrl), groups: groupsOf(only, rest.writes) })
 }

@@ -84,7 +84,8 @@ t.test('each kind of usage error is named', async (t) => {
     ['a base URL with credentials in it', { baseUrl: 'http://u:p@127.0.0.1:9' }, {}, /must not hold credentials/],
     ['an unknown group', { ...base, only: 'candidates,bogus' }, {}, /unknown group bogus/],
     ['jobs without --writes', { ...base, only: 'jobs' }, {}, /--only jobs makes writes: add --writes/],
-    ['a wait that is not seconds', { ...base, maxWait: 'soon' }, {}, /--max-wait "soon" is not a whole number/],
+    ['a wait that is not seconds', { ...base, maxWait: 'soon' as never }, {}, /\(--max-wait\) is invalid: it must be an integer, not "soon"/],
+    ['a timeout of no time', { ...base, requestTimeout: 0 }, {}, /\(--request-timeout\) is invalid: it must be >= 1/],
     ['a user name without a password', { ...base }, { JOBBOARD_USERNAME: 'u' }, /a user name without a password/],
   ]
   for (const [what, flags, env, reason] of cases) t.throws(() => resolveSettings(flags, env), { name: 'UsageError', message: reason }, what)

@@ -37,7 +37,7 @@ t.test('a 429 within --max-wait is waited out and asked again', async (t) => {
   }, { rateLimitWindow: 0 })
   const clock = steppingClock()
   const started = clock.now()
-  const run = await contract({ baseUrl: url, only: 'metrics', maxWait: '5' }, { clock })
+  const run = await contract({ baseUrl: url, only: 'metrics', maxWait: 5 }, { clock })
   t.same(run.failed(), [])
   t.ok(run.report.checks.filter((c) => c.endpoint === 'metrics/list').every((c) => c.status === 'pass'), 'every metrics check passed')
   const request = run.report.requests.find((r) => r.url.endsWith('/api/v1/metrics/list'))
@@ -94,7 +94,7 @@ t.test('the ledger', async (t) => {
   })
 
   /** Two metrics-only runs on one ledger, `later` seconds apart, against a fake without its own limit. */
-  const twoRuns = async (t: Test, file: string, later: number, maxWait = '0') => {
+  const twoRuns = async (t: Test, file: string, later: number, maxWait = 0) => {
     const { url } = await board(t, {}, { rateLimitWindow: 0 })
     const clock = steppingClock()
     const path = join(dir, file)
@@ -110,7 +110,7 @@ t.test('the ledger', async (t) => {
   })
 
   t.test('is waited for when the window ends within --max-wait', async (t) => {
-    const waiting = await twoRuns(t, 'wait.json', 600, '300')
+    const waiting = await twoRuns(t, 'wait.json', 600, 300)
     t.equal(waiting.exitCode, 0)
     t.ok(waiting.report.requests.every((r) => r.attempts === 1 && r.outcome === 'answered'), 'no request was left out')
     // the test's clock moves by each wait, so the requests after the first have less left to wait

@@ -1,0 +1,41 @@
+// Commander options made from an options schema: each property a kebab-case flag with
+// the schema's description as help, integers parsed, enums as choices, booleans as
+// on/off switches. So a command's flags are written once, in schemas/.
+import { InvalidArgumentError, Option } from 'commander'
+
+export const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
+
+type OptionSchema = { type: string; enum?: readonly string[]; default?: unknown; description?: string }
+
+function parseSwitch(value: string): boolean {
+  if (['on', 'true', 'yes', '1'].includes(value)) return true
+  if (['off', 'false', 'no', '0'].includes(value)) return false
+  throw new InvalidArgumentError('expected on or off.')
+}
+
+function parseInteger(value: string): number {
+  if (!/^-?[0-9]+$/.test(value)) throw new InvalidArgumentError('expected a whole number.')
+  return Number(value)
+}
+
+export function schemaOptions(schema: { properties: object }): Option[] {
+  return Object.entries(schema.properties as Record<string, OptionSchema>).map(([name, property]) => {
+    const flag = `--${kebab(name)}`
+    const fallback =
+      property.default === undefined || property.default === false
+        ? ''
+        : ` (default: ${property.type === 'boolean' ? (property.default ? 'on' : 'off') : String(property.default)})`
+    const description = `${property.description ?? ''}${fallback}`
+    // a switch given alone (--trust-proxy) means on
+    const option =
+      property.type === 'boolean'
+        ? new Option(`${flag} [on|off]`, description).argParser(parseSwitch)
+        : new Option(`${flag} <${property.type === 'integer' ? 'n' : 'value'}>`, description)
+    if (property.type === 'integer') option.argParser(parseInteger)
+    if (property.enum) option.choices([...property.enum])
+    return option
+  })
+}
+
+/** Turns "option pageSize" in a validation message into the flag the user typed. */
+export const asFlags = (message: string) => message.replace(/option ([a-zA-Z]+)/g, (_, name: string) => `--${kebab(name)}`)

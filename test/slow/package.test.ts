@@ -1,0 +1,61 @@
+// The package as a consumer gets it: packed, installed into a scratch project, its
+// `jobboard-kit` command run with npx and its entry points imported. Catches a missing
+// file in `files`, a broken bin or an export that points nowhere. Needs the npm
+// registry for the dependencies, so it runs with the slow tests in CI.
+import { execFileSync, spawn } from 'node:child_process'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import t from 'tap'
+import { ROOT } from '../helpers/cli.js'
+
+const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+
+t.test('installs from its tarball and runs as a dependency', async (t) => {
+  const scratch = mkdtempSync(join(tmpdir(), 'jobboard-kit-consumer-'))
+  t.teardown(() => rmSync(scratch, { recursive: true, force: true }))
+  npm(['pack', '--pack-destination', scratch], ROOT)
+  const tarball = readdirSync(scratch).find((f) => f.endsWith('.tgz')) as string
+  t.ok(tarball, 'npm pack made a tarball')
+  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
+  npm(['install', '--no-audit', '--no-fund', `./${tarball}`, 'nock@14'], scratch)
+
+  const help = execFileSync('npx', ['--no-install', 'jobboard-kit', '--help'], { cwd: scratch, encoding: 'utf8' })
+  t.match(help, /serve/, 'npx jobboard-kit --help lists serve')
+
+  // npx runs the bin through a shell: a group of its own lets the teardown stop them all
+  const child = spawn('npx', ['--no-install', 'jobboard-kit', 'serve', '--port', '0', '--scenario', 'empty'], { cwd: scratch, detached: true })
+  t.teardown(() => process.kill(-(child.pid as number), 'SIGKILL'))
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = ''
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk
+      const match = /jobboard-kit listening on (http:\/\/\S+)/.exec(out)
+      if (match) resolve(match[1] as string)
+    })
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}`)))
+  })
+  const answer = await fetch(`${url}/api/v1/metrics/list`, { headers: { authorization: `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}` } })
+  t.equal(answer.status, 200, 'the installed fake answers')
+
+  const script = join(scratch, 'use.mjs')
+  writeFileSync(
+    script,
+    `import { createMockServer, schemas } from 'jobboard-kit'
+import { interceptBoard } from 'jobboard-kit/nock'
+const board = await createMockServer({ scenario: 'empty' })
+const nocked = interceptBoard('https://board.example.com', board)
+const res = await fetch('https://board.example.com/api/v1/job/fields', { headers: { authorization: 'Basic ' + btoa('jobboard:jobboard') } })
+console.log(res.status, typeof schemas.candidate)
+nocked.stop()
+await board.close()
+`,
+  )
+  t.equal(execFileSync(process.execPath, [script], { cwd: scratch, encoding: 'utf8', timeout: 60_000 }).trim(), '200 object', 'the entry and jobboard-kit/nock import and work')
+  const contract = execFileSync('npx', ['--no-install', 'jobboard-kit', 'contract', '--base-url', url, '--username', 'jobboard', '--password', 'jobboard'], {
+    cwd: scratch,
+    encoding: 'utf8',
+    timeout: 120_000,
+  })
+  t.match(contract, /\d+ passed, 0 failed/, 'the installed contract kit passes against the installed fake')
+})
