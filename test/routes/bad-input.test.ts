@@ -58,3 +58,11 @@ t.test('no job/add body makes the fake answer 5xx or store a broken job', async 
   const list = await call(app, '/api/v1/applications/list')
   t.equal(list.status, 200, 'the board still answers')
 })
+
+t.test('ignores a content-type header on GET, body or not', async (t) => {
+  const app = await board(t)
+  for (const [type, payload] of [['application/json', undefined], ['application/json', '{not json'], ['text/csv', 'a,b'], ['application/xml', '<x/>']] as const) {
+    const answer = await call(app, { url: '/api/v1/metrics/list', headers: { 'content-type': type }, ...(payload ? { payload } : {}) })
+    t.equal(answer.status, 200, `${type} ${payload ?? '(no body)'}`)
+  }
+})
