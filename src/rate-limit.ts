@@ -14,6 +14,8 @@ export class RateLimiter {
   readonly #counts: CountPolicy
   /** When each key's window opened. */
   readonly #opened = new Map<string, number>()
+  /** The size at which closed windows are swept out; doubles when a sweep frees little, so sweeping stays amortized O(1). */
+  #sweepAt = 10_000
 
   constructor(clock: Clock, windowSeconds: number, counts: CountPolicy) {
     this.#clock = clock
@@ -37,7 +39,10 @@ export class RateLimiter {
     if (opened !== undefined && now - opened < this.#windowMs && now >= opened) {
       return { admitted: false, retryAfter: Math.max(1, Math.ceil((opened + this.#windowMs - now) / 1000)) }
     }
-    if (this.#opened.size >= 10_000) this.#sweep(now)
+    if (this.#opened.size >= this.#sweepAt) {
+      this.#sweep(now)
+      this.#sweepAt = Math.max(10_000, this.#opened.size * 2)
+    }
     this.#opened.set(key, now)
     return { admitted: true }
   }

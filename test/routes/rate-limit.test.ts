@@ -108,3 +108,17 @@ t.test('takes its window from the scenario, and options over it', async (t) => {
   await call(scenario, '/api/v1/metrics/list')
   t.equal((await call(scenario, '/api/v1/metrics/list')).headers['retry-after'], '60')
 })
+
+t.test('keeps every open window while many thousands are open, and forgets closed ones', async (t) => {
+  const app = await limited(t, { scenario: 'empty' })
+  const limiter = app.board.limiter
+  let admitted = 0
+  for (let i = 0; i < 25_000; i++) if (limiter.admit(`key ${i}`).admitted) admitted += 1
+  t.equal(admitted, 25_000, 'each new request admitted')
+  t.equal(limiter.open().length, 25_000, 'all open')
+  t.equal(limiter.admit('key 7').admitted, false, 'an early one is still refused')
+  app.board.clock.advance(901)
+  for (let i = 0; i < 25_000; i++) limiter.admit(`other ${i}`)
+  t.equal(limiter.open().length, 25_000, 'the closed windows are gone, the new ones open')
+  t.equal(limiter.admit('key 7').admitted, true, 'and a closed window admits again')
+})
