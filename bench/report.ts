@@ -1,0 +1,117 @@
+// Turns the samples of several rounds into one row per endpoint (medians, and ratios to
+// the ceiling measured in the same round) and renders them as a table or JSON. Reports
+// only: nothing here passes or fails a run.
+import type { Sample } from './load.js'
+
+/** One round of one endpoint, beside the ceiling measured in that round. */
+export interface RoundResult extends Sample {
+  /** req/s as a fraction of the ceiling's: 0.5 is half its throughput. */
+  rpsRatio: number
+  /** Latency as a multiple of the ceiling's: 2 is twice as slow. */
+  p50Ratio: number
+  p99Ratio: number
+}
+
+export interface Row {
+  name: string
+  expect: number
+  rps: number
+  rpsRatio: number
+  p50: number
+  p50Ratio: number
+  p99: number
+  p99Ratio: number
+  bytesPerSecond: number
+  /** Shares of one core used by the server and by the load generator. */
+  serverCpu: number
+  loadCpu: number
+  /** Summed over the rounds. */
+  unexpected: number
+  statuses: Record<string, number>
+  errors: number
+  rounds: RoundResult[]
+}
+
+export interface Build {
+  name: string
+  ms: number
+  rssBytes: number
+}
+
+export function median(values: number[]): number {
+  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b)
+  if (sorted.length === 0) return Number.NaN
+  const middle = sorted.length >> 1
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
+}
+
+export function againstCeiling(sample: Sample, ceiling: Sample): RoundResult {
+  return { ...sample, rpsRatio: sample.rps / ceiling.rps, p50Ratio: sample.p50 / ceiling.p50, p99Ratio: sample.p99 / ceiling.p99 }
+}
+
+/**
+ * Medians over the rounds. The ratios are the medians of each round's own ratio, not the
+ * ratio of the medians, so a round the whole machine ran slow in cancels out.
+ */
+export function summarise(name: string, expect: number, rounds: RoundResult[]): Row {
+  const statuses: Record<string, number> = {}
+  for (const round of rounds) for (const [code, n] of Object.entries(round.statuses)) statuses[code] = (statuses[code] ?? 0) + n
+  const of = (pick: (r: RoundResult) => number) => median(rounds.map(pick))
+  return {
+    name,
+    expect,
+    rps: of((r) => r.rps),
+    rpsRatio: of((r) => r.rpsRatio),
+    p50: of((r) => r.p50),
+    p50Ratio: of((r) => r.p50Ratio),
+    p99: of((r) => r.p99),
+    p99Ratio: of((r) => r.p99Ratio),
+    bytesPerSecond: of((r) => r.bytesPerSecond),
+    serverCpu: of((r) => r.serverCpu),
+    loadCpu: of((r) => r.loadCpu),
+    unexpected: rounds.reduce((sum, r) => sum + r.unexpected, 0),
+    statuses,
+    errors: rounds.reduce((sum, r) => sum + r.errors, 0),
+    rounds,
+  }
+}
+
+const whole = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 0 })
+const fixed = (digits: number) => (n: number) => (Number.isFinite(n) ? n.toFixed(digits) : '–')
+
+/** "0", or the count and what it was made of: "12 (429×10, errors×2)". */
+function unexpectedCell(row: Row): string {
+  if (row.unexpected === 0) return '0'
+  const parts = Object.entries(row.statuses)
+    .filter(([code]) => code !== String(row.expect))
+    .map(([code, n]) => `${code}×${n}`)
+  if (row.errors > 0) parts.push(`errors×${row.errors}`)
+  return `${row.unexpected} (${parts.join(', ')})`
+}
+
+export function renderTable(rows: Row[]): string {
+  const header = ['endpoint', 'req/s', 'of ceiling', 'p50 ms', '× ceiling', 'p99 ms', '× ceiling', 'cpu server/load', 'unexpected']
+  const cells = rows.map((row) => [
+    row.name,
+    whole.format(row.rps),
+    `${fixed(0)(row.rpsRatio * 100)}%`,
+    fixed(2)(row.p50),
+    fixed(1)(row.p50Ratio),
+    fixed(2)(row.p99),
+    fixed(1)(row.p99Ratio),
+    `${fixed(0)(row.serverCpu * 100)}% / ${fixed(0)(row.loadCpu * 100)}%`,
+    unexpectedCell(row),
+  ])
+  const widths = header.map((title, i) => Math.max(title.length, ...cells.map((line) => (line[i] ?? '').length)))
+  // The endpoint and the unexpected counts read left to right; the numbers line up right.
+  const format = (line: string[]) =>
+    line.map((cell, i) => (i === 0 || i === line.length - 1 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ').trimEnd()
+  const rule = widths.map((w) => '-'.repeat(w)).join('  ')
+  return [format(header), rule, ...cells.map(format)].join('\n')
+}
+
+export function renderBuilds(builds: Build[]): string {
+  return builds
+    .map((b) => `${b.name}: ${b.ms >= 10_000 ? `${(b.ms / 1000).toFixed(1)} s` : `${b.ms.toFixed(0)} ms`}, rss ${(b.rssBytes / 2 ** 20).toFixed(0)} MiB`)
+    .join('\n')
+}

@@ -1,0 +1,97 @@
+// The server side of the benchmark, run as a child process by bench/run.ts: either the
+// bare Fastify ceiling or one fake board. It listens on 127.0.0.1, reports its URL and
+// build time over IPC, and stops when the parent says so or goes away. Keeping the
+// server in its own process gives it a core of its own, apart from the load generator.
+import Fastify from 'fastify'
+
+/** What the parent asks this child to serve (passed as JSON in argv[2]). */
+export type ServerSpec =
+  | { kind: 'ceiling' }
+  | { kind: 'fake'; scenario: string; rateLimitWindow: number }
+
+/** The child's first message, once it listens. */
+export interface ServerReady {
+  type: 'ready'
+  url: string
+  /** Milliseconds spent building the app (for a fake: generating the board), not listening. */
+  buildMs: number
+  /** Resident set size once built, in bytes. */
+  rss: number
+}
+
+/** The answer to a 'cpu' message: CPU time this process has used so far, user and system. */
+export interface ServerCpu {
+  type: 'cpu'
+  micros: number
+}
+
+interface Listening {
+  url: string
+  buildMs: number
+  close(): Promise<void>
+}
+
+async function start(spec: ServerSpec): Promise<Listening> {
+  if (spec.kind === 'ceiling') {
+    // The least a Fastify route can do: no auth, no validation, no response schema. What
+    // the fake costs on top of this is what the ratios show.
+    const started = performance.now()
+    const app = Fastify({ logger: false })
+    app.get('/', async () => ({ hello: 'world' }))
+    await app.ready()
+    const buildMs = performance.now() - started
+    const url = await app.listen({ host: '127.0.0.1', port: 0 })
+    return { url, buildMs, close: () => app.close() }
+  }
+  // A virtual clock keeps every run on the scenario's own date, so the same job/add body
+  // and since values stay valid whenever the bench is run.
+  // Imported here so that the ceiling's process loads nothing of the fake.
+  const { createMockServer } = await import('../src/server.js')
+  const started = performance.now()
+  const server = await createMockServer({
+    scenario: spec.scenario,
+    rateLimitWindow: spec.rateLimitWindow,
+    clock: 'virtual',
+    host: '127.0.0.1',
+  })
+  // Route schemas compile at ready(); they are part of what a test waits for.
+  await server.app.ready()
+  const buildMs = performance.now() - started
+  const url = await server.listen(0)
+  return { url, buildMs, close: () => server.close() }
+}
+
+async function main(): Promise<void> {
+  const send = process.send?.bind(process)
+  if (send === undefined) throw new Error('bench/server.ts is started by bench/run.ts, with an IPC channel.')
+  const spec = JSON.parse(process.argv[2] ?? '') as ServerSpec
+  const listening = await start(spec)
+  const ready: ServerReady = { type: 'ready', url: listening.url, buildMs: listening.buildMs, rss: process.memoryUsage().rss }
+  send(ready)
+
+  let stopping = false
+  const stop = () => {
+    if (stopping) return
+    stopping = true
+    listening.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    )
+  }
+  process.on('message', (message) => {
+    if (message === 'close') stop()
+    if (message === 'cpu') {
+      // Whether a run kept this server busy, or it sat waiting on the load generator.
+      const { user, system } = process.cpuUsage()
+      const cpu: ServerCpu = { type: 'cpu', micros: user + system }
+      send(cpu)
+    }
+  })
+  // The parent died or closed the channel: never outlive it.
+  process.on('disconnect', stop)
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exit(1)
+})
