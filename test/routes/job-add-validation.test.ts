@@ -51,6 +51,14 @@ const BROKEN: Array<[string, string, unknown]> = [
   ['job_title', 'job_title', ''],
   ['job_title', 'job_title', 42],
   ['job_description', 'job_description', null],
+  ['job_reference', 'job_reference', ''],
+  ['job_location', 'job_location', ''],
+  ['contact_name', 'contact_name', ''],
+  ['salary_visible', 'salary_visible', 45000],
+  ['job_hours', 'job_hours', 40],
+  ['job_duration', 'job_duration', ['6 months']],
+  ['job_skills', 'job_skills', { surgery: true }],
+  ['salary_benefits', 'salary_benefits', false],
 ]
 
 for (const [field, named, value] of BROKEN) {
