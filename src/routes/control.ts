@@ -36,32 +36,9 @@ export default async function control(app: FastifyInstance, { controller, token 
 
   const ok = <T extends object>(fields: T) => ({ status: 200, ...fields })
 
-  app.get('/', async () =>
-    ok({
-      control: [
-        'POST /__mock/reset',
-        'GET /__mock/clock',
-        'POST /__mock/clock/advance',
-        'POST /__mock/clock/set',
-        'POST /__mock/candidates',
-        'POST /__mock/applications',
-        'POST /__mock/timesheets',
-        'POST /__mock/marketing',
-        'POST /__mock/jobs',
-        'GET /__mock/requests',
-        'DELETE /__mock/requests',
-        'GET /__mock/faults',
-        'POST /__mock/faults',
-        'DELETE /__mock/faults',
-        'GET /__mock/rate-limits',
-        'DELETE /__mock/rate-limits',
-        'GET /__mock/state',
-        'PUT /__mock/state',
-        'GET /__mock/openapi.json',
-      ],
-      api: app.endpoints.filter((e) => e.url.startsWith('/api/') && e.method !== 'HEAD').map((e) => `${e.method} ${e.url}`),
-    }),
-  )
+  // an index of both APIs, read off the routes themselves
+  const index = (prefix: string) => app.endpoints.filter((e) => e.url.startsWith(prefix) && e.method !== 'HEAD').map((e) => `${e.method} ${e.url}`)
+  app.get('/', async () => ok({ control: index(CONTROL_PREFIX), api: index('/api/') }))
 
   app.post<{ Body: ResetBody }>('/reset', { schema: { body: resetBody } }, async (request) => ok(controller.reset(request.body ?? {})))
 

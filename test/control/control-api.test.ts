@@ -256,3 +256,11 @@ t.test('refuses to start on a non-loopback host without a token', async (t) => {
   t.teardown(() => closed.close())
   t.equal(closed.options.control, false, 'without the control API the host needs no token')
 })
+
+t.test('GET /__mock indexes both APIs from their routes', async (t) => {
+  const { url } = await served(t, { scenario: 'empty' })
+  const index = (await json(`${url}/__mock`)).body
+  for (const route of ['POST /__mock/reset', 'GET /__mock/state', 'PUT /__mock/state', 'POST /__mock/faults']) t.ok(index.control.includes(route), route)
+  t.ok(index.api.includes('POST /api/v1/job/add'))
+  t.equal(index.api.length, 18, 'every API endpoint of the spec')
+})
