@@ -54,43 +54,33 @@ export default async function control(app: FastifyInstance, { controller, token 
   })
 
   const created = <T extends object>(data: T, id?: number) => ({ status: 201, ...(id === undefined ? {} : { id }), data })
-  app.post<{ Body: CandidateSeed }>('/candidates', { schema: { body: candidateSeed } }, async (request, reply) => {
-    const record = controller.addCandidate(request.body ?? {})
-    return reply.code(201).send(created(record, record.id))
-  })
-  app.post<{ Body: ApplicationSeed }>('/applications', { schema: { body: applicationSeed } }, async (request, reply) => {
-    const record = controller.addApplication(request.body ?? {})
-    return reply.code(201).send(created(record, record.id))
-  })
-  app.post<{ Body: TimesheetSeed }>('/timesheets', { schema: { body: timesheetSeed } }, async (request, reply) => {
-    const record = controller.addTimesheet(request.body ?? {})
-    return reply.code(201).send(created(record, record.id))
-  })
-  app.post<{ Body: MarketingSeed }>('/marketing', { schema: { body: marketingSeed } }, async (request, reply) =>
-    reply.code(201).send(created(controller.addMarketing(request.body ?? {}))),
-  )
-  app.post<{ Body: JobInput }>('/jobs', { schema: { body: jobInput } }, async (request, reply) => {
-    const job = controller.addJob(request.body)
-    return reply.code(201).send(created(job, job.id))
-  })
+  // one route per kind of record: its seed schema and the controller's add
+  const adds: Array<[string, object, (body: never) => object & { id?: number }]> = [
+    ['/candidates', candidateSeed, (seed: CandidateSeed) => controller.addCandidate(seed)],
+    ['/applications', applicationSeed, (seed: ApplicationSeed) => controller.addApplication(seed)],
+    ['/timesheets', timesheetSeed, (seed: TimesheetSeed) => controller.addTimesheet(seed)],
+    ['/marketing', marketingSeed, (seed: MarketingSeed) => controller.addMarketing(seed)],
+    ['/jobs', jobInput, (input: JobInput) => controller.addJob(input)],
+  ]
+  for (const [path, body, add] of adds) {
+    app.post(path, { schema: { body } }, async (request, reply) => {
+      const record = add(request.body as never)
+      return reply.code(201).send(created(record, record.id))
+    })
+  }
 
+  const listing = <T>(data: T[]) => ok({ total: data.length, data })
   app.get<{ Querystring: { path?: string } }>(
     '/requests',
     { schema: { querystring: { type: 'object', properties: { path: { type: 'string', pattern: '^/' } } } } },
-    async (request) => {
-      const data = controller.requests(request.query.path)
-      return ok({ total: data.length, data })
-    },
+    async (request) => listing(controller.requests(request.query.path)),
   )
   app.delete('/requests', async () => {
     controller.clearRequests()
     return ok({ message: 'The journal is empty.' })
   })
 
-  app.get('/faults', async () => {
-    const data = controller.faults()
-    return ok({ total: data.length, data })
-  })
+  app.get('/faults', async () => listing(controller.faults()))
   app.post<{ Body: FaultInput }>('/faults', { schema: { body: faultBody } }, async (request, reply) => {
     const fault = controller.addFault(request.body)
     return reply.code(201).send(created(fault, fault.id))
@@ -100,10 +90,7 @@ export default async function control(app: FastifyInstance, { controller, token 
     return ok({ message: 'No fault is armed.' })
   })
 
-  app.get('/rate-limits', async () => {
-    const data = controller.rateLimits()
-    return ok({ total: data.length, data })
-  })
+  app.get('/rate-limits', async () => listing(controller.rateLimits()))
   app.delete('/rate-limits', async () => {
     controller.clearRateLimits()
     return ok({ message: 'Every rate-limit window is closed.' })
