@@ -33,7 +33,12 @@ export const clockAnswer = {
   properties: { status: { type: 'integer', const: 200 }, now: timestamp, mode: { type: 'string', enum: ['real', 'virtual'] } },
 } as const satisfies JSONSchema
 
-const headerMap = { type: 'object', additionalProperties: { type: 'string' } } as const
+/** Header names are HTTP tokens; values hold no line breaks (a fault must not break the response it makes). */
+const headerMap = {
+  type: 'object',
+  propertyNames: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
+  additionalProperties: { type: 'string', pattern: '^[^\\r\\n]*$' },
+} as const
 
 /** A fault: the next `times` requests matching method and path get it. */
 export const faultBody = {
@@ -47,7 +52,7 @@ export const faultBody = {
       pattern: '^/',
       description: 'The path without query string; a trailing * matches any rest (/api/v1/candidates/*)',
     },
-    status: { type: 'integer', minimum: 100, maximum: 599, description: 'Answer with this status instead' },
+    status: { type: 'integer', minimum: 200, maximum: 599, description: 'Answer with this status instead (1xx would leave the client waiting)' },
     body: { description: 'The body of that answer: JSON, or a string sent as is' },
     headers: headerMap,
     delayMs: { type: 'integer', minimum: 0, maximum: 600000, description: 'Wait this long before answering' },

@@ -9,6 +9,7 @@ import { marketingRecord } from './marketing.js'
 import { storedJob } from './job.js'
 import { storedFile } from './store.js'
 import { scenario } from './scenario.js'
+import { METRIC_LABELS } from './values.js'
 
 const month = { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$' } as const
 
@@ -19,9 +20,10 @@ export const metricsState = {
   properties: {
     counts: {
       type: 'object',
+      propertyNames: { enum: METRIC_LABELS },
       additionalProperties: { type: 'object', propertyNames: month, additionalProperties: { type: 'integer', minimum: 0 } },
     },
-    starts: { type: 'object', additionalProperties: month },
+    starts: { type: 'object', propertyNames: { enum: METRIC_LABELS }, additionalProperties: month },
   },
 } as const satisfies JSONSchema
 

@@ -8,7 +8,7 @@ import { formatOption } from '../schemas/formats.js'
 import { jobInput, jobInputLenient } from '../schemas/job.js'
 import { REALM } from './auth.js'
 import { Board } from './board.js'
-import { boardError, sendError, type HttpStatusPolicy } from './errors.js'
+import { BoardError, boardError, sendError, type HttpStatusPolicy } from './errors.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
 import { Controller } from './control.js'
 import type { ArmedFault } from './faults.js'
@@ -157,25 +157,49 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   )
   const statusPolicy = httpStatusPolicy(board)
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error, statusPolicy))
+  // JSON is the only body the API and the control API take
+  app.removeContentTypeParser('text/plain')
 
-  // records carry links on the store's origin; answer with the request's when they differ
+  // records carry links on the store's origin; answer with the request's when they differ.
+  // A saved board keeps the store's own links, so that it restores anywhere.
   app.addHook('onSend', async (request, reply, payload) => {
     const from = board.store.links.base
     const to = baseUrl(request)
-    if (typeof payload !== 'string' || from === to) return payload
+    if (typeof payload !== 'string' || from === to || request.url.startsWith(`${CONTROL_PREFIX}/state`)) return payload
     return payload.replaceAll(`"href":"${from}/`, `"href":"${to}/`)
   })
+
+  // a delay fault must not keep a closed fake's process alive
+  const closing = new AbortController()
+  app.addHook('onClose', async () => closing.abort())
+
+  const journal = (request: FastifyRequest, status: number, extra?: string) => {
+    const fault = request.fault ? faultKind(request.fault) : undefined
+    const note = [fault, extra].filter(Boolean).join('; ')
+    board.journal.record({
+      method: request.method,
+      url: request.url,
+      status,
+      time: formatTimestamp(board.clock.now()),
+      user: request.apiUser,
+      ...(note ? { fault: note } : {}),
+    })
+  }
   // faults come first, before auth and the rate limit: they stand for the network and the server failing
   app.addHook('onRequest', async (request, reply) => {
     if (request.url.startsWith(CONTROL_PREFIX)) return
+    if (!isInProcess(request)) {
+      // answers cut short, dropped or given up on never reach onResponse: the journal sees them here
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished) journal(request, reply.raw.headersSent ? reply.statusCode : 0, request.fault ? undefined : 'the client closed the connection')
+      })
+    }
     const fault = board.faults.take(request.method, request.url)
     if (!fault) return
     request.fault = fault
-    if (fault.delayMs) await sleep(fault.delayMs)
+    if (fault.delayMs) await sleep(fault.delayMs, undefined, { signal: closing.signal, ref: false })
     if (fault.drop) {
-      const record = { method: request.method, url: request.url, status: 0, time: formatTimestamp(board.clock.now()), user: '', fault: 'drop' }
       if (!isInProcess(request)) {
-        board.journal.record(record)
         reply.hijack()
         request.raw.socket.destroy()
         return reply
@@ -205,15 +229,7 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
     return payload
   })
   app.addHook('onResponse', async (request, reply) => {
-    if (request.url.startsWith(CONTROL_PREFIX)) return
-    board.journal.record({
-      method: request.method,
-      url: request.url,
-      status: reply.statusCode,
-      time: formatTimestamp(board.clock.now()),
-      user: request.apiUser,
-      ...(request.fault ? { fault: faultKind(request.fault) } : {}),
-    })
+    if (!request.url.startsWith(CONTROL_PREFIX)) journal(request, reply.statusCode)
   })
 
   const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -241,6 +257,12 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   await app.register(
     async (api) => {
       api.addHook('onRequest', authenticate)
+      // the spec: POST bodies are JSON sent as application/json; a body in another type (or none) is refused as such
+      api.addHook('preValidation', async (request) => {
+        if (request.method === 'POST' && !/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) {
+          throw new BoardError('UNSUPPORTED_MEDIA_TYPE', 'The body must be JSON, sent with Content-Type: application/json.')
+        }
+      })
       if (options.prefer) {
         api.addHook('onRequest', async (request) => {
           const preference = parsePrefer(request.headers.prefer)

@@ -54,7 +54,8 @@ export class Board {
   restore(scenario: LoadedScenario, now: number, state: StoreState): void {
     const clock = this.#newClock(scenario)
     clock.set(now)
-    this.#install(this.#source, scenario.seed, scenario, clock, Store.restore(scenario, clock, state))
+    // a reset after this rebuilds the restored board's own scenario, not the one before it
+    this.#install(structuredClone(scenario) as ScenarioFile, scenario.seed, scenario, clock, Store.restore(scenario, clock, state))
   }
 
   #newClock(scenario: LoadedScenario): Clock {

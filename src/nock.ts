@@ -16,7 +16,7 @@ export interface InterceptedRequest {
 
 export interface BoardInterception {
   readonly baseUrl: string
-  /** The requests answered so far, in order. */
+  /** The requests answered so far, in order (status 0 for a dropped connection). */
   requests(): InterceptedRequest[]
   /** Stops answering; the base URL is no longer intercepted. */
   stop(): void
@@ -42,16 +42,26 @@ export function interceptBoard(baseUrl: string, mock: MockServer | FastifyInstan
   const made: InterceptedRequest[] = []
   if (!nock.isActive()) nock.activate()
   const scope = nock(origin).persist()
+  // nock hands reply functions a JSON body already parsed (and throws, uncaught, on bad JSON):
+  // take the body as sent, before that, and stop nock from parsing it
+  const sent = new WeakMap<object, { body: string; headers: Record<string, string> }>()
+  scope.on('request', (req: { headers: Record<string, string> }, _interceptor: unknown, body: string) => {
+    sent.set(req, { body, headers: { ...req.headers } })
+    req.headers = { ...req.headers, 'content-type': 'application/x-jobboard-kit-raw' }
+  })
   const interceptors = METHODS.map((method) => {
     const interceptor = scope.intercept(() => true, method)
     interceptor.reply(function (this: nock.ReplyFnContext, uri: string, body: nock.Body, done: (err: NodeJS.ErrnoException | null, result: nock.ReplyFnResult) => void) {
-      const headers = Object.fromEntries(Object.entries(this.req.headers).filter(([, v]) => v !== undefined)) as Record<string, string>
-      const payload = toPayload(body)
+      const original = sent.get(this.req)
+      const given = original?.headers ?? (this.req.headers as Record<string, string>)
+      // the body's length is inject's to set, from the body it is given
+      const { 'content-length': _length, ...headers } = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as Record<string, string>
+      const payload = toPayload(original ? original.body : body)
       app
         .inject({ method, url: uri, headers: { ...headers, [ORIGIN_HEADER]: origin }, ...(payload === undefined ? {} : { payload }) })
         .then((response) => {
-          made.push({ method, url: uri, status: response.statusCode })
           const fault = response.headers['x-jobboard-kit-fault']
+          made.push({ method, url: uri, status: fault === 'drop' ? 0 : response.statusCode })
           const { 'x-jobboard-kit-fault': _, ...answerHeaders } = response.headers
           if (fault === 'drop') {
             done(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), [0, ''])

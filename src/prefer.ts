@@ -13,6 +13,8 @@ export function documentedErrors(method: string, schema: FastifySchema | undefin
   const codes = new Set(EVERY_ROUTE)
   if (schema?.params) [404, 412].forEach((c) => codes.add(c))
   if (schema?.querystring) codes.add(412)
+  // a page past the last answers 404 when behaviour.outOfRangePage says so
+  if ((schema?.querystring as { properties?: Record<string, unknown> } | undefined)?.properties?.page) codes.add(404)
   if (schema?.body) [400, 412, 415].forEach((c) => codes.add(c))
   // job operations name a job that may not exist; their id is in the body
   if (method === 'POST' && schema?.body && (schema.body as { required?: readonly string[] }).required?.includes('id')) codes.add(404)

@@ -36,7 +36,8 @@ export class RateLimiter {
     if (!this.enabled) return { admitted: true }
     const now = this.#clock.now()
     const opened = this.#opened.get(key)
-    if (opened !== undefined && now - opened < this.#windowMs && now >= opened) {
+    // a window opened "later" than now (a virtual clock set back) is still open: going back in time lifts no limit
+    if (opened !== undefined && now - opened < this.#windowMs) {
       return { admitted: false, retryAfter: Math.max(1, Math.ceil((opened + this.#windowMs - now) / 1000)) }
     }
     if (this.#opened.size >= this.#sweepAt) {
@@ -60,12 +61,12 @@ export class RateLimiter {
   open(): Array<{ key: string; secondsLeft: number }> {
     const now = this.#clock.now()
     return [...this.#opened]
-      .filter(([, opened]) => now - opened < this.#windowMs && now >= opened)
+      .filter(([, opened]) => now - opened < this.#windowMs)
       .map(([key, opened]) => ({ key, secondsLeft: Math.ceil((opened + this.#windowMs - now) / 1000) }))
   }
 
   #sweep(now: number): void {
-    for (const [key, opened] of this.#opened) if (now - opened >= this.#windowMs || now < opened) this.#opened.delete(key)
+    for (const [key, opened] of this.#opened) if (now - opened >= this.#windowMs) this.#opened.delete(key)
   }
 }
 

@@ -49,7 +49,12 @@ export function bindFieldValues<T>(schema: T, lists: Lists): T {
     const comment = out.$comment
     if (typeof comment === 'string' && comment.startsWith(CONSTRAINED_PREFIX)) {
       const list = lists[comment.slice(CONSTRAINED_PREFIX.length)]
-      if (list) out.enum = [...list]
+      // an empty list (a board without predefined locations) allows nothing; JSON Schema has no empty enum
+      if (list && list.length > 0) out.enum = [...list]
+      else if (list) {
+        delete out.enum
+        out.not = {}
+      }
     }
     return out
   }

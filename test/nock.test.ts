@@ -126,6 +126,7 @@ t.test('turns a dropped connection into a network error and a cut body into a sh
   mock.faults.add({ path: '/api/v1/metrics/list', drop: true, times: 2 })
   await t.rejects(viaFetch(`${BOARD}/api/v1/metrics/list`), 'fetch rejects')
   await t.rejects(viaHttp(`${BOARD}/api/v1/metrics/list`), { code: 'ECONNRESET' }, 'node:http errors')
+  t.same(interception.requests().map((r) => r.status), [0, 0], 'the handle lists the drops with status 0')
   mock.faults.add({ path: '/api/v1/candidates/resume/1', truncate: true, times: 2 })
   const cut = await viaFetch(`${BOARD}/api/v1/candidates/resume/1`)
   t.ok(cut.body.length < Number(cut.headers['content-length']), 'fetch gets fewer bytes than Content-Length')
@@ -138,4 +139,27 @@ t.test('stops intercepting when told to', async (t) => {
   t.equal((await viaFetch('http://stop.example.com/api/v1/metrics/list')).status, 200)
   interception.stop()
   await t.rejects(viaFetch('http://stop.example.com/api/v1/metrics/list'), 'the host is no longer answered')
+})
+
+t.test('passes request bodies as sent: pretty JSON is accepted, broken JSON refused with 400', async (t) => {
+  const mock = await fake(t)
+  const interception = interceptBoard(BOARD, mock)
+  t.teardown(() => interception.stop())
+  const post = (body: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = https.request(`${BOARD}/api/v1/job/close`, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
+        let text = ''
+        response.on('data', (c: Buffer) => (text += c))
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }))
+      })
+      request.on('error', reject)
+      request.end(body)
+    })
+  const pretty = await post(JSON.stringify({ id: 1 }, null, 2))
+  t.equal(pretty.status, 200, 'pretty-printed JSON')
+  const broken = await post('{"id": 1,')
+  t.equal(broken.status, 400, 'broken JSON gets the 400 a socket would give')
+  t.match(JSON.parse(broken.body), { status: 400, message: /not valid JSON/ })
+  const viaFetchPost = await fetch(`${BOARD}/api/v1/job/expire`, { method: 'POST', headers: { authorization: AUTH, 'content-type': 'application/json' }, body: '{"id":2}' })
+  t.equal(viaFetchPost.status, 200, 'and fetch posts arrive too')
 })

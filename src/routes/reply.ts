@@ -20,12 +20,17 @@ export const ORIGIN_HEADER = 'x-jobboard-kit-origin'
  * An in-process request has no socket to say whether it was https, so the caller may say.
  */
 export function baseUrl(request: FastifyRequest): string {
-  const given = request.server.board.scenario.publicBaseUrl
+  const { board } = request.server
+  const given = board.scenario.publicBaseUrl
   if (given !== undefined) return given
   const told = request.headers[ORIGIN_HEADER]
-  if (typeof told === 'string' && isInProcess(request) && /^https?:\/\/[^/\s]+$/.test(told)) return told
-  return `${request.protocol}://${request.host}`
+  if (typeof told === 'string' && isInProcess(request) && /^https?:\/\/[^/\s"\\]+$/.test(told)) return told
+  // a Host that is no host (empty, or holding quotes) must not end up inside JSON links
+  return HOST.test(request.host) ? `${request.protocol}://${request.host}` : board.store.links.base
 }
+
+/** A host name or IP literal, with an optional port. */
+const HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?$/
 
 type Params = Readonly<Record<string, unknown>>
 

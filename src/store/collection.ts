@@ -15,7 +15,7 @@ export interface IdList {
 /** A descending view of an ascending array segment [from, to). */
 class DescendingView implements IdList {
   constructor(
-    private readonly ascending: readonly number[],
+    private readonly ascending: ArrayLike<number>,
     private readonly from: number,
     private readonly to: number,
   ) {}
@@ -68,15 +68,22 @@ export class Collection<T extends object> {
   readonly #timeOf: (record: T) => string
   /** True while time order and id order agree, so a `since` tail is already newest first. */
   #ordered = true
-  readonly #sinceCache = new Map<string, number[]>()
+  readonly #sinceCache = new Map<string, IdList>()
+  readonly #order: 'id' | 'time'
 
+  /**
+   * `order` is what "newest first" means for the collection's lists: highest id (the
+   * spec's applications), or latest time (marketing records, which have no id).
+   */
   constructor(
     readonly name: string,
     validate: ValidateFunction,
     timeOf: (record: T) => string,
+    order: 'id' | 'time' = 'id',
   ) {
     this.#validate = validate
     this.#timeOf = timeOf
+    this.#order = order
   }
 
   get size(): number {
@@ -195,18 +202,21 @@ export class Collection<T extends object> {
     this.#changed()
   }
 
-  /** Every id, newest (highest) first. */
+  /** Every id, newest first: by id, or by time for a collection ordered by time. */
   all(): IdList {
+    if (this.#order === 'time') return new DescendingView(this.#timeIds, 0, this.#timeIds.length)
     return new DescendingView(this.#ids, 0, this.#ids.length)
   }
 
-  /** Ids whose time is at or after `since` (a timestamp), newest (highest id) first. */
+  /** Ids whose time is at or after `since` (a timestamp), newest first. */
   since(since: string): IdList {
     const from = lowerBound(this.#times, since)
-    if (this.#ordered) return new DescendingView(this.#timeIds, from, this.#timeIds.length)
+    if (this.#ordered || this.#order === 'time') return new DescendingView(this.#timeIds, from, this.#timeIds.length)
     let ids = this.#sinceCache.get(since)
     if (!ids) {
-      ids = this.#timeIds.slice(from).sort((a, b) => b - a)
+      // a typed array sorts numbers natively, several times faster than a comparator on a large tail
+      const sorted = Int32Array.from(this.#timeIds.slice(from)).sort()
+      ids = new DescendingView(sorted, 0, sorted.length)
       if (this.#sinceCache.size >= 64) this.#sinceCache.delete(this.#sinceCache.keys().next().value as string)
       this.#sinceCache.set(since, ids)
     }

@@ -2,7 +2,7 @@
 // routes and the control API call. Reads page from indexes; writes validate the record
 // against its schema, keep the links between records and the metrics in step, and
 // never leave a half-made change behind (each builds its records before storing any).
-import { application, candidate, marketingRecord, storedFile, storedJob, timesheet } from '../../schemas/index.js'
+import { application, candidate, id as idSchema, marketingRecord, storedFile, storedJob, timesheet } from '../../schemas/index.js'
 import {
   FIELD_NAMES,
   FIELD_VALUES,
@@ -41,6 +41,7 @@ import { COUNTED_METRICS, Metrics } from './metrics.js'
 import { applicationEntry, consentEntryOf, fileEntry, optedIn, timesheetEntry, vacancyOf } from './views.js'
 
 const [APPROVED, REVOKED] = MARKETING_ACTIONS
+const MAX_ID = idSchema.maximum
 
 /** One page of a list: the records, the total matching count, and whether pages follow. */
 export interface Page<T> {
@@ -85,7 +86,8 @@ export function boardLists(scenario: LoadedScenario): BoardLists {
 function pageOf<T>(ids: IdList, page: number, size: number, get: (id: number) => T): Page<T> {
   const start = (page - 1) * size
   const items = ids.slice(start, start + size).map(get)
-  return { items, total: ids.length, page, hasNext: start + size < ids.length, beyond: ids.length > 0 && start >= ids.length }
+  // page 1 of an empty list is that list, not a page past its end
+  return { items, total: ids.length, page, hasNext: start + size < ids.length, beyond: page > Math.max(1, Math.ceil(ids.length / size)) }
 }
 
 export class Store {
@@ -127,7 +129,7 @@ export class Store {
     this.candidates = new Collection<Candidate>('candidates', v(candidate), (r) => r[since])
     this.applications = new Collection<Application>('applications', v(application), (r) => r[since])
     this.timesheets = new Collection<Timesheet>('timesheets', v(timesheet), (r) => r.created_at)
-    this.marketing = new Collection<MarketingRecord>('marketing', v(marketingRecord), (r) => r.created_at)
+    this.marketing = new Collection<MarketingRecord>('marketing', v(marketingRecord), (r) => r.created_at, 'time')
     this.files = {
       resume: new Collection<StoredFile>('resumes', v(storedFile), (r) => r.created_at),
       document: new Collection<StoredFile>('documents', v(storedFile), (r) => r.created_at),
@@ -230,6 +232,21 @@ export class Store {
     }
     for (const m of this.marketing.values()) {
       if (m.candidate.id !== 0 && !this.candidates.has(m.candidate.id)) throw missing('A marketing record', 'candidate', m.candidate.id)
+    }
+    // and every link a candidate lists leads to a record that is there and is theirs
+    const tail = (href: string) => Number(href.slice(href.lastIndexOf('/') + 1))
+    for (const c of this.candidates.values()) {
+      for (const entry of c.applications) {
+        if (this.#applicationCandidate[tail(entry.href)] !== c.id) throw new BoardError('INTERNAL', `Candidate ${c.id} lists ${entry.href}, which is not one of their applications.`)
+      }
+      for (const entry of c.timesheets) {
+        if (this.timesheets.get(tail(entry.href))?.candidate.id !== c.id) throw new BoardError('INTERNAL', `Candidate ${c.id} lists ${entry.href}, which is not one of their timesheets.`)
+      }
+      for (const kind of ['resume', 'document'] as const) {
+        for (const entry of kind === 'resume' ? c.resumes : c.documents) {
+          if (this.files[kind].get(tail(entry.href))?.candidate_id !== c.id) throw new BoardError('INTERNAL', `Candidate ${c.id} lists ${entry.href}, which is not one of their files.`)
+        }
+      }
     }
   }
 
@@ -418,6 +435,17 @@ export class Store {
     return this.candidates.get(this.candidates.all().slice(at, at + 1)[0] as number) as Candidate
   }
 
+  /** The id a new record gets: the one asked for if free, else the next after the highest. */
+  #newId(collection: Pick<Collection<object>, 'has' | 'lastId'>, asked: number | undefined, what: string): number {
+    if (asked !== undefined) {
+      if (collection.has(asked)) throw boardError.controlConflict(`${what} ${asked} exists already.`)
+      return asked
+    }
+    const next = collection.lastId + 1
+    if (next > MAX_ID) throw boardError.controlConflict(`No ${what.toLowerCase()} id is left after ${collection.lastId}.`)
+    return next
+  }
+
   #touch(c: Candidate, change: Partial<Candidate>): Candidate {
     return this.candidates.replace(c.id, { ...c, ...change, updated_at: this.now() })
   }
@@ -425,13 +453,12 @@ export class Store {
   addCandidate(seed: CandidateSeed = {}): Candidate {
     const maker = this.#maker()
     const { resumes = [], documents = [], ...fields } = seed
-    const id = Math.max(this.candidates.lastId, 0) + 1
-    if (fields.id !== undefined && this.candidates.has(fields.id)) throw boardError.controlConflict(`Candidate ${fields.id} exists already.`)
+    const id = this.#newId(this.candidates, fields.id, 'Candidate')
     const createdMs = fields.created_at ? parseTime(fields.created_at) : this.clock.now()
-    const base: CandidateBase = maker.candidate(fields.id ?? id, createdMs, this.clock.now(), fields)
+    const base: CandidateBase = maker.candidate(id, createdMs, this.clock.now(), fields)
     if (this.#candidateByEmail.has(base.email)) throw boardError.controlConflict(`A candidate with e-mail ${base.email} exists already.`)
     const made = (kind: 'resume' | 'document', seeds: typeof resumes) =>
-      seeds.map((s, i) => maker.file(kind, this.files[kind].lastId + 1 + i, base, createdMs, s))
+      seeds.map((s, i) => maker.file(kind, this.#newId(this.files[kind], undefined, 'File') + i, base, createdMs, s))
     const newResumes = made('resume', resumes)
     const newDocuments = made('document', documents)
     const record: Candidate = {
@@ -453,7 +480,6 @@ export class Store {
   addApplication(seed: ApplicationSeed = {}): Application {
     const maker = this.#maker()
     const owner = this.#candidateOrThrow(seed.candidate_id, maker)
-    if (seed.id !== undefined && this.applications.has(seed.id)) throw boardError.controlConflict(`Application ${seed.id} exists already.`)
     let job: StoredJob | undefined
     if (seed.job_id !== undefined) {
       job = this.jobs.get(seed.job_id)
@@ -464,7 +490,7 @@ export class Store {
       const at = maker.int(0, ids.length - 1)
       job = this.jobs.get(ids.slice(at, at + 1)[0] as number)
     }
-    const id = seed.id ?? this.applications.lastId + 1
+    const id = this.#newId(this.applications, seed.id, 'Application')
     const createdMs = seed.created_at ? parseTime(seed.created_at) : this.clock.now()
     const record = maker.application(id, createdMs, createdMs, owner, vacancyOf(job as StoredJob), seed)
     const stored = this.applications.insert(id, { ...record, updated_at: record.created_at })
@@ -480,8 +506,7 @@ export class Store {
   addTimesheet(seed: TimesheetSeed = {}): Timesheet {
     const maker = this.#maker()
     const owner = this.#candidateOrThrow(seed.candidate_id, maker)
-    if (seed.id !== undefined && this.timesheets.has(seed.id)) throw boardError.controlConflict(`Timesheet ${seed.id} exists already.`)
-    const id = seed.id ?? this.timesheets.lastId + 1
+    const id = this.#newId(this.timesheets, seed.id, 'Timesheet')
     const createdMs = seed.created_at ? parseTime(seed.created_at) : this.clock.now()
     const file = maker.file('timesheet', id, owner, createdMs, seed)
     const entry = timesheetEntry(file, owner, this.links)
@@ -494,6 +519,14 @@ export class Store {
   addMarketing(seed: MarketingSeed = {}): MarketingRecord {
     const maker = this.#maker()
     const byEmail = seed.email === undefined ? undefined : this.#candidateByEmail.get(seed.email)
+    // id 0 means "no account": it cannot name an e-mail that has one, nor can an id disagree with its e-mail
+    if (seed.candidate_id !== undefined && seed.email !== undefined && byEmail !== (seed.candidate_id || undefined)) {
+      throw boardError.controlConflict(
+        byEmail === undefined
+          ? `Candidate ${seed.candidate_id} does not have the e-mail ${seed.email}.`
+          : `${seed.email} belongs to candidate ${byEmail}: give candidate_id ${byEmail}, or leave it out.`,
+      )
+    }
     const owner =
       seed.candidate_id === 0 || (seed.email !== undefined && byEmail === undefined && seed.candidate_id === undefined)
         ? undefined
@@ -504,7 +537,7 @@ export class Store {
       action: seed.action ?? (last === APPROVED ? REVOKED : APPROVED),
       created_at: seed.created_at ?? this.now(),
     }
-    const stored = this.marketing.insert(this.marketing.lastId + 1, record)
+    const stored = this.marketing.insert(this.#newId(this.marketing, undefined, 'Marketing record'), record)
     if (owner) {
       const consent = [consentEntryOf(stored), ...owner.consent].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0))
       this.#touch(owner, { consent, marketing_opted_in: optedIn(consent, APPROVED) })

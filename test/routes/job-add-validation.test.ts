@@ -158,3 +158,15 @@ t.test('job/fields answers the current lists, and a scenario can change them', a
   t.equal((await post(changed, { ...jobInputSample(), job_industry: 'Veterinary Surgeon' })).status, 412, 'a dropped one is refused')
   t.equal((await post(changed, { ...jobInputSample(), salary_unit: 'Per hour' })).status, 412, 'so is a dropped unit')
 })
+
+t.test('answers 415 to a POST that is not sent as application/json, body or not', async (t) => {
+  const app = await board(t)
+  for (const headers of [{ 'content-type': 'text/plain' }, {}, { 'content-type': 'application/jsonx' }] as Array<Record<string, string>>) {
+    const answer = await call(app, { method: 'POST', url: '/api/v1/job/close', headers, payload: JSON.stringify({ id: 1 }) })
+    t.equal(answer.status, 415, JSON.stringify(headers))
+    t.match(answer.body, { status: 415, message: /application\/json/ })
+  }
+  const bare = await app.inject({ method: 'POST', url: '/api/v1/job/close', headers: { authorization: `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}` } })
+  t.equal(bare.statusCode, 415, 'a POST with no body and no type')
+  t.equal((await call(app, { method: 'POST', url: '/api/v1/job/close', headers: { 'content-type': 'application/json; charset=utf-8' }, payload: JSON.stringify({ id: 1 }) })).status, 200)
+})
