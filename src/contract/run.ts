@@ -111,7 +111,8 @@ export async function runContract(settings: ContractSettings, io: RunIO): Promis
   }
   const { failed } = tally(results)
   const unreached = client.log.filter((r) => r.outcome === 'network')
-  const answered = client.log.some((r) => r.outcome === 'answered' && r.status !== 429)
+  // the auth checks' refusals answer whatever the limit: they alone do not make a run that checked something
+  const answered = client.log.some((r) => r.outcome === 'answered' && r.status !== 429 && r.status !== 401 && r.status !== 403)
   const kept = ctx.jobs.filter((job) => job.deletedBy === undefined)
   let exitCode: ExitCode = 0
   let reason: string | undefined
@@ -119,7 +120,7 @@ export async function runContract(settings: ContractSettings, io: RunIO): Promis
   else if (signal.aborted) [exitCode, reason] = [2, `interrupted (${String(signal.reason)})`]
   else if (unreached.length > 0) [exitCode, reason] = [2, `${unreached.length} requests got no answer, e.g. ${unreached[0]?.method} ${unreached[0]?.url}: ${unreached[0]?.note}`]
   else if (failed > 0) [exitCode, reason] = [1, `${failed} check${failed === 1 ? '' : 's'} failed`]
-  else if (!answered) [exitCode, reason] = [1, 'no request got an answer other than 429 (rate limited, or left out by the ledger): nothing was checked']
+  else if (!answered) [exitCode, reason] = [1, 'no request got an answer other than 429 or an auth refusal (rate limited, or left out by the ledger): nothing was checked']
   if (kept.length > 0) {
     const left = `jobs the run made could not be deleted: ${kept.map((j) => j.id).join(', ')}`
     ;[exitCode, reason] = exitCode === 0 ? [1, left] : [exitCode, `${reason}; ${left}`]

@@ -140,3 +140,13 @@ t.test('SIGTERM in the middle of a run with writes deletes the job made and exit
   t.equal(written.jobs.created.length, 1)
   t.same(written.jobs.notDeleted, [], 'the job it made is deleted')
 })
+
+t.test('a second run inside the rate-limit window checks nothing and does not exit 0', async (t) => {
+  const { url } = await serve(t, ['--clock', 'virtual'])
+  const first = await runToEnd(['contract', '--base-url', url], ENV)
+  t.equal(first.code, 0, first.stderr)
+  const second = await runToEnd(['contract', '--base-url', url], ENV)
+  t.equal(second.code, 1)
+  t.match(second.stderr, /nothing was checked/)
+  t.match(lastLine(second.stdout), /^\d+ passed, 0 failed, \d+ skipped$/)
+})
