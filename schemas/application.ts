@@ -37,5 +37,17 @@ export const application = {
   },
 } as const satisfies JSONSchema
 
+const { href: _href, ...detailProperties } = application.properties
+
+/**
+ * The spec gives `href` "(in list items)": applications/details/{id} answers the
+ * application without it. (A service that adds it there shows up as drift, not failure.)
+ */
+export const applicationInDetail = {
+  ...application,
+  required: ['id', 'created_at', 'updated_at', 'applicant', 'vacancy'],
+  properties: detailProperties,
+} as const satisfies JSONSchema
+
 export const applicationList = pagedEnvelope(application)
-export const applicationDetail = listEnvelope(application)
+export const applicationDetail = listEnvelope(applicationInDetail)

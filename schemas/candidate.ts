@@ -137,7 +137,8 @@ export const candidate = {
     sector_disciplines: { type: 'array', items: derived('sector_disciplines') },
     available_from: { type: 'string', format: 'date' },
     available_from_year: { type: 'string', pattern: '^[0-9]{4}$' },
-    available_from_day: { type: 'string', pattern: '^([1-9]|[12][0-9]|3[01])$' },
+    // "day number": the fake writes 7, a service may write 07
+    available_from_day: { type: 'string', pattern: '^(0?[1-9]|[12][0-9]|3[01])$' },
     available_from_month: { type: 'string', enum: MONTH_NAMES },
     available_from_hr: { type: 'string', minLength: 1 },
     experience: text,

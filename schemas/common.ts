@@ -4,6 +4,9 @@
 import type { JSONSchema } from 'json-schema-to-ts'
 import { FIELD_VALUES, SECTOR_DISCIPLINES, type DerivedName, type FieldName } from './values.js'
 
+/** Every path of the API begins with this, after the {base_url}. */
+export const API_PREFIX = '/api/v1'
+
 /** Marks a string node whose enum is a constrained list; bindFieldValues swaps in a scenario's values. */
 export const CONSTRAINED_PREFIX = 'constrained:'
 

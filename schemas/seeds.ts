@@ -5,6 +5,7 @@ import type { JSONSchema } from 'json-schema-to-ts'
 import { email, id, timestamp } from './common.js'
 import { candidate } from './candidate.js'
 import { jobFields, JOB_STATES } from './job.js'
+import { marketingRecord } from './marketing.js'
 import { MARKETING_ACTIONS } from './values.js'
 
 const fileSeed = {
@@ -65,7 +66,8 @@ export const marketingSeed = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    candidate_id: { type: 'integer', minimum: 0, maximum: 2147483647 },
+    // 0 for an e-mail with no account, as in the Marketing record
+    candidate_id: marketingRecord.properties.candidate.properties.id,
     email,
     action: { type: 'string', enum: MARKETING_ACTIONS },
     ip_address: { type: 'string' },

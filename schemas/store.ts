@@ -3,13 +3,17 @@
 import type { JSONSchema } from 'json-schema-to-ts'
 import { id, timestamp } from './common.js'
 
+/** The kinds of a candidate's files, each with its download path /candidates/{kind}/{id}. */
+export const FILE_KINDS = ['timesheet', 'resume', 'document'] as const
+export type FileKind = (typeof FILE_KINDS)[number]
+
 export const storedFile = {
   type: 'object',
   additionalProperties: false,
   required: ['id', 'kind', 'candidate_id', 'filename', 'filesize', 'created_at'],
   properties: {
     id,
-    kind: { type: 'string', enum: ['timesheet', 'resume', 'document'] },
+    kind: { type: 'string', enum: FILE_KINDS },
     candidate_id: id,
     filename: { type: 'string', minLength: 1 },
     filesize: { type: 'integer', minimum: 0 },

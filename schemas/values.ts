@@ -147,15 +147,11 @@ export const MONTH_NAMES = [
 
 export const BINARY_FLAG = [0, 1] as const
 
-/** A place from the board's predefined location list: job/add needs no coordinates for it. */
-export interface PredefinedLocation {
-  name: string
-  latitude: number
-  longitude: number
-}
-
-/** The predefined job locations a UK veterinary board ships; a scenario may replace them. */
-export const UK_LOCATIONS: readonly PredefinedLocation[] = [
+/**
+ * The predefined job locations a UK veterinary board ships (job/add needs no
+ * coordinates for them); a scenario may replace them (schemas/scenario.ts).
+ */
+export const UK_LOCATIONS: ReadonlyArray<{ readonly name: string; readonly latitude: number; readonly longitude: number }> = [
   { name: 'London', latitude: 51.5072, longitude: -0.1276 },
   { name: 'Birmingham', latitude: 52.4862, longitude: -1.8904 },
   { name: 'Manchester', latitude: 53.4808, longitude: -2.2426 },

@@ -1,13 +1,10 @@
 // HTTP Basic credentials of the API, checked in constant time against every credential
 // of the scenario (no early exit, so timing tells nothing about which part was wrong).
 import { createHash, timingSafeEqual } from 'node:crypto'
+import type { Credential } from './types.js'
 
 export const REALM = 'jobboard-kit'
 
-export interface Credential {
-  readonly username: string
-  readonly password: string
-}
 
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest()
 

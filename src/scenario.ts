@@ -29,6 +29,10 @@ export function scenarioNames(): string[] {
 function readScenarioFile(ref: string): { source: string; data: unknown } {
   const named = join(SCENARIOS_DIR, `${ref}.json`)
   const path = /^[a-z0-9][a-z0-9-]*$/.test(ref) && existsSync(named) ? named : resolve(ref)
+  // a file is read only if it says it is a scenario: a reset through the control API cannot read /etc/passwd
+  if (path !== named && !path.endsWith('.json')) {
+    throw new ScenarioError(`Scenario "${ref}" is neither one of ${scenarioNames().join(', ')} nor a .json file.`)
+  }
   if (!existsSync(path)) {
     throw new ScenarioError(`Scenario "${ref}" not found: not one of ${scenarioNames().join(', ')} and no such file.`)
   }

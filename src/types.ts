@@ -61,3 +61,7 @@ export type BoardState = FromSchema<typeof S.boardState>
 export type ContractFlags = FromSchema<typeof S.contractOptions, { keepDefaultedPropertiesOptional: true }>
 /** Contract settings once validated, defaults filled in. */
 export type ContractOptions = FromSchema<typeof S.contractOptions>
+export type PredefinedLocation = FromSchema<typeof S.predefinedLocation>
+export type Credential = FromSchema<typeof S.credential>
+/** The filters and page of a list (candidates, timesheets, marketing; applications add vacancy). */
+export type ListQuery = PagedQuery

@@ -50,3 +50,8 @@ t.test('loads a scenario from a path and names the file when it is bad', async (
   t.throws(() => loadScenario(notJson), /not valid JSON/)
   t.throws(() => loadScenario('no-such-scenario'), ScenarioError)
 })
+
+t.test('reads only .json files as scenarios', async (t) => {
+  t.throws(() => loadScenario('/etc/passwd'), { name: 'ScenarioError', message: /neither one of .* nor a \.json file/ })
+  t.throws(() => loadScenario('../README.md'), /nor a \.json file/)
+})

@@ -1,7 +1,10 @@
 // createMockServer: everything the control API does, in-process and typed, with or
 // without a socket.
+import { spawnSync } from 'node:child_process'
+import { join } from 'node:path'
 import t from 'tap'
 import { createMockServer } from '../src/server.js'
+import { ROOT } from './helpers/cli.js'
 
 t.test('answers in-process without a socket', async (t) => {
   const mock = await createMockServer({ clock: 'virtual' })
@@ -60,4 +63,23 @@ t.test('arms faults, keeps a journal, shows rate-limit windows, resets, saves an
   mock.importState(saved)
   t.equal(mock.store.candidates().total, 48)
   t.throws(() => mock.importState({ ...saved, version: 2 } as never), /state is invalid/)
+})
+
+t.test('a pending delay fault does not keep the process alive once the fake is closed', async (t) => {
+  const dir = t.testdir({
+    'close.ts': `import { createMockServer } from ${JSON.stringify(new URL('../src/server.ts', import.meta.url).pathname)}
+const mock = await createMockServer({ rateLimitWindow: 0 })
+const url = await mock.listen(0)
+mock.faults.add({ path: '/api/v1/metrics/list', delayMs: 600000 })
+fetch(url + '/api/v1/metrics/list', { headers: { authorization: 'Basic ' + btoa('jobboard:jobboard') } }).catch(() => {})
+// the request has reached the fake once its fault is taken
+while (mock.faults.list().length > 0) await new Promise((resolve) => setImmediate(resolve))
+await mock.close()
+console.log('closed')
+`,
+  })
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(dir, 'close.ts')], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 })
+  t.equal(run.signal, null, 'it ends by itself, long before the 10-minute delay')
+  t.equal(run.status, 0, run.stderr)
+  t.equal(run.stdout.trim(), 'closed')
 })

@@ -3,6 +3,7 @@
 // ledger, or depends on one that failed) throws Skip before asserting anything and is
 // reported as skipped with the reason, never as passed or failed.
 import type { Minimal } from '@tapjs/core'
+import { API_PREFIX } from '../../schemas/common.js'
 import type { Answer, Outcome } from './http.js'
 
 export class Skip extends Error {
@@ -27,7 +28,7 @@ export type Got = Outcome | NotMade
 /** Where a URL points, relative to the API root when it is on it: for messages. */
 export function where(url: string): string {
   const at = url.indexOf('/api/v1/')
-  return at < 0 ? url : url.slice(at + '/api/v1'.length)
+  return at < 0 ? url : url.slice(at + API_PREFIX.length)
 }
 
 /** The answer, or a Skip naming why there is none. */

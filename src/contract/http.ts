@@ -4,12 +4,13 @@
 // Retry-after fits in --max-wait, else the answer is "unavailable" with the reason (the
 // checks that needed it are skipped); the ledger carries windows across runs. Every
 // request is logged for the summary and the report.
+import { API_PREFIX } from '../../schemas/common.js'
 import { Buffer } from 'node:buffer'
 import type { KitClock } from './clock.js'
 import { ledgerKey, type Ledger } from './ledger.js'
 import { RATE_LIMIT_WINDOW_SECONDS, type ContractSettings } from './settings.js'
 
-export const API_PREFIX = '/api/v1'
+export { API_PREFIX }
 
 /** Whose credentials a request carries: the ones given, none, or deliberately wrong ones. */
 export type Credentials = 'given' | 'none' | 'wrong'

@@ -2,6 +2,7 @@
 // 200 while published, 200 saying applications are closed once expired, 404 once
 // closed or deleted (and for ids never made).
 import type { FastifyInstance, FastifyReply } from 'fastify'
+import { id as idSchema } from '../../schemas/common.js'
 
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string)
@@ -16,8 +17,9 @@ function notFound(reply: FastifyReply): FastifyReply {
 
 export default async function publicPages(app: FastifyInstance): Promise<void> {
   const handler = async (request: { params: { id: string } }, reply: FastifyReply) => {
-    const id = /^[1-9][0-9]{0,9}$/.test(request.params.id) ? Number(request.params.id) : NaN
-    const view = Number.isSafeInteger(id) ? app.board.store.jobView(id) : undefined
+    // an id as the API's id schema has it; anything else is a page that is not there
+    const id = /^[1-9][0-9]*$/.test(request.params.id) ? Number(request.params.id) : NaN
+    const view = id <= idSchema.maximum ? app.board.store.jobView(id) : undefined
     if (!view || view.state === 'unpublished') return notFound(reply)
     const { job, state } = view
     const status =

@@ -6,7 +6,8 @@
 // later); generateBoard draws times and links in bulk, overlays the scenario's pinned
 // records, and derives each candidate's embedded lists once at the end.
 import type { Faker } from '@faker-js/faker'
-import { industrySplitter, MARKETING_ACTIONS, type FieldValues, type IndustrySplit, type PredefinedLocation } from '../../schemas/values.js'
+import { industrySplitter, MARKETING_ACTIONS, type FieldValues, type IndustrySplit } from '../../schemas/values.js'
+import type { DeepReadonly } from '../freeze.js'
 import type { LoadedScenario } from '../scenario.js'
 import { addMonth, availabilityParts, formatDate, formatMinute, formatTimestamp, monthOfTimestamp, parseTime, shiftMonth } from '../time.js'
 import type {
@@ -17,6 +18,7 @@ import type {
   JobSeed,
   MarketingRecord,
   MarketingSeed,
+  PredefinedLocation,
   StoredFile,
   StoredJob,
   TimesheetSeed,
@@ -39,7 +41,7 @@ export type BoardLists = FieldValues & {
 export interface MakerContext {
   faker: Faker
   lists: BoardLists
-  locations: readonly PredefinedLocation[]
+  locations: readonly DeepReadonly<PredefinedLocation>[]
   links: Links
   mix: LoadedScenario['mix']
 }

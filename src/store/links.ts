@@ -1,13 +1,14 @@
 // The URLs the board writes into records and answers, built in one place. Records in
 // the store carry absolute URLs on the store's origin; src/app.ts moves them onto the
 // origin a request came in on when the scenario sets no public base URL.
-export const API_PREFIX = '/api/v1'
+import { API_PREFIX } from '../../schemas/common.js'
+import { FILE_KINDS, type FileKind } from '../../schemas/store.js'
+
+export { API_PREFIX, FILE_KINDS, type FileKind }
 
 /** The origin records are written with when no public base URL is set: the CLI's default address. */
 export const DEFAULT_ORIGIN = 'http://127.0.0.1:4010'
 
-export const FILE_KINDS = ['timesheet', 'resume', 'document'] as const
-export type FileKind = (typeof FILE_KINDS)[number]
 
 export function links(base: string) {
   const api = `${base}${API_PREFIX}`

@@ -11,11 +11,11 @@ import {
   splitIndustry,
   UK_LOCATIONS,
   type FieldValues,
-  type PredefinedLocation,
 } from '../../schemas/values.js'
 import type { Clock } from '../clock.js'
 import { BoardError, boardError } from '../errors.js'
 import { createFaker, fileBytes, hash32 } from '../random.js'
+import type { DeepReadonly } from '../freeze.js'
 import type { LoadedScenario } from '../scenario.js'
 import { addMonth, formatMinute, formatTimestamp, monthOfTimestamp, parseTime, sinceToTimestamp } from '../time.js'
 import type {
@@ -26,6 +26,8 @@ import type {
   JobInput,
   MarketingRecord,
   MarketingSeed,
+  ListQuery,
+  PredefinedLocation,
   Metric,
   StoreState,
   StoredFile,
@@ -53,10 +55,7 @@ export interface Page<T> {
   beyond: boolean
 }
 
-export interface ListQuery {
-  since?: string
-  page?: number
-}
+export type { ListQuery }
 
 /** A file to download: its original name and size, and its bytes on demand. */
 export interface Download {
@@ -93,7 +92,7 @@ function pageOf<T>(ids: IdList, page: number, size: number, get: (id: number) =>
 export class Store {
   readonly scenario: LoadedScenario
   readonly lists: BoardLists
-  readonly locations: readonly PredefinedLocation[]
+  readonly locations: readonly DeepReadonly<PredefinedLocation>[]
   /** Links on the store's own origin: the public base URL, or the CLI's default address. */
   readonly links: Links
   readonly clock: Clock

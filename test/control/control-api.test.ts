@@ -264,3 +264,81 @@ t.test('GET /__mock indexes both APIs from their routes', async (t) => {
   t.ok(index.api.includes('POST /api/v1/job/add'))
   t.equal(index.api.length, 18, 'every API endpoint of the spec')
 })
+
+t.test('a board saved on one server restores on another with working links', async (t) => {
+  const one = await served(t, { rateLimitWindow: 0 })
+  const two = await served(t, { rateLimitWindow: 0, scenario: 'empty' })
+  const state = await (await fetch(`${one.url}/__mock/state`)).text()
+  t.notMatch(state, one.url, 'the saved board holds no server address')
+  t.equal((await json(`${two.url}/__mock/state`, { method: 'PUT', body: state })).status, 200)
+  const list = (await json(`${two.url}/api/v1/applications/list`, { headers: AUTH })).body
+  t.ok(list.data[0].href.startsWith(`${two.url}/`), 'links lead to the server it was restored on')
+  t.equal((await fetch(list.data[0].href, { headers: AUTH })).status, 200)
+})
+
+t.test('a reset after a restore rebuilds the restored scenario', async (t) => {
+  const edge = await served(t, { scenario: 'edge-cases' })
+  const plain = await served(t)
+  const state = await (await fetch(`${edge.url}/__mock/state`)).text()
+  await json(`${plain.url}/__mock/state`, { method: 'PUT', body: state })
+  t.match((await post(`${plain.url}/__mock/reset`)).body, { scenario: 'edge-cases', seed: 404 })
+})
+
+t.test('the journal records answers cut short and requests the client gave up on', async (t) => {
+  const { mock, url } = await served(t, { rateLimitWindow: 0 })
+  await post(`${url}/__mock/faults`, { path: '/api/v1/candidates/resume/1', truncate: true })
+  await fetch(`${url}/api/v1/candidates/resume/1`, { headers: AUTH }).then((r) => r.arrayBuffer()).catch(() => undefined)
+  await post(`${url}/__mock/faults`, { path: '/api/v1/metrics/list', delayMs: 4000 })
+  await fetch(`${url}/api/v1/metrics/list`, { headers: AUTH, signal: AbortSignal.timeout(200) }).catch(() => undefined)
+  // the journal hears of the closed connection as the socket closes: wait for it, not for a time
+  for (let i = 0; i < 100 && mock.journal.list().length < 2; i++) await new Promise((resolve) => setImmediate(resolve))
+  const entries = (await json(`${url}/__mock/requests`)).body.data
+  t.match(entries, [
+    { url: '/api/v1/candidates/resume/1', status: 200, fault: 'truncate' },
+    { url: '/api/v1/metrics/list', status: 0, fault: 'delay 4000 ms' },
+  ])
+})
+
+t.test('refuses faults that would break the fake itself', async (t) => {
+  const { url } = await served(t)
+  for (const fault of [
+    { path: '/api/v1/metrics/list', status: 101 },
+    { path: '/api/v1/metrics/list', status: 503, headers: { 'bad header': 'x' } },
+    { path: '/api/v1/metrics/list', status: 503, headers: { 'x-ok': 'line\r\nbreak' } },
+  ]) {
+    t.equal((await post(`${url}/__mock/faults`, fault)).status, 412, JSON.stringify(fault))
+  }
+})
+
+t.test('marketing added with a past time lists in time order, and id and e-mail must agree', async (t) => {
+  const { url } = await served(t, { rateLimitWindow: 0 })
+  await post(`${url}/__mock/marketing`, { email: 'old@example.org', action: 'Approved', created_at: '2025-01-01 00:00:00' })
+  const first = (await json(`${url}/api/v1/marketing/list`, { headers: AUTH })).body.data[0]
+  t.not(first.candidate.email, 'old@example.org', 'a record from the past is not listed first')
+  const candidate = (await json(`${url}/api/v1/candidates/details/3`, { headers: AUTH })).body.data[0]
+  const zero = await post(`${url}/__mock/marketing`, { candidate_id: 0, email: candidate.email })
+  t.equal(zero.status, 409)
+  t.match(zero.body.message, /belongs to candidate 3/)
+  t.equal((await post(`${url}/__mock/marketing`, { candidate_id: 4, email: candidate.email })).status, 409)
+})
+
+t.test('answers 409, not 500, when no id is left', async (t) => {
+  const { url } = await served(t)
+  t.equal((await post(`${url}/__mock/candidates`, { id: 2147483647 })).status, 201)
+  const full = await post(`${url}/__mock/candidates`, {})
+  t.equal(full.status, 409)
+  t.match(full.body.message, /No candidate id is left/)
+})
+
+t.test('refuses a state with links that lead nowhere or labels it does not know', async (t) => {
+  const { url } = await served(t)
+  const state = (await (await fetch(`${url}/__mock/state`)).json()) as any
+  const owner = state.store.candidates.find((c: any) => c.applications.length > 0)
+  owner.applications[0].href = owner.applications[0].href.replace(/\d+$/, '999999')
+  const broken = await json(`${url}/__mock/state`, { method: 'PUT', body: JSON.stringify(state) })
+  t.equal(broken.status, 412)
+  t.match(broken.body.message, /not one of their applications/)
+  const fresh = (await (await fetch(`${url}/__mock/state`)).json()) as any
+  fresh.store.metrics.counts['Made up'] = { '2026-01': 1 }
+  t.equal((await json(`${url}/__mock/state`, { method: 'PUT', body: JSON.stringify(fresh) })).status, 412)
+})

@@ -170,3 +170,10 @@ t.test('answers 415 to a POST that is not sent as application/json, body or not'
   t.equal(bare.statusCode, 415, 'a POST with no body and no type')
   t.equal((await call(app, { method: 'POST', url: '/api/v1/job/close', headers: { 'content-type': 'application/json; charset=utf-8' }, payload: JSON.stringify({ id: 1 }) })).status, 200)
 })
+
+t.test('a board without predefined locations needs coordinates for every job', async (t) => {
+  const app = await board(t, { scenarioData: { name: 'nowhere', predefinedLocations: [], counts: { jobs: 1, candidates: 1, applications: 0 } } })
+  const { job_latitude: _a, job_longitude: _b, ...withoutPoint } = jobInputSample()
+  t.equal((await post(app, { ...withoutPoint, job_location: 'Harrogate' })).status, 412, 'Harrogate is not predefined here')
+  t.equal((await post(app, jobInputSample())).status, 200, 'with coordinates it is fine')
+})

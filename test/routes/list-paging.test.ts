@@ -133,3 +133,20 @@ t.test('puts links on the origin the request came in on otherwise', async (t) =>
   t.ok(hrefs.length > 0)
   for (const href of hrefs) t.match(href, /"href":"http:\/\/fake\.test:8123\/api\/v1\//)
 })
+
+t.test('a page past an empty list answers 404 when told to, and page 1 is the empty list', async (t) => {
+  const app = await board(t, { scenario: 'empty', outOfRangePage: 'not-found' })
+  t.equal((await call(app, '/api/v1/applications/list')).status, 200)
+  t.equal((await call(app, '/api/v1/applications/list?page=2')).status, 404)
+  t.equal((await call(app, { url: '/api/v1/applications/list', headers: { prefer: 'code=404' } })).status, 404, 'so Prefer may ask for it')
+})
+
+t.test('a Host header that is no host never reaches the JSON', async (t) => {
+  const app = await board(t)
+  for (const host of ['a"b\\c', 'x y']) {
+    const answer = await app.inject({ url: '/api/v1/applications/list', headers: { authorization: `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}`, host } })
+    t.equal(answer.statusCode, 200)
+    const body = answer.json()
+    t.match(body.next_page, /^http:\/\/127\.0\.0\.1:4010\/api\/v1\/applications\/list\?page=2$/, `Host ${JSON.stringify(host)}: links on the board's own origin`)
+  }
+})

@@ -122,3 +122,12 @@ t.test('keeps every open window while many thousands are open, and forgets close
   t.equal(limiter.open().length, 25_000, 'the closed windows are gone, the new ones open')
   t.equal(limiter.admit('key 7').admitted, true, 'and a closed window admits again')
 })
+
+t.test('setting the clock back lifts no window', async (t) => {
+  const app = await limited(t)
+  await call(app, '/api/v1/metrics/list')
+  app.board.clock.advance(-60)
+  const refused = await call(app, '/api/v1/metrics/list')
+  t.equal(refused.status, 429)
+  t.equal(refused.headers['retry-after'], '960', 'the window still ends where it did')
+})

@@ -1,7 +1,7 @@
 // job/fields: read first, because its values are bound into the schemas (a candidate's
 // sector_disciplines follow job_industry). The spec does not show its shape, so the kit
 // looks for the six lists wherever they are and reports where it found them.
-import { FIELD_NAMES, FIELD_VALUES, type FieldName, type FieldValues } from '../../../schemas/values.js'
+import { FIELD_NAMES, FIELD_OF_LIST, FIELD_VALUES, type FieldName, type FieldValues } from '../../../schemas/values.js'
 import { check, endpoint, need, Skip } from '../checks.js'
 import type { RunContext } from '../context.js'
 import type { Answer } from '../http.js'
@@ -9,7 +9,10 @@ import { isRec, type Rec } from '../records.js'
 import type { Minimal } from '@tapjs/core'
 
 /** job/add's field for a list, which a service might use as the list's name too. */
-const ALIASES: Partial<Record<FieldName, string>> = { salary_currencies: 'salary_currency' }
+/** A list may be named after the field it governs (salary_currency for salary_currencies). */
+const ALIASES: Partial<Record<FieldName, string>> = Object.fromEntries(
+  Object.entries(FIELD_OF_LIST).filter(([list, field]) => list !== field),
+)
 
 export interface FieldLists {
   /** Where the lists were found: `data`, or `(top level)`. */
