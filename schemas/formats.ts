@@ -72,9 +72,9 @@ export type FormatName = keyof typeof FORMATS
 export const formatOption = (): Record<FormatName, (value: string) => boolean> =>
   Object.fromEntries(Object.entries(FORMATS).map(([name, { validate }]) => [name, validate])) as Record<FormatName, (value: string) => boolean>
 
-/** Registers the spec's formats, plus ajv-formats' email, ipv4 and ipv6, into an ajv instance. */
+/** Registers the spec's formats, plus ajv-formats' email, ipv4, ipv6 and date-time (the ledger's), into an ajv instance. */
 export function addBoardFormats(ajv: Ajv): Ajv {
-  addFormats.default(ajv, ['email', 'ipv4', 'ipv6'])
+  addFormats.default(ajv, ['email', 'ipv4', 'ipv6', 'date-time'])
   for (const [name, { validate }] of Object.entries(FORMATS)) ajv.addFormat(name, { type: 'string', validate })
   return ajv
 }

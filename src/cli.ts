@@ -85,6 +85,13 @@ export function program(): Command {
       }
     })
   addContractCommand(cli)
+  // `jobboard-kit --help` shows every command with all of its flags, not only the names
+  cli.addHelpText('after', () =>
+    cli.commands
+      .filter((command) => command.options.length > 0)
+      .map((command) => `\n${command.name()} options:\n${command.options.map((o) => `  ${o.flags.padEnd(32)} ${o.description}`).join('\n')}`)
+      .join('\n'),
+  )
   return cli
 }
 

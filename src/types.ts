@@ -65,3 +65,5 @@ export type PredefinedLocation = FromSchema<typeof S.predefinedLocation>
 export type Credential = FromSchema<typeof S.credential>
 /** The filters and page of a list (candidates, timesheets, marketing; applications add vacancy). */
 export type ListQuery = PagedQuery
+export type LedgerEntry = FromSchema<typeof S.ledgerEntry>
+export type LedgerFile = FromSchema<typeof S.ledgerFile>

@@ -1,39 +1,20 @@
-// The ledger: a small JSON file, cached by CI between runs, that remembers when each
-// full request was last made and when its rate-limit window opens again, so that the
-// next run leaves out (or waits for) what would only earn a 429.
-//
-// {
-//   "kind": "jobboard-kit contract ledger", "version": 1,
-//   "requests": { "<user> <METHOD> <full URL>": { "at": ISO time, "until": ISO time } }
-// }
+// The ledger: a small JSON file (schemas/ledger.ts), cached by CI between runs, that
+// remembers when each full request was last made and when its rate-limit window opens
+// again, so that the next run leaves out (or waits for) what would only earn a 429.
 //
 // `until` is when the request may be made again: `at` plus the window, or, after a
 // 429, the time its Retry-after named. Entries whose window has passed are dropped on
 // writing, so the file stays as small as the set of recent requests.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { LEDGER_KIND, ledgerFile } from '../../schemas/ledger.js'
+import type { LedgerEntry, LedgerFile } from '../types.js'
+import { createAjv, explain } from '../validation.js'
 import { UsageError } from './settings.js'
 
-const KIND = 'jobboard-kit contract ledger'
-
-export interface LedgerEntry {
-  at: string
-  until: string
-}
-
-export interface LedgerFile {
-  kind: typeof KIND
-  version: 1
-  requests: Record<string, LedgerEntry>
-}
+export type { LedgerEntry, LedgerFile }
 
 export const ledgerKey = (user: string | undefined, method: string, url: string) => `${user ?? '-'} ${method} ${url}`
 
-const isEntry = (value: unknown): value is LedgerEntry =>
-  typeof value === 'object' &&
-  value !== null &&
-  typeof (value as LedgerEntry).at === 'string' &&
-  typeof (value as LedgerEntry).until === 'string' &&
-  !Number.isNaN(Date.parse((value as LedgerEntry).until))
 
 export class Ledger {
   readonly path: string | undefined
@@ -58,12 +39,11 @@ export class Ledger {
     } catch (error) {
       throw new UsageError(`--ledger ${path} is not JSON: ${(error as Error).message}`)
     }
-    const file = data as Partial<LedgerFile>
-    if (file?.kind !== KIND || file.version !== 1 || typeof file.requests !== 'object' || file.requests === null) {
-      throw new UsageError(`--ledger ${path} is not a jobboard-kit ledger (delete it to start a new one).`)
+    const validate = createAjv().compile<LedgerFile>(ledgerFile)
+    if (!validate(data)) {
+      throw new UsageError(`--ledger ${path} is not a jobboard-kit ledger (delete it to start a new one): ${explain(validate.errors ?? [], 'body', data)}`)
     }
-    const entries = new Map(Object.entries(file.requests).filter((pair): pair is [string, LedgerEntry] => isEntry(pair[1])))
-    return new Ledger(path, entries)
+    return new Ledger(path, new Map(Object.entries(data.requests)))
   }
 
   /** When the request may be made again, if its window is still open at `now`. */
@@ -86,7 +66,7 @@ export class Ledger {
   save(now: number): void {
     if (this.path === undefined) return
     const requests = Object.fromEntries([...this.#entries].filter(([, entry]) => Date.parse(entry.until) > now).sort(([a], [b]) => (a < b ? -1 : 1)))
-    const file: LedgerFile = { kind: KIND, version: 1, requests }
+    const file: LedgerFile = { kind: LEDGER_KIND, version: 1, requests }
     const temporary = `${this.path}.${process.pid}.tmp`
     writeFileSync(temporary, `${JSON.stringify(file, null, 2)}\n`)
     renameSync(temporary, this.path)

@@ -54,6 +54,7 @@ t.test('--help lists every command and flag', async (t) => {
   const top = await runToEnd(['--help'])
   t.equal(top.code, 0)
   for (const command of ['serve', 'contract', 'openapi', 'scenarios']) t.match(top.stdout, new RegExp(`^  ${command}`, 'm'), command)
+  for (const flag of ['--page-size', '--rate-limit-window', '--clock', '--base-url', '--writes', '--ledger', '--out']) t.match(top.stdout, flag, `the top-level help lists ${flag}`)
   const help = await runToEnd(['serve', '--help'])
   for (const flag of ['--port', '--host', '--scenario', '--seed', '--page-size', '--username', '--password', '--public-base-url', '--rate-limit-window', '--clock', '--control', '--control-token', '--prefer']) {
     t.match(help.stdout, new RegExp(`${flag}\\b`), flag)
