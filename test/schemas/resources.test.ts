@@ -25,7 +25,10 @@ const cases: Array<[string, object, () => unknown]> = [
     S.applicationList,
     () => ({ ...list(samples.applicationSample()), next_page: 'https://board.example.com/api/v1/applications/list?page=2' }),
   ],
-  ['applications/details answer', S.applicationDetail, () => list(samples.applicationSample())],
+  ['applications/details answer', S.applicationDetail, () => {
+    const { href: _, ...detail } = samples.applicationSample()
+    return list(detail)
+  }],
   ['Timesheet list entry', S.timesheet, samples.timesheetSample],
   [
     'timesheets/list answer',
