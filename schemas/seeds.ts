@@ -8,6 +8,7 @@ import { jobFields, JOB_STATES } from './job.js'
 import { marketingRecord } from './marketing.js'
 import { MARKETING_ACTIONS } from './values.js'
 
+/** A file a seed may name: its original name and size in bytes (up to 10 MiB). */
 const fileSeed = {
   type: 'object',
   additionalProperties: false,
@@ -45,8 +46,8 @@ export const applicationSeed = {
     job_id: id,
     created_at: timestamp,
     cover_letter: { type: 'string' },
-    attachment_filename: { type: 'string', minLength: 1, maxLength: 200 },
-    attachment_filesize: { type: 'integer', minimum: 0, maximum: 10485760 },
+    attachment_filename: fileSeed.properties.filename,
+    attachment_filesize: fileSeed.properties.filesize,
   },
 } as const satisfies JSONSchema
 
@@ -57,8 +58,7 @@ export const timesheetSeed = {
     id,
     candidate_id: id,
     created_at: timestamp,
-    filename: { type: 'string', minLength: 1, maxLength: 200 },
-    filesize: { type: 'integer', minimum: 0, maximum: 10485760 },
+    ...fileSeed.properties,
   },
 } as const satisfies JSONSchema
 
