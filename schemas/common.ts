@@ -62,9 +62,16 @@ export const listEnvelope = <Item extends JSONSchema>(item: Item) =>
  * spec does not say, so the fake answers false by default (like `prev_page`) and may be
  * told to answer null or leave the field out (docs/behaviour.md).
  */
-export const nextPage = { anyOf: [url, { const: false }, { type: 'null' }] } as const satisfies JSONSchema
+export const nextPage = {
+  anyOf: [url, { const: false }, { type: 'null' }],
+  description:
+    'The full URL of the next page of the same list (its `since` and `vacancy`, and `page` one higher); on the last page `false` (or `null`, or left out, as the board is set up)',
+} as const satisfies JSONSchema
 /** `prev_page`: a URL, or false on the first page, as the spec says. */
-export const prevPage = { anyOf: [url, { const: false }] } as const satisfies JSONSchema
+export const prevPage = {
+  anyOf: [url, { const: false }],
+  description: 'The full URL of the previous page of the same list; `false` on the first page',
+} as const satisfies JSONSchema
 
 /** `{status, total, data, next_page}`: a paged list. */
 export const pagedEnvelope = <Item extends JSONSchema>(item: Item) =>

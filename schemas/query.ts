@@ -4,8 +4,17 @@
 import type { JSONSchema } from 'json-schema-to-ts'
 import { id } from './common.js'
 
-export const since = { type: 'string', format: 'since' } as const satisfies JSONSchema
-export const page = { type: 'integer', minimum: 1, maximum: 2147483647 } as const satisfies JSONSchema
+export const since = {
+  type: 'string',
+  format: 'since',
+  description: 'Only records changed at or after this minute: `YYYY-MM-DD HH:MM` (UTC; a space may be sent as `+`)',
+} as const satisfies JSONSchema
+export const page = {
+  type: 'integer',
+  minimum: 1,
+  maximum: 2147483647,
+  description: 'The page to answer, from 1 (the default); follow `next_page` rather than counting',
+} as const satisfies JSONSchema
 
 export const idParams = {
   type: 'object',
@@ -20,5 +29,5 @@ export const pagedQuery = {
 
 export const applicationsQuery = {
   type: 'object',
-  properties: { since, vacancy: id, page },
+  properties: { since, vacancy: { ...id, description: 'Only applications for this vacancy (job id)' }, page },
 } as const satisfies JSONSchema

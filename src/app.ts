@@ -12,7 +12,7 @@ import { BoardError, boardError, sendError, type HttpStatusPolicy } from './erro
 import { resolveOptions, type ResolvedOptions } from './options.js'
 import { Controller } from './control.js'
 import type { ArmedFault } from './faults.js'
-import { registerOpenApi } from './openapi.js'
+import { checkResponses, registerOpenApi, type ResponseCheck } from './openapi.js'
 import { documentedErrors, parsePrefer, preferredError } from './prefer.js'
 import { requestKey } from './rate-limit.js'
 import control, { CONTROL_PREFIX } from './routes/control.js'
@@ -23,6 +23,7 @@ import marketing from './routes/marketing.js'
 import metrics from './routes/metrics.js'
 import publicPages from './routes/public.js'
 import { baseUrl, isInProcess } from './routes/reply.js'
+import { withErrorAnswers } from './routes/schemas.js'
 import timesheets from './routes/timesheets.js'
 import { API_PREFIX } from './store/links.js'
 import type { ScenarioFile, ServerOptionsInput } from './types.js'
@@ -57,6 +58,8 @@ declare module 'fastify' {
 export interface BuildOptions extends ServerOptionsInput {
   /** A scenario given as an object rather than a name or path. */
   scenarioData?: ScenarioFile
+  /** Holds every API answer against the OpenAPI document and reports those it does not describe (the test suite's check). */
+  checkResponses?: ResponseCheck
 }
 
 /** The HTTP status for a JSON error: the body's, or 200 for 404/412 when behaviour.errorHttpStatus is "ok". */
@@ -124,7 +127,7 @@ function textValidator(coercing: ValidateFunction, schema: object): FastifyValid
 }
 
 export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Promise<FastifyInstance> {
-  const { scenarioData, ...rest } = input as BuildOptions
+  const { scenarioData, checkResponses: responseCheck, ...rest } = input as BuildOptions
   const options = resolveOptions(rest)
   const board = new Board(options, scenarioData)
 
@@ -144,7 +147,10 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   app.decorate('endpoints', endpoints)
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) endpoints.push({ method, url: route.url })
-    route.config = { ...route.config, errors: documentedErrors([route.method].flat()[0] as string, route.schema) }
+    const method = [route.method].flat()[0] as string
+    route.config = { ...route.config, errors: documentedErrors(method, route.schema) }
+    // the API's routes describe every error they may answer, for the OpenAPI document
+    if (route.url.startsWith(`${API_PREFIX}/`)) route.schema = withErrorAnswers(method, route.schema)
   })
   app.decorateRequest('apiUser', '')
   app.decorateRequest('limitKey', undefined)
@@ -228,6 +234,8 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
     reply.header('x-jobboard-kit-fault', 'truncate')
     return payload
   })
+  // last of the onSend hooks: it sees the answer as it leaves
+  if (responseCheck) checkResponses(app, responseCheck)
   app.addHook('onResponse', async (request, reply) => {
     if (!request.url.startsWith(CONTROL_PREFIX)) journal(request, reply.statusCode)
   })

@@ -1,7 +1,7 @@
 // The command line: `jobboard-kit serve` runs the fake; its flags are the options of
 // schemas/options.ts in kebab-case, with their descriptions as help. Exit codes: 0 on a
 // clean stop, 2 on a usage or start-up error, with a one-line reason.
-import { Command } from 'commander'
+import { Command, Option } from 'commander'
 import { asFlags, schemaOptions } from './cli-options.js'
 import { realpathSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
@@ -65,11 +65,13 @@ export function program(): Command {
   cli
     .command('openapi')
     .description('Print the OpenAPI 3.1 document of the API the fake serves, generated from schemas/.')
+    .addOption(new Option('--format <format>', 'json or yaml').choices(['json', 'yaml']).default('json'))
     .option('--out <file>', 'write it to a file instead')
-    .action(async ({ out }: { out?: string }) => {
+    .action(async ({ out, format }: { out?: string; format: 'json' | 'yaml' }) => {
       const app = await buildApp({ scenario: 'empty' })
       await app.ready()
-      const document = `${JSON.stringify(app.swagger(), null, 2)}\n`
+      // YAML as /openapi.yaml serves it (@fastify/swagger writes it with the yaml library)
+      const document = format === 'yaml' ? app.swagger({ yaml: true }) : `${JSON.stringify(app.swagger(), null, 2)}\n`
       await app.close()
       if (out) await writeFile(out, document)
       else process.stdout.write(document)

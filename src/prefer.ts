@@ -5,20 +5,39 @@ import type { FastifySchema } from 'fastify'
 import { REALM } from './auth.js'
 import { boardError, BoardError } from './errors.js'
 
-/** Statuses every API route can answer: auth, the rate limit, and a failing server. */
-const EVERY_ROUTE = [401, 429, 500, 503]
-
-/** The error statuses a route documents, from what its schema takes. */
-export function documentedErrors(method: string, schema: FastifySchema | undefined): number[] {
-  const codes = new Set(EVERY_ROUTE)
-  if (schema?.params) [404, 412].forEach((c) => codes.add(c))
-  if (schema?.querystring) codes.add(412)
-  // a page past the last answers 404 when behaviour.outOfRangePage says so
-  if ((schema?.querystring as { properties?: Record<string, unknown> } | undefined)?.properties?.page) codes.add(404)
-  if (schema?.body) [400, 412, 415].forEach((c) => codes.add(c))
+/**
+ * Why a route may answer each error status, read off what its schema takes. The one list
+ * of a route's error statuses: Prefer may ask for any of them, the OpenAPI document
+ * describes each (src/routes/schemas.ts), and the test suite holds every answer to it.
+ */
+export function routeErrors(method: string, schema: FastifySchema | undefined): Map<number, string[]> {
+  const reasons = new Map<number, string[]>()
+  const add = (code: number, reason: string) => reasons.set(code, [...(reasons.get(code) ?? []), reason])
+  const body = schema?.body as { required?: readonly string[] } | undefined
+  if (body) add(400, 'the body is not JSON, or is empty')
+  add(400, 'a Prefer header asks for a status this route does not document, or for no status at all')
+  add(401, 'no credentials, or wrong ones')
+  if (schema?.params) add(404, 'no record has this id')
   // job operations name a job that may not exist; their id is in the body
-  if (method === 'POST' && schema?.body && (schema.body as { required?: readonly string[] }).required?.includes('id')) codes.add(404)
-  return [...codes].sort((a, b) => a - b)
+  if (method === 'POST' && body?.required?.includes('id')) add(404, 'no job has this id, or it was deleted')
+  // a page past the last answers 404 when behaviour.outOfRangePage says so
+  if ((schema?.querystring as { properties?: Record<string, unknown> } | undefined)?.properties?.page) {
+    add(404, 'the page is past the last one (only when the board runs with outOfRangePage "not-found")')
+  }
+  if (schema?.params) add(412, 'a path parameter is invalid (the message names it)')
+  if (schema?.querystring) add(412, 'a query parameter is invalid (the message names it)')
+  if (body) add(412, 'a field of the body is invalid or missing (the message names it)')
+  if (body) add(413, 'the body is over 1 MiB')
+  if (body) add(415, 'the body is not sent as Content-Type: application/json')
+  add(429, 'the same full request (method, path and query string) was made within the rate-limit window')
+  add(500, 'the server failed')
+  add(503, 'the service is unavailable')
+  return new Map([...reasons].sort(([a], [b]) => a - b))
+}
+
+/** The error statuses a route documents. */
+export function documentedErrors(method: string, schema: FastifySchema | undefined): number[] {
+  return [...routeErrors(method, schema).keys()]
 }
 
 export interface Preference {
@@ -42,9 +61,10 @@ export function parsePrefer(header: string | string[] | undefined): Preference |
 }
 
 const REASON: Record<number, string> = {
-  400: 'The body is not valid JSON.',
+  400: 'The request is malformed.',
   404: 'The record was not found.',
   412: 'The request is invalid.',
+  413: 'The body is too large.',
   415: 'The body must be JSON, sent with Content-Type: application/json.',
   500: 'The server failed to answer.',
   503: 'The service is unavailable; try again later.',

@@ -85,9 +85,9 @@ export interface MockServer {
 }
 
 export async function createMockServer(input: BuildOptions = {}): Promise<MockServer> {
-  const { scenarioData, ...rest } = input
+  const { scenarioData, checkResponses, ...rest } = input
   const options = resolveOptions(rest)
-  const app = await buildApp({ ...options, ...(scenarioData ? { scenarioData } : {}) } as BuildOptions)
+  const app = await buildApp({ ...options, ...(scenarioData ? { scenarioData } : {}), ...(checkResponses ? { checkResponses } : {}) } as BuildOptions)
   const control = app.controller
   let url: string | undefined
 

@@ -7,6 +7,7 @@ import https from 'node:https'
 import t, { type Test } from 'tap'
 import { interceptBoard } from '../src/nock.js'
 import { createMockServer, type MockServer } from '../src/server.js'
+import { checked } from './helpers/board.js'
 
 const AUTH = `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}`
 const BOARD = 'https://board.example.com'
@@ -56,7 +57,7 @@ const pick = (headers: Record<string, string>) =>
 const onOrigin = (body: Buffer, from: string, to: string) => Buffer.from(body.toString('latin1').replaceAll(from, to), 'latin1')
 
 async function fake(t: Test): Promise<MockServer> {
-  const mock = await createMockServer({ clock: 'virtual', rateLimitWindow: 0 })
+  const mock = await createMockServer({ clock: 'virtual', rateLimitWindow: 0, ...checked(t) })
   t.teardown(() => mock.close())
   return mock
 }

@@ -4,10 +4,11 @@ import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import t from 'tap'
 import { createMockServer } from '../src/server.js'
+import { checked } from './helpers/board.js'
 import { ROOT } from './helpers/cli.js'
 
 t.test('answers in-process without a socket', async (t) => {
-  const mock = await createMockServer({ clock: 'virtual' })
+  const mock = await createMockServer({ clock: 'virtual', ...checked(t) })
   t.teardown(() => mock.close())
   t.throws(() => mock.url, /not listening/)
   const answer = await mock.inject({ url: '/api/v1/metrics/list', headers: { authorization: `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}` } })
@@ -15,7 +16,7 @@ t.test('answers in-process without a socket', async (t) => {
 })
 
 t.test('moves its clock, adds records and reads them back, typed', async (t) => {
-  const mock = await createMockServer({ clock: 'virtual', rateLimitWindow: 0 })
+  const mock = await createMockServer({ clock: 'virtual', rateLimitWindow: 0, ...checked(t) })
   t.teardown(() => mock.close())
   const url = await mock.listen(0)
   t.equal(mock.url, url)
@@ -44,7 +45,7 @@ t.test('moves its clock, adds records and reads them back, typed', async (t) => 
 })
 
 t.test('arms faults, keeps a journal, shows rate-limit windows, resets, saves and restores', async (t) => {
-  const mock = await createMockServer({ clock: 'virtual' })
+  const mock = await createMockServer({ clock: 'virtual', ...checked(t) })
   t.teardown(() => mock.close())
   const auth = { authorization: `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}` }
   mock.faults.add({ path: '/api/v1/metrics/list', status: 502 })

@@ -3,24 +3,24 @@ import type { FastifyInstance } from 'fastify'
 import { applicationDetail, applicationList, applicationsQuery, idParams } from '../../schemas/index.js'
 import type { ApplicationsQuery, IdParams } from '../types.js'
 import { detailAnswer, OCTET_STREAM, pageAnswer, sendDownload } from './reply.js'
-import { download, errors } from './schemas.js'
+import { answer, download } from './schemas.js'
 
 export default async function applications(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: ApplicationsQuery }>(
     '/applications/list',
-    { schema: { querystring: applicationsQuery, response: { 200: applicationList, ...errors } } },
+    { schema: { querystring: applicationsQuery, response: { 200: answer('A page of applications, newest first (highest id first).', applicationList) } } },
     async (request) => pageAnswer(request, app.board.store.applicationList(request.query), 'applications/list', request.query),
   )
 
   app.get<{ Params: IdParams }>(
     '/applications/details/:id',
-    { schema: { params: idParams, response: { 200: applicationDetail, ...errors } } },
+    { schema: { params: idParams, response: { 200: answer('The application, as the only item of `data`.', applicationDetail) } } },
     async (request) => detailAnswer(app.board.store.application(request.params.id)),
   )
 
   app.get<{ Params: IdParams }>(
     '/applications/attachment/:id',
-    { schema: { params: idParams, response: { 200: download(OCTET_STREAM), ...errors } } },
+    { schema: { params: idParams, response: { 200: download(OCTET_STREAM, "application's attachment") } } },
     async (request, reply) => sendDownload(reply, app.board.store.download('attachment', request.params.id), OCTET_STREAM),
   )
 }

@@ -4,12 +4,12 @@ import { candidateDetail, candidateList, idParams, pagedQuery } from '../../sche
 import { FILE_KINDS } from '../store/links.js'
 import type { IdParams, PagedQuery } from '../types.js'
 import { detailAnswer, OCTET_STREAM, pageAnswer, sendDownload, TIMESHEET } from './reply.js'
-import { download, errors } from './schemas.js'
+import { answer, download } from './schemas.js'
 
 export default async function candidates(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: PagedQuery }>(
     '/candidates/list',
-    { schema: { querystring: pagedQuery, response: { 200: candidateList, ...errors } } },
+    { schema: { querystring: pagedQuery, response: { 200: answer('A page of candidates, newest first.', candidateList) } } },
     async (request) =>
       pageAnswer(request, app.board.store.candidateList(request.query), 'candidates/list', request.query, {
         paged: app.board.scenario.behaviour.pageCandidates,
@@ -18,14 +18,14 @@ export default async function candidates(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: IdParams }>(
     '/candidates/details/:id',
-    { schema: { params: idParams, response: { 200: candidateDetail, ...errors } } },
+    { schema: { params: idParams, response: { 200: answer('The candidate, as the only item of `data`.', candidateDetail) } } },
     async (request) => detailAnswer(app.board.store.candidate(request.params.id)),
   )
 
   for (const kind of FILE_KINDS) {
     app.get<{ Params: IdParams }>(
       `/candidates/${kind}/:id`,
-      { schema: { params: idParams, response: { 200: download(kind === 'timesheet' ? TIMESHEET : OCTET_STREAM), ...errors } } },
+      { schema: { params: idParams, response: { 200: download(kind === 'timesheet' ? TIMESHEET : OCTET_STREAM, `candidate's ${kind}`) } } },
       async (request, reply) => {
         const { board } = app
         const type = kind === 'timesheet' ? board.scenario.behaviour.timesheetContentType : OCTET_STREAM

@@ -97,6 +97,7 @@ export default async function control(app: FastifyInstance, { controller, token 
   })
 
   app.get('/openapi.json', async () => app.swagger())
+  app.get('/openapi.yaml', async (_request, reply) => reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })))
 
   app.get('/state', async () => controller.exportState())
   app.put('/state', { bodyLimit: 1024 * 1024 * 1024 }, async (request) => {

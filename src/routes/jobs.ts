@@ -5,7 +5,7 @@ import { links } from '../store/links.js'
 import type { JobOperation } from '../store/store.js'
 import type { JobIdBody, JobInput, JobRepostBody } from '../types.js'
 import { baseUrl } from './reply.js'
-import { errors } from './schemas.js'
+import { answer } from './schemas.js'
 
 const DONE: Record<Exclude<JobOperation, 'repost'>, string> = {
   close: 'has been closed (unpublished)',
@@ -16,7 +16,7 @@ const DONE: Record<Exclude<JobOperation, 'repost'>, string> = {
 export default async function jobs(app: FastifyInstance): Promise<void> {
   app.post<{ Body: JobInput }>(
     '/job/add',
-    { schema: { body: jobInput, response: { 200: jobAddAnswer, ...errors } } },
+    { schema: { body: jobInput, response: { 200: answer('The job was added: `message` is the URL of its public page, `id` its id.', jobAddAnswer) } } },
     async (request) => {
       const job = app.board.store.addJob(request.body)
       return { status: 200, message: links(baseUrl(request)).jobPage(job.id), id: job.id }
@@ -26,7 +26,7 @@ export default async function jobs(app: FastifyInstance): Promise<void> {
   for (const operation of ['close', 'expire', 'delete'] as const) {
     app.post<{ Body: JobIdBody }>(
       `/job/${operation}`,
-      { schema: { body: jobIdBody, response: { 200: messageAnswer, ...errors } } },
+      { schema: { body: jobIdBody, response: { 200: answer(`The job ${DONE[operation]}; \`message\` says so.`, messageAnswer) } } },
       async (request) => {
         const job = app.board.store.applyJobOperation(operation, request.body.id)
         return { status: 200, message: `Job ${job.id} ${DONE[operation]}.` }
@@ -36,7 +36,7 @@ export default async function jobs(app: FastifyInstance): Promise<void> {
 
   app.post<{ Body: JobRepostBody }>(
     '/job/repost',
-    { schema: { body: jobRepostBody, response: { 200: messageAnswer, ...errors } } },
+    { schema: { body: jobRepostBody, response: { 200: answer('The job was reposted and published again; `message` gives its new closing and expiry dates.', messageAnswer) } } },
     async (request) => {
       const job = app.board.store.applyJobOperation('repost', request.body.id, request.body.closing_date)
       return { status: 200, message: `Job ${job.id} has been reposted; it closes on ${job.closing_date} and expires on ${job.expiry_date}.` }
@@ -45,7 +45,7 @@ export default async function jobs(app: FastifyInstance): Promise<void> {
 
   app.get(
     '/job/fields',
-    { schema: { response: { 200: jobFieldsAnswer, ...errors } } },
+    { schema: { response: { 200: answer('The values each constrained job field currently allows.', jobFieldsAnswer) } } },
     async () => ({ status: 200, data: app.board.store.jobFields() }),
   )
 }

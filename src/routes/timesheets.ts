@@ -3,18 +3,18 @@ import type { FastifyInstance } from 'fastify'
 import { idParams, pagedQuery, timesheetList } from '../../schemas/index.js'
 import type { IdParams, PagedQuery } from '../types.js'
 import { pageAnswer, sendDownload, TIMESHEET } from './reply.js'
-import { download, errors } from './schemas.js'
+import { answer, download } from './schemas.js'
 
 export default async function timesheets(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: PagedQuery }>(
     '/timesheets/list',
-    { schema: { querystring: pagedQuery, response: { 200: timesheetList, ...errors } } },
+    { schema: { querystring: pagedQuery, response: { 200: answer('A page of timesheets, newest first.', timesheetList) } } },
     async (request) => pageAnswer(request, app.board.store.timesheetList(request.query), 'timesheets/list', request.query, { prev: true }),
   )
 
   app.get<{ Params: IdParams }>(
     '/candidates/timesheets/download/:id',
-    { schema: { params: idParams, response: { 200: download(TIMESHEET), ...errors } } },
+    { schema: { params: idParams, response: { 200: download(TIMESHEET, 'timesheet') } } },
     async (request, reply) =>
       sendDownload(reply, app.board.store.download('timesheet', request.params.id), app.board.scenario.behaviour.timesheetContentType),
   )

@@ -11,6 +11,7 @@ import { resolveSettings, type ContractFlags } from '../../src/contract/settings
 import type { CheckResult } from '../../src/contract/suite.js'
 import { createMockServer, type MockServer } from '../../src/server.js'
 import type { BuildOptions } from '../../src/app.js'
+import { checked } from '../helpers/board.js'
 
 export const CREDENTIALS = { username: 'jobboard', password: 'jobboard' }
 export const AUTHORIZATION = `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}`
@@ -105,7 +106,7 @@ export async function board(t: Test, breakage: Breakage = {}, options: BuildOpti
   }
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
-  fake = await createMockServer({ clock: 'virtual', port: 0, publicBaseUrl: url, ...options })
+  fake = await createMockServer({ clock: 'virtual', port: 0, publicBaseUrl: url, ...checked(t), ...options })
   await fake.listen(0)
   t.teardown(async () => {
     proxy.closeAllConnections()

@@ -3,11 +3,12 @@
 import http from 'node:http'
 import t, { type Test } from 'tap'
 import { createMockServer, type MockServer } from '../../src/server.js'
+import { checked } from '../helpers/board.js'
 
 const AUTH = { authorization: `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}` }
 
 async function served(t: Test, options: Parameters<typeof createMockServer>[0] = {}): Promise<{ mock: MockServer; url: string }> {
-  const mock = await createMockServer({ clock: 'virtual', ...options })
+  const mock = await createMockServer({ clock: 'virtual', ...checked(t), ...options })
   const url = await mock.listen(0)
   t.teardown(() => mock.close())
   return { mock, url }

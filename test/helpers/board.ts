@@ -8,9 +8,15 @@ export const PASSWORD = 'jobboard'
 export const basic = (user = USER, password = PASSWORD) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`
 export const AUTH = { authorization: basic() }
 
+/**
+ * The check every fake in the suite runs with: an answer the OpenAPI document does not
+ * describe (status, headers, body) fails the test that got it, so the document cannot drift.
+ */
+export const checked = (t: Test) => ({ checkResponses: (problem: string) => t.fail(problem) })
+
 /** A fake with a virtual clock and, unless the test says otherwise, no rate limit. */
 export async function board(t: Test, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const app = await buildApp({ clock: 'virtual', rateLimitWindow: 0, ...options })
+  const app = await buildApp({ clock: 'virtual', rateLimitWindow: 0, ...checked(t), ...options })
   t.teardown(() => app.close())
   return app
 }
