@@ -27,13 +27,20 @@ t.test('refuses a status the route does not document, naming those it does', asy
   const app = await board(t)
   const answer = await call(app, { url: '/api/v1/metrics/list', headers: { prefer: 'code=404' } })
   t.equal(answer.status, 400)
-  t.equal(answer.body.message, 'Prefer: code=404 is not an answer GET /api/v1/metrics/list documents; it documents 401, 429, 500, 503.')
+  t.equal(answer.body.message, 'Prefer: code=404 is not an answer GET /api/v1/metrics/list documents; it documents 400, 401, 429, 500, 503.')
   const job = await call(app, { method: 'POST', url: '/api/v1/job/close', payload: { id: 1 }, headers: { prefer: 'code=404' } })
   t.equal(job.status, 404, 'job/close documents 404 for an unknown id')
   const add = await call(app, { method: 'POST', url: '/api/v1/job/add', payload: jobInputSample(), headers: { prefer: 'code=412' } })
   t.equal(add.status, 412)
   t.equal(app.board.store.jobs.size, app.board.scenario.counts.jobs, 'and added nothing')
   t.equal((await call(app, { url: '/api/v1/metrics/list', headers: { prefer: 'code=abc' } })).status, 400)
+})
+
+t.test('answers 413 on a route that takes a body, as a body too large would', async (t) => {
+  const app = await board(t)
+  const add = await call(app, { method: 'POST', url: '/api/v1/job/add', payload: jobInputSample(), headers: { prefer: 'code=413' } })
+  t.same(add.body, { status: 413, message: 'The body is too large (asked for with Prefer: code=413).' })
+  t.equal((await call(app, { url: '/api/v1/metrics/list', headers: { prefer: 'code=413' } })).status, 400, 'and not on one without')
 })
 
 t.test('still asks for credentials first', async (t) => {
