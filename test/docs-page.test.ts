@@ -51,6 +51,9 @@ t.test('renders every operation, opens one, and asks nothing of any other host',
   const page = browser.pages()[0] ?? (await browser.newPage())
   const answer = await page.goto(`${url}/docs`, { waitUntil: 'load', timeout: 60_000 })
   t.equal(answer?.status(), 200, '/docs answers 200')
+  const policy = (await answer?.allHeaders())?.['content-security-policy']
+  t.match(policy, /default-src 'self'/, 'with a policy that keeps the page on this server')
+  t.notMatch(policy, /https:|upgrade-insecure-requests/, 'and that works over plain http')
   await page.locator('.opblock-summary-path').first().waitFor({ timeout: 60_000 })
 
   const shown = await page.locator('.opblock-summary-path').evaluateAll((elements) =>
