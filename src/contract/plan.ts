@@ -18,8 +18,15 @@ export const UNKNOWN_ID = idSchema.maximum
 /** A value of `since` that no reading of the spec takes for a time. */
 export const MALFORMED_SINCE = 'not-a-time'
 
-/** The marker the kit's own extra requests carry, so that they are distinct full requests (see docs/contract.md). */
-export const MARK = 'contract'
+/**
+ * Full requests the run needs for nothing else, spent by the checks that must not use up
+ * another's window: pages of marketing/list past the two any list is read to. The kit
+ * sends only the query parameters the spec defines (since, page, vacancy).
+ */
+export const SPARE = {
+  path: '/marketing/list',
+  pages: { withoutCredentials: 3, wrongCredentials: 4, rateLimit: 5 },
+} as const
 
 export const FILE_KINDS = [
   { list: 'timesheets', kind: 'timesheet' },
@@ -167,12 +174,17 @@ export class Plan {
     return this.#client.get(this.#client.api(`${path}/${UNKNOWN_ID}`))
   }
 
+  /** The URL of a spare full request (SPARE). */
+  spare(use: keyof (typeof SPARE)['pages']): string {
+    return this.#client.api(SPARE.path, { page: SPARE.pages[use] })
+  }
+
   withoutCredentials(): Promise<Got> {
-    return this.#client.get(this.#client.api('/metrics/list', { [MARK]: 'no-credentials' }), { credentials: 'none' })
+    return this.#client.get(this.spare('withoutCredentials'), { credentials: 'none' })
   }
 
   wrongCredentials(): Promise<Got> {
-    return this.#client.get(this.#client.api('/metrics/list', { [MARK]: 'wrong-credentials' }), { credentials: 'wrong' })
+    return this.#client.get(this.spare('wrongCredentials'), { credentials: 'wrong' })
   }
 
   /** Records of a list fetched so far, without asking for more (for picks that only prefer). */
