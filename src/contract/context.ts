@@ -70,10 +70,16 @@ export class RunContext {
         details: verdict.drift,
       })
     }
+    for (const choice of verdict.choices) this.observations.add({ topic: choice.topic, endpoint, summary: choice.summary })
+    const noted = verdict.drift.length + verdict.choices.length
+    // "All bodies are JSON": the answer says so in its Content-Type
+    const type = answer.headers['content-type']
+    const json = type?.split(';')[0]?.trim().toLowerCase() === 'application/json'
+    a.ok(json, `${what} says Content-Type ${type}`, `${what} says Content-Type ${type ?? '(none)'}, expected application/json`)
     return a.none(
       verdict.failures.map((failure) => `${what}: ${failure}`),
-      `${what} fits the schema${verdict.drift.length > 0 ? ` (besides ${verdict.drift.length} unknown field${verdict.drift.length === 1 ? '' : 's'}, see observations)` : ''}`,
-    )
+      `${what} fits the schema${noted > 0 ? ` (besides ${noted} choice${noted === 1 ? '' : 's'} the spec leaves open, see observations)` : ''}`,
+    ) && json
   }
 
   /** Records a job the run made, the moment its id is known. */

@@ -120,9 +120,11 @@ export class Plan {
   }
 
   /**
-   * A `since` that splits the records fetched: the minute of the record three quarters
-   * down the fetched records, newest first, by the first field the list may filter on.
-   * Most records pass it, so the answer is likely to have a next page to check too.
+   * A `since` at a boundary: the minute of a record R whose next older record P (by the
+   * first field the list may filter on) is as close before it as the fetched records
+   * allow, in an earlier minute, R taken from the older half so that the answer is likely
+   * to have a next page to check too. A service off by a minute leaves R out; one off by
+   * minutes the other way, or comparing dates only, keeps P: both fail.
    */
   sinceValue(list: ListDef): Promise<string | undefined> {
     return this.#once(`since-value ${list.path}`, async () => {
@@ -132,8 +134,15 @@ export class Plan {
         .filter((value): value is string => value !== undefined && isTimestamp(value))
         .sort()
         .reverse()
-      const at = times[Math.floor((times.length * 3) / 4)] ?? times[times.length - 1]
-      return at?.slice(0, 16)
+      const minutes = [...new Set(times.map((time) => time.slice(0, 16)))]
+      if (minutes.length < 2) return minutes[0]
+      let best: { at: string; gap: number } | undefined
+      for (let i = Math.floor(minutes.length / 2); i < minutes.length - 1; i++) {
+        const [at, before] = [minutes[i] as string, minutes[i + 1] as string]
+        const gap = Date.parse(`${at.replace(' ', 'T')}Z`) - Date.parse(`${before.replace(' ', 'T')}Z`)
+        if (!best || gap < best.gap) best = { at, gap }
+      }
+      return best?.at ?? minutes[Math.floor((minutes.length * 3) / 4)]
     })
   }
 

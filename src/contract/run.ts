@@ -12,7 +12,10 @@ import { RunContext } from './context.js'
 import { where, type Got } from './checks.js'
 import { adoptFieldValues, type FieldLists } from './groups/fields.js'
 import { cleanup, deletePending, planWrites, turnOf } from './groups/jobs.js'
+import { observeMalformedSince } from './groups/lists.js'
+import { observeUnknownIds } from './groups/resources.js'
 import { Client } from './http.js'
+import { LISTS } from './lists.js'
 import { junitXml } from './junit.js'
 import { Ledger } from './ledger.js'
 import { buildReport, checkLines, closingLines, coverage, tally, type ContractReport } from './report.js'
@@ -103,6 +106,9 @@ export async function runContract(settings: ContractSettings, io: RunIO): Promis
         ctx.turns = planWrites(ctx)
       }
       await ctx.plan.prefetch()
+      // what the spec leaves open about refusals is seen, not checked
+      await observeUnknownIds(ctx)
+      for (const list of LISTS) if (settings.groups.includes(list.group)) await observeMalformedSince(ctx, list)
       let shown: string | undefined
       await runSuite(ctx, () => found, (result) => {
         results.push(result)
