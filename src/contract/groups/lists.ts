@@ -276,6 +276,25 @@ export function listChecks(t: Minimal, ctx: RunContext, list: ListDef): void {
     if (verdicts.every((v) => v.before.length > 0)) throw new Skip('no field is respected by every record (see the check before)')
   })
 
+  check(t, 'the answer with since counts exactly the records at or after since, to the minute', async (a) => {
+    const answer = pageOrSkip(await plan.since(list), 'the answer with since')
+    const at = `${sinceOf(answer.answer.url)}:00`
+    const without = await plan.records(list)
+    // countable by a field when the records fetched run newest first by it and reach below since:
+    // every record at or after since is then among them
+    const countable = list.sinceFields.flatMap((field) => {
+      const values = without.map((r) => str(r[field]))
+      if (values.some((v) => v === undefined || !isTimestamp(v)) || firstDisorder(values) !== undefined || !values.some((v) => (v as string) < at)) return []
+      return [{ field, count: values.filter((v) => (v as string) >= at).length }]
+    })
+    // a field that cannot be counted may be the one the service compares: then nothing can be concluded
+    if (countable.length < list.sinceFields.length) throw new Skip(`the records fetched do not run newest first by ${list.sinceFields.join(' or ')} down to since ${at}: the records at or after it cannot be counted`)
+    const total = int(answer.total)
+    const match = countable.find((c) => c.count === total)
+    if (match) return a.pass(`total ${String(total)} is the ${match.count} records at or after ${at} by ${match.field}`)
+    a.fail(`total with since ${at} is ${JSON.stringify(answer.total)}, expected ${countable.map((c) => `${c.count} (the records fetched at or after it by ${c.field})`).join(' or ')}: since is read off by some minutes or more`)
+  })
+
   check(t, 'next_page of the answer with since carries since and page', async (a) => {
     const answer = pageOrSkip(await plan.since(list), 'the answer with since')
     const since = sinceOf(answer.answer.url)
