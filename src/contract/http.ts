@@ -160,6 +160,8 @@ export class Client {
   /** Aborts with the run: one listener on the caller's signal, however many requests wait. */
   readonly #stop = new AbortController()
   readonly #answers = new Map<string, Promise<Outcome>>()
+  /** Full requests that went out in this run (not those an interrupt stopped before they left). */
+  readonly #sent = new Set<string>()
   readonly #slots = new Slots(4)
   /** Waits end by then: --max-wait is the budget of the whole run, not of each request. */
   readonly #deadline: number
@@ -213,7 +215,7 @@ export class Client {
    * window (or at its end within the --max-wait budget).
    */
   free(method: string, url: string): boolean {
-    if (this.#windowMs > 0 && this.#answers.has(this.#key(method, url, 'given'))) return false
+    if (this.#windowMs > 0 && this.#sent.has(this.#key(method, url, 'given'))) return false
     const now = this.#clock.now()
     const until = this.#ledger.openUntil(ledgerKey(this.#user('given'), method, url), now)
     return until === undefined || until <= this.#deadline
@@ -231,7 +233,8 @@ export class Client {
   post(url: string, body: unknown, options: Pick<RequestOptions, 'detached'> = {}): Promise<Outcome> {
     const key = this.#key('POST', url, 'given')
     if (this.#answers.has(key)) {
-      if (this.#windowMs > 0) throw new Error(`jobboard-kit contract: POST ${url} was asked for twice in one window`)
+      // one an interrupt stopped before it left may go now (cleanup's delete)
+      if (this.#windowMs > 0 && this.#sent.has(key)) throw new Error(`jobboard-kit contract: POST ${url} was asked for twice in one window`)
       const outcome = this.#send('POST', url, { ...options, body }, 'given', 'shared')
       this.#answers.set(key, outcome)
       return outcome
@@ -393,6 +396,7 @@ export class Client {
     const run = options.detached ? undefined : this.#stop.signal
     if (run?.aborted) return { kind: 'unavailable', method, url, cause: 'aborted', reason: 'the run was interrupted' }
     // identity: a download's bytes must be compared with its Content-Length as sent
+    this.#sent.add(this.#key(method, url, credentials))
     const headers: Record<string, string> = { accept: 'application/json, */*', 'accept-encoding': 'identity' }
     const { username, password } = this.#settings
     if (credentials === 'given' && username !== undefined && password !== undefined) headers.authorization = basic(username, password)

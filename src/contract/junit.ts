@@ -53,8 +53,9 @@ export function junitXml(results: readonly CheckResult[], name: string, observat
     } else if (result.status === 'error') {
       testCase.error(result.reason ?? 'the service erred', 'service', result.reason)
     } else if (result.status === 'skip') {
-      const why = result.skip === 'not-due' ? 'not due this run' : result.skip === 'unavailable' ? 'not made' : 'does not apply'
-      skippedWith(testCase, `${why}: ${result.reason ?? ''}`)
+      // a write check's reason starts "not due this run" already
+      const why = result.skip === 'not-due' ? '' : result.skip === 'unavailable' ? 'not made: ' : 'does not apply: '
+      skippedWith(testCase, `${why}${result.reason ?? ''}`)
     }
   }
   for (const o of observations) suiteOf(o.endpoint).suite.property(`warning.${o.topic}`, o.summary)

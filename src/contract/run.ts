@@ -46,7 +46,7 @@ export interface RunResult {
 
 /** Why the run cannot go on after job/fields, if it cannot. */
 function preflightProblem(got: Got, settings: ContractSettings): string | undefined {
-  if (got.kind === 'unavailable' && got.cause === 'network' && /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|CERT|SSL|TLS/i.test(got.reason)) return `cannot reach ${settings.baseUrl}: ${got.reason.replace(/^no answer: /, '')}`
+  if (got.kind === 'unavailable' && got.cause === 'network') return `cannot reach ${settings.baseUrl}: ${got.reason.replace(/^no answer: /, '').replace(/ \(asked twice\)$/, '')}`
   if (got.kind === 'unavailable' && got.cause === 'aborted') return 'interrupted before the first answer'
   if (got.kind !== 'answer') return undefined
   if (got.status === 401 || got.status === 403) {
