@@ -12,7 +12,7 @@ import { RunContext } from './context.js'
 import { where, type Got } from './checks.js'
 import { adoptFieldValues, type FieldLists } from './groups/fields.js'
 import { cleanup, deletePending, planWrites, turnOf } from './groups/jobs.js'
-import { observeMalformedSince } from './groups/lists.js'
+import { observeMalformedSince, observeOrder } from './groups/lists.js'
 import { observeUnknownIds } from './groups/resources.js'
 import { Client } from './http.js'
 import { LISTS } from './lists.js'
@@ -108,7 +108,10 @@ export async function runContract(settings: ContractSettings, io: RunIO): Promis
       await ctx.plan.prefetch()
       // what the spec leaves open about refusals is seen, not checked
       await observeUnknownIds(ctx)
-      for (const list of LISTS) if (settings.groups.includes(list.group)) await observeMalformedSince(ctx, list)
+      for (const list of LISTS.filter((l) => settings.groups.includes(l.group))) {
+        await observeMalformedSince(ctx, list)
+        await observeOrder(ctx, list)
+      }
       let shown: string | undefined
       await runSuite(ctx, () => found, (result) => {
         results.push(result)
