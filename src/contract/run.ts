@@ -46,7 +46,8 @@ export interface RunResult {
 
 /** Why the run cannot go on after job/fields, if it cannot. */
 function preflightProblem(got: Got, settings: ContractSettings): string | undefined {
-  if (got.kind === 'unavailable' && got.cause === 'network') return `cannot reach ${settings.baseUrl}: ${got.reason.replace(/^no answer: /, '').replace(/ \(asked twice\)$/, '')}`
+  // a connection the service reset is an outage (errored checks, exit 3); one never made is an unreachable host
+  if (got.kind === 'unavailable' && got.cause === 'network' && !/ECONNRESET|UND_ERR_SOCKET|other side closed|socket hang up|EPIPE/i.test(got.reason)) return `cannot reach ${settings.baseUrl}: ${got.reason.replace(/^no answer: /, '').replace(/ \(asked twice\)$/, '')}`
   if (got.kind === 'unavailable' && got.cause === 'aborted') return 'interrupted before the first answer'
   if (got.kind !== 'answer') return undefined
   if (got.status === 401 || got.status === 403) {

@@ -61,6 +61,14 @@ t.test('a reset connection errors the checks that needed it and exits 3', async 
   t.equal(run.report.summary.failed, 0)
 })
 
+t.test('a reset on job/fields, the first request, is an outage too, not an unreachable host', async (t) => {
+  const { url } = await board(t, { answer: (x) => (on(x, /^\/job\/fields$/) ? 'reset' : undefined) })
+  const run = await contract({ baseUrl: url, only: 'fields,metrics' }, { clock: steppingClock() })
+  t.equal(run.exitCode, 3)
+  t.ok(run.report.checks.filter((c) => c.endpoint === 'job/fields').every((c) => c.status === 'error'), 'the job/fields checks are errored')
+  t.ok(run.report.checks.filter((c) => c.endpoint === 'metrics/list').every((c) => c.status === 'pass'), 'the others are made')
+})
+
 t.test('a timeout errors the checks that needed it and exits 3, not 2', async (t) => {
   const { url } = await board(t, { answer: (x) => (on(x, /^\/metrics\/list$/) ? 'hang' : undefined) })
   const junit = join(t.testdir(), 'contract.xml')

@@ -104,7 +104,7 @@ export function planWrites(ctx: RunContext): Map<TurnName, { due: boolean; reaso
       const spent = turn.needs.find((path) => taken.has(path))
       const closed = turn.needs.find((path) => !client.free('POST', client.api(`/job/${path}`)))
       if (spent) reason = `${post(spent)} is made in this run by ${taken.get(spent)}`
-      else if (closed) reason = `the ledger says ${post(closed)} was made within the last ${settings.rateLimitWindow} s`
+      else if (closed) reason = `${post(closed)} is spent: made within the last ${settings.rateLimitWindow} s (in this run, or by the ledger)`
       else if (!ledger.kept && turn.name !== TURNS[0].name) reason = 'write checks that repeat a full request take turns across runs through --ledger'
     }
     if (turn.name === 'after-delete' && reason === undefined && ledger.deletedOf(deployment) === undefined && !turns.get('lifecycle')?.due) {
