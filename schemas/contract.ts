@@ -42,7 +42,7 @@ export const contractOptions = {
       minLength: 1,
       description: `Run only these groups, comma-separated: ${CONTRACT_GROUPS.join(', ')} (rate-limit runs only when named)`,
     },
-    ledger: { type: 'string', minLength: 1, description: 'Remember when each full request was made, across runs, in this file' },
+    ledger: { type: 'string', minLength: 1, description: 'Remember across runs, in this file: when each full request was made, whose write checks had their turn, jobs still to delete' },
     requestTimeout: { type: 'integer', minimum: 1, maximum: 600, default: 30, description: 'Seconds before one request is given up' },
   },
 } as const satisfies JSONSchema

@@ -72,7 +72,7 @@ function incompleteReason(results: readonly CheckResult[], checked: number, plan
   const unmade = results.filter((r) => r.status === 'skip' && r.skip === 'unavailable')
   const parts = [
     errored.length > 0 ? `${errored.length} errored (the service erred), e.g. ${errored[0]?.endpoint}: ${errored[0]?.reason}` : '',
-    unmade.length > 0 ? `${unmade.length} not made (rate limited or left out by the ledger), e.g. ${unmade[0]?.endpoint}: ${unmade[0]?.reason}` : '',
+    unmade.length > 0 ? `${unmade.length} not made (rate limited, left out by the ledger, or needing an answer not got), e.g. ${unmade[0]?.endpoint}: ${unmade[0]?.reason}` : '',
   ].filter((part) => part !== '')
   return `incomplete: checked ${checked} of ${planned} planned (${Math.floor(made)}%, below --min-coverage ${minimum}%); ${parts.join('; ')}`
 }

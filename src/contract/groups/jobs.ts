@@ -134,7 +134,8 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
     if (!planned?.due) throw new Skip(planned?.reason ?? 'not due this run', 'not-due')
   }
   const theJob = () => {
-    if (!state.job) throw new Skip('no job was made (see job/add)')
+    // planned, and not made: the valid add failed or erred (its own check says which)
+    if (!state.job) throw new Skip('no job was made (see job/add)', 'unavailable')
     return state.job
   }
   /** Notes a job made by a request meant to fail, so that cleanup deletes it too. */
