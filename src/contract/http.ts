@@ -170,6 +170,11 @@ export class Client {
   #nextStart = 0
   readonly log: RequestRecord[] = []
 
+  /** How the kit slowed down for a burst limiter, if it had to: requests at once, and the least time between two. */
+  get pace(): { concurrency: number; spacingMs: number } | undefined {
+    return this.#spacing === 0 ? undefined : { concurrency: this.#slots.limit, spacingMs: this.#spacing }
+  }
+
   constructor({ settings, clock, ledger, signal }: ClientOptions) {
     this.baseUrl = settings.baseUrl
     this.origin = new URL(settings.baseUrl).origin

@@ -142,6 +142,13 @@ export async function runContract(settings: ContractSettings, io: RunIO): Promis
       details: limited.map((r) => ({ method: r.method, url: r.url, note: r.note })),
     })
   }
+  if (client.pace) {
+    ctx.observations.add({
+      topic: 'rate-limit',
+      endpoint: 'rate limit',
+      summary: `a burst limiter (429 with a short Retry-after): the kit went down to ${client.pace.concurrency} request${client.pace.concurrency === 1 ? '' : 's'} at a time, ${client.pace.spacingMs / 1000} s apart`,
+    })
+  }
   const counts = tally(results)
   const pending = ledger.pendingOf(ctx.deployment)
   const made = coverage(counts)

@@ -1,6 +1,7 @@
 // The contract kit's test rig: the fake in process behind a small proxy that can break
-// its answers (or its requests) the way a deviating deployment would, and the kit run
-// in process against it, its output and report kept for the assertions.
+// its answers (or its requests) the way a deviating deployment would, or answer in its
+// stead (a gateway, a limiter, a strict server), and the kit run in process against it,
+// its output and report kept for the assertions.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Test } from 'tap'

@@ -41,6 +41,7 @@ t.test('a burst-limited server gives a complete run with --max-wait 120', async 
   t.equal(checked, planned, `checked ${checked} of ${planned} planned`)
   t.match(run.output, new RegExp(`checked ${planned} of ${planned} planned\\n$`))
   t.ok(run.report.requests.some((r) => r.attempts > 2), 'a request was waited for more than once when it had to be')
+  t.ok(run.report.observations.some((o) => o.topic === 'rate-limit' && /went down to 1 request at a time, 1 s apart/.test(o.summary)), 'it slowed down to one request a second, and says so')
   t.ok(clock.now() - started <= 120_000, `the waits fit in the budget: ${(clock.now() - started) / 1000} s`)
   t.same(warnings.filter((w) => /MaxListeners/.test(w)), [], 'no MaxListeners warning')
 })
