@@ -5,6 +5,7 @@ import type { JSONSchema } from 'json-schema-to-ts'
 import { scenario } from './scenario.js'
 
 const { username, password } = scenario.properties.credentials.items.properties
+const { rateLimitWindow } = scenario.properties
 
 export const CONTRACT_GROUPS = ['fields', 'candidates', 'applications', 'timesheets', 'marketing', 'metrics', 'auth', 'jobs', 'rate-limit'] as const
 
@@ -15,13 +16,24 @@ export const contractOptions = {
     baseUrl: { type: 'string', minLength: 1, description: "The spec's {base_url}, without /api/v1 (env JOBBOARD_BASE_URL)" },
     username: { ...username, description: 'Basic auth user name (env JOBBOARD_USERNAME)' },
     password: { ...password, description: 'Basic auth password (env JOBBOARD_PASSWORD)' },
-    writes: { type: 'boolean', default: false, description: 'Also check the job API: makes a job CONTRACT-<time> and deletes it' },
+    writes: { type: 'boolean', default: false, description: 'Also check the job API: makes a job CONTRACT-<time> and deletes it; write checks that would repeat a full request take turns across runs (--ledger)' },
     maxWait: {
       type: 'integer',
       minimum: 0,
       maximum: 86400,
       default: 0,
-      description: 'Seconds to wait for a rate-limit window (Retry-after, ledger) before skipping',
+      description: 'Seconds the whole run may spend waiting for rate-limit windows (Retry-after, ledger, a burst limiter) before it leaves checks unmade',
+    },
+    rateLimitWindow: {
+      ...rateLimitWindow,
+      description: "The deployment's rate-limit window in seconds, as serve's flag: each full request once per window; 0 lets one run repeat full requests and make every write check",
+    },
+    minCoverage: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 100,
+      default: 100,
+      description: 'Exit 0 when at least this percentage of the planned checks was made (and none failed); below it, exit 3',
     },
     junit: { type: 'string', minLength: 1, description: 'Write JUnit XML of every check to this file' },
     report: { type: 'string', minLength: 1, description: 'Write the JSON report (checks, observations, requests, jobs) to this file' },
@@ -30,7 +42,7 @@ export const contractOptions = {
       minLength: 1,
       description: `Run only these groups, comma-separated: ${CONTRACT_GROUPS.join(', ')} (rate-limit runs only when named)`,
     },
-    ledger: { type: 'string', minLength: 1, description: 'Remember when each full request was made, across runs, in this file' },
+    ledger: { type: 'string', minLength: 1, description: 'Remember across runs, in this file: when each full request was made, whose write checks had their turn, jobs still to delete' },
     requestTimeout: { type: 'integer', minimum: 1, maximum: 600, default: 30, description: 'Seconds before one request is given up' },
   },
 } as const satisfies JSONSchema

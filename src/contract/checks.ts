@@ -1,27 +1,48 @@
 // How a check is written: a named tap subtest whose body asserts through a small
-// asserter. A check that cannot be made (its answer was rate limited, left out by the
-// ledger, or depends on one that failed) throws Skip before asserting anything and is
-// reported as skipped with the reason, never as passed or failed.
+// asserter. A check that cannot be made throws Skip, and says why, in one of four ways
+// (SKIP_KINDS): its answer was rate limited or left out by the ledger (planned, not
+// made: the run is incomplete), the service erred (5xx, no answer, timeout: errored,
+// also incomplete), the check does not apply to what the deployment holds (not
+// planned), or it is a write check whose turn is another run (not due, not planned).
+// Assertions are held until the body ends, so that a check cut short by an outage is
+// errored, not passed on half its assertions.
 import type { Minimal } from '@tapjs/core'
 import { API_PREFIX } from '../../schemas/common.js'
-import type { Answer, Outcome } from './http.js'
+import { isServiceError, type Answer, type Outcome } from './http.js'
+
+/** Why a check was not made; `unavailable` and `error` count as planned (the run is incomplete). */
+export const SKIP_KINDS = ['unavailable', 'error', 'not-applicable', 'not-due'] as const
+export type SkipKind = (typeof SKIP_KINDS)[number]
 
 export class Skip extends Error {
   readonly reason: string
-  constructor(reason: string) {
+  readonly kind: SkipKind
+  constructor(reason: string, kind: SkipKind = 'not-applicable') {
     super(reason)
     this.name = 'Skip'
     this.reason = reason
+    this.kind = kind
   }
+}
+
+/** A skip's reason as it travels through TAP: `[kind] reason` on one line. */
+export const encodeSkip = (skip: Skip) => `[${skip.kind}] ${skip.reason.replace(/\s*\n\s*/g, ' ')}`
+
+export function decodeSkip(text: string): { kind: SkipKind; reason: string } {
+  const found = /^\[([a-z-]+)\] ([\s\S]*)$/.exec(text)
+  const kind = SKIP_KINDS.find((k) => k === found?.[1])
+  return kind && found ? { kind, reason: found[2] as string } : { kind: 'not-applicable', reason: text }
 }
 
 /** An answer the plan did not ask for, and why (e.g. "one page holds every record"). */
 export interface NotMade {
   readonly kind: 'not-made'
   readonly reason: string
+  /** `not-applicable` unless the plan could not ask because an earlier answer was unavailable. */
+  readonly skip: SkipKind
 }
 
-export const notMade = (reason: string): NotMade => ({ kind: 'not-made', reason })
+export const notMade = (reason: string, skip: SkipKind = 'not-applicable'): NotMade => ({ kind: 'not-made', reason, skip })
 
 export type Got = Outcome | NotMade
 
@@ -31,11 +52,11 @@ export function where(url: string): string {
   return at < 0 ? url : url.slice(at + API_PREFIX.length)
 }
 
-/** The answer, or a Skip naming why there is none. */
+/** The answer, or a Skip naming why there is none (errored when the service erred). */
 export function need(got: Got): Answer {
   if (got.kind === 'answer') return got
-  if (got.kind === 'not-made') throw new Skip(got.reason)
-  throw new Skip(`${got.method} ${where(got.url)}: ${got.reason}`)
+  if (got.kind === 'not-made') throw new Skip(got.reason, got.skip)
+  throw new Skip(`${got.method} ${where(got.url)}: ${got.reason}`, isServiceError(got.cause) ? 'error' : 'unavailable')
 }
 
 export interface Asserter {
@@ -52,36 +73,36 @@ const QUIET = { at: null, diagnostic: false } as const
 
 export function check(t: Minimal, name: string, body: (a: Asserter) => unknown): void {
   void t.test(name, async (sub: Minimal) => {
-    let count = 0
-    const pass = (message: string) => {
-      count++
-      sub.pass(message, QUIET)
-    }
-    const fail = (message: string) => {
-      count++
-      sub.fail(message, QUIET)
-    }
+    const held: Array<{ ok: boolean; message: string }> = []
     const asserter: Asserter = {
-      pass,
-      fail,
+      pass: (message) => void held.push({ ok: true, message }),
+      fail: (message) => void held.push({ ok: false, message }),
       ok: (condition, message, failure) => {
-        if (condition) pass(message)
-        else fail(failure ?? `not: ${message}`)
+        held.push(condition ? { ok: true, message } : { ok: false, message: failure ?? `not: ${message}` })
         return condition
       },
       none: (problems, message) => {
-        if (problems.length === 0) pass(message)
-        for (const problem of problems) fail(problem)
+        if (problems.length === 0) held.push({ ok: true, message })
+        for (const problem of problems) held.push({ ok: false, message: problem })
         return problems.length === 0
       },
     }
+    let skip: Skip | undefined
     try {
       await body(asserter)
     } catch (error) {
-      if (error instanceof Skip && count === 0) return sub.plan(0, error.reason)
-      fail(error instanceof Skip ? `could not finish: ${error.reason}` : `the check itself broke: ${(error as Error).stack ?? String(error)}`)
+      if (error instanceof Skip) skip = error
+      else held.push({ ok: false, message: `the check itself broke: ${(error as Error).stack ?? String(error)}` })
     }
-    if (count === 0) sub.plan(0, 'nothing to check')
+    // a check cut short by an answer it could not get was not made, whatever it asserted before
+    const cut = skip !== undefined && (held.length === 0 || skip.kind === 'error' || skip.kind === 'unavailable')
+    if (skip && cut && !held.some((h) => !h.ok)) return sub.plan(0, encodeSkip(skip))
+    if (skip) held.push({ ok: false, message: `could not finish: ${skip.reason}` })
+    for (const { ok, message } of held) {
+      if (ok) sub.pass(message, QUIET)
+      else sub.fail(message, QUIET)
+    }
+    if (held.length === 0) sub.plan(0, encodeSkip(new Skip('nothing to check')))
   })
 }
 

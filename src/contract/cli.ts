@@ -1,8 +1,10 @@
 // `jobboard-kit contract`: the command that points the schemas at a deployment. Flags
 // or JOBBOARD_* variables give the settings (so CI secrets stay off the command line);
 // SIGINT or SIGTERM stops the run, which still deletes what it made; the exit code is
-// 0 (every check made conforms), 1 (a check failed) or 2 (usage or connection error,
-// or interrupted), with a one-line reason on stderr.
+// 0 (every planned check made, or --min-coverage of them, and conforming), 1 (a check
+// failed, or a job is left behind), 2 (usage or connection error, refused credentials,
+// interrupted) or 3 (incomplete: planned checks not made, none failed), with a one-line
+// reason on stderr.
 import type { Command } from 'commander'
 import type { Output } from './run.js'
 import { contractOptions } from '../../schemas/contract.js'

@@ -5,6 +5,7 @@ import { FIELD_VALUES, type FieldValues } from '../../schemas/values.js'
 import type { Asserter } from './checks.js'
 import type { KitClock } from './clock.js'
 import type { Answer, Client } from './http.js'
+import { deploymentKey, type Ledger } from './ledger.js'
 import { Observations } from './observations.js'
 import { Plan } from './plan.js'
 import type { ContractSettings } from './settings.js'
@@ -26,15 +27,22 @@ export class RunContext {
   readonly client: Client
   readonly clock: KitClock
   readonly plan: Plan
+  readonly ledger: Ledger
+  /** Whose board this is, as the ledger keeps write records: `<user> <base URL>`. */
+  readonly deployment: string
   readonly observations = new Observations()
   readonly jobs: CreatedJob[] = []
+  /** The write checks' turns in this run (src/contract/groups/jobs.ts), once planned. */
+  turns: ReadonlyMap<string, { due: boolean; reason: string | undefined }> = new Map()
   #values: FieldValues = FIELD_VALUES
   #validator = new AnswerValidator(FIELD_VALUES)
 
-  constructor(settings: ContractSettings, client: Client, clock: KitClock) {
+  constructor(settings: ContractSettings, client: Client, clock: KitClock, ledger: Ledger) {
     this.settings = settings
     this.client = client
     this.clock = clock
+    this.ledger = ledger
+    this.deployment = deploymentKey(settings.username, settings.baseUrl)
     this.plan = new Plan(client, settings.groups)
   }
 
@@ -62,10 +70,16 @@ export class RunContext {
         details: verdict.drift,
       })
     }
+    for (const choice of verdict.choices) this.observations.add({ topic: choice.topic, endpoint, summary: choice.summary })
+    const noted = verdict.drift.length + verdict.choices.length
+    // "All bodies are JSON": the answer says so in its Content-Type
+    const type = answer.headers['content-type']
+    const json = type?.split(';')[0]?.trim().toLowerCase() === 'application/json'
+    a.ok(json, `${what} says Content-Type ${type}`, `${what} says Content-Type ${type ?? '(none)'}, expected application/json`)
     return a.none(
       verdict.failures.map((failure) => `${what}: ${failure}`),
-      `${what} fits the schema${verdict.drift.length > 0 ? ` (besides ${verdict.drift.length} unknown field${verdict.drift.length === 1 ? '' : 's'}, see observations)` : ''}`,
-    )
+      `${what} fits the schema${noted > 0 ? ` (besides ${noted} choice${noted === 1 ? '' : 's'} the spec leaves open, see observations)` : ''}`,
+    ) && json
   }
 
   /** Records a job the run made, the moment its id is known. */

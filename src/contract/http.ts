@@ -1,14 +1,19 @@
 // The kit's one way to the service. It keeps the spec's rate limit on the client
 // side: each full request (method, URL with its query, credential) is made at most once
-// per run and its answer shared by every check that needs it; a 429 is waited out when
-// Retry-after fits in --max-wait, else the answer is "unavailable" with the reason (the
-// checks that needed it are skipped); the ledger carries windows across runs. Every
+// per run (per --rate-limit-window) and its answer shared by every check that needs it;
+// a 429 is waited out, as often as it comes, while the waits fit in the run's --max-wait
+// budget, else the answer is "unavailable" with the reason (the checks that needed it
+// are skipped, and the run is incomplete); a 429 with a short Retry-after (a burst
+// limiter) lowers the concurrency and spaces the requests; a 5xx, a reset or a timeout
+// is a service error (the checks that needed it are errored), and a GET that met one is
+// asked once more after a short pause; the ledger carries windows across runs. Every
 // request is logged for the summary and the report.
 import { API_PREFIX } from '../../schemas/common.js'
 import { Buffer } from 'node:buffer'
+import { setMaxListeners } from 'node:events'
 import type { KitClock } from './clock.js'
 import { ledgerKey, type Ledger } from './ledger.js'
-import { RATE_LIMIT_WINDOW_SECONDS, type ContractSettings } from './settings.js'
+import type { ContractSettings } from './settings.js'
 
 export { API_PREFIX }
 
@@ -29,7 +34,11 @@ export interface Answer {
   readonly json: unknown
 }
 
-export type UnavailableCause = 'rate-limited' | 'ledger' | 'network' | 'aborted'
+/** `service`: a 5xx; `network`: no answer (refused, reset); `timeout`: none in time. Service errors all three, not drift. */
+export type UnavailableCause = 'rate-limited' | 'ledger' | 'network' | 'timeout' | 'service' | 'aborted'
+
+/** Whether an unavailable answer is the service's error (the checks that needed it are errored) rather than the limit's. */
+export const isServiceError = (cause: UnavailableCause) => cause === 'service' || cause === 'network' || cause === 'timeout'
 
 export interface Unavailable {
   readonly kind: 'unavailable'
@@ -38,6 +47,15 @@ export interface Unavailable {
   readonly cause: UnavailableCause
   readonly reason: string
 }
+
+/** How much of an error page a report keeps. */
+export const BODY_EXCERPT = 300
+
+/** A Retry-after at most this long is a burst limiter's, not the spec's window: the kit slows down. */
+export const SHORT_RETRY_AFTER_SECONDS = 60
+
+/** The pause before a GET that met a service error is asked once more. */
+export const RETRY_PAUSE_MS = 2000
 
 export type Outcome = Answer | Unavailable
 
@@ -86,25 +104,37 @@ function parseJson(bytes: Buffer): unknown {
   }
 }
 
-/** A few requests at a time: quick against a fake, polite against a real service. */
+/** A few requests at a time: quick against a fake, polite against a real service; fewer after a burst limiter's 429. */
 class Slots {
-  #free: number
+  #limit: number
+  #busy = 0
   readonly #waiting: Array<() => void> = []
   constructor(count: number) {
-    this.#free = count
+    this.#limit = count
+  }
+  get limit(): number {
+    return this.#limit
   }
   async take(): Promise<void> {
-    if (this.#free > 0) {
-      this.#free--
+    if (this.#busy < this.#limit) {
+      this.#busy++
       return
     }
     await new Promise<void>((resolve) => this.#waiting.push(resolve))
   }
   give(): void {
-    const next = this.#waiting.shift()
+    const next = this.#busy <= this.#limit ? this.#waiting.shift() : undefined
     if (next) next()
-    else this.#free++
+    else this.#busy--
   }
+  halve(): void {
+    this.#limit = Math.max(1, Math.floor(this.#limit / 2))
+  }
+}
+
+/** The first characters of a body, on one line, for a report. */
+export function excerpt(bytes: Buffer): string {
+  return bytes.toString('utf8').replace(/\s+/g, ' ').trim().slice(0, BODY_EXCERPT)
 }
 
 export interface ClientOptions {
@@ -127,10 +157,23 @@ export class Client {
   readonly #settings: ContractSettings
   readonly #clock: KitClock
   readonly #ledger: Ledger
-  readonly #signal: AbortSignal
+  /** Aborts with the run: one listener on the caller's signal, however many requests wait. */
+  readonly #stop = new AbortController()
   readonly #answers = new Map<string, Promise<Outcome>>()
+  /** Full requests that went out in this run (not those an interrupt stopped before they left). */
+  readonly #sent = new Set<string>()
   readonly #slots = new Slots(4)
+  /** Waits end by then: --max-wait is the budget of the whole run, not of each request. */
+  readonly #deadline: number
+  /** After a burst limiter's 429: the least time between two requests' starts, and when the next may start. */
+  #spacing = 0
+  #nextStart = 0
   readonly log: RequestRecord[] = []
+
+  /** How the kit slowed down for a burst limiter, if it had to: requests at once, and the least time between two. */
+  get pace(): { concurrency: number; spacingMs: number } | undefined {
+    return this.#spacing === 0 ? undefined : { concurrency: this.#slots.limit, spacingMs: this.#spacing }
+  }
 
   constructor({ settings, clock, ledger, signal }: ClientOptions) {
     this.baseUrl = settings.baseUrl
@@ -138,7 +181,15 @@ export class Client {
     this.#settings = settings
     this.#clock = clock
     this.#ledger = ledger
-    this.#signal = signal
+    this.#deadline = clock.now() + settings.maxWait * 1000
+    // every waiting request listens for the stop; their number is the plan's, not a leak
+    setMaxListeners(0, this.#stop.signal)
+    if (signal.aborted) this.#stop.abort(signal.reason)
+    else signal.addEventListener('abort', () => this.#stop.abort(signal.reason), { once: true })
+  }
+
+  get #windowMs(): number {
+    return this.#settings.rateLimitWindow * 1000
   }
 
   /** The full URL of an API path, with the query in the spec's form (a space sent as +). */
@@ -163,15 +214,36 @@ export class Client {
     return this.#answers.has(this.#key('GET', url, options.credentials ?? 'given'))
   }
 
+  /**
+   * Whether a full request with the given credentials may be made now without earning a
+   * 429: not made yet in this run (unless the window is 0) and outside the ledger's
+   * window (or at its end within the --max-wait budget).
+   */
+  free(method: string, url: string): boolean {
+    if (this.#windowMs > 0 && this.#sent.has(this.#key(method, url, 'given'))) return false
+    const now = this.#clock.now()
+    const until = this.#ledger.openUntil(ledgerKey(this.#user('given'), method, url), now)
+    return until === undefined || until <= this.#deadline
+  }
+
   /** A GET, made once per run: later calls share the first one's answer. */
   get(url: string, options: RequestOptions = {}): Promise<Outcome> {
     return this.#once('GET', url, options)
   }
 
-  /** A POST with a JSON body. Writes are made once too: a second identical full request is a bug in the kit. */
+  /**
+   * A POST with a JSON body. Writes are made once per window too: a second identical full
+   * request is a bug in the kit, unless --rate-limit-window 0 says the deployment has no limit.
+   */
   post(url: string, body: unknown, options: Pick<RequestOptions, 'detached'> = {}): Promise<Outcome> {
     const key = this.#key('POST', url, 'given')
-    if (this.#answers.has(key)) throw new Error(`jobboard-kit contract: POST ${url} was asked for twice in one run`)
+    if (this.#answers.has(key)) {
+      // one an interrupt stopped before it left may go now (cleanup's delete)
+      if (this.#windowMs > 0 && this.#sent.has(key)) throw new Error(`jobboard-kit contract: POST ${url} was asked for twice in one window`)
+      const outcome = this.#send('POST', url, { ...options, body }, 'given', 'shared')
+      this.#answers.set(key, outcome)
+      return outcome
+    }
     return this.#once('POST', url, { ...options, body })
   }
 
@@ -207,6 +279,11 @@ export class Client {
     return credentials === 'given' ? this.#settings.username : credentials === 'wrong' ? WRONG.username : undefined
   }
 
+  /** Whether a wait of `ms` from now ends within the run's --max-wait budget. */
+  #affords(ms: number): boolean {
+    return this.#clock.now() + ms <= this.#deadline
+  }
+
   /**
    * `shared`: an API request under the limit, waited for and ledgered; `repeat`: the
    * 429 check's second request, ledgered but never waited for; `page`: outside the API.
@@ -225,61 +302,94 @@ export class Client {
     }
     this.log.push(record)
     const ledgerId = ledgerKey(this.#user(credentials), method, url)
-    const maxWaitMs = this.#settings.maxWait * 1000
     const unavailable = (cause: UnavailableCause, reason: string): Unavailable => {
       record.note = reason
       record.outcome = cause
       return { kind: 'unavailable', method, url, cause, reason }
     }
+    const interrupted = () => unavailable('aborted', 'the run was interrupted')
 
     if (mode === 'shared') {
       const now = this.#clock.now()
       const until = this.#ledger.openUntil(ledgerId, now)
       if (until !== undefined) {
         const wait = until - now
-        const since = new Date(until - RATE_LIMIT_WINDOW_SECONDS * 1000).toISOString()
-        if (wait > maxWaitMs) {
-          return unavailable('ledger', `left out: the ledger says its window is open until ${new Date(until).toISOString()} (made about ${since}), beyond --max-wait ${this.#settings.maxWait} s`)
+        if (!this.#affords(wait)) {
+          return unavailable('ledger', `left out: the ledger says its window is open until ${new Date(until).toISOString()}, beyond --max-wait ${this.#settings.maxWait} s`)
         }
-        if (!(await this.#wait(wait, record, options))) return unavailable('aborted', 'the run was interrupted')
+        if (!(await this.#wait(wait, record, options))) return interrupted()
       }
     }
 
+    let serviceError: Unavailable | undefined
     for (;;) {
       await this.#slots.take()
       let answer: Answer | Unavailable
       try {
+        if (!(await this.#pace(record, options))) return interrupted()
         record.attempts++
         record.at = new Date(this.#clock.now()).toISOString()
         answer = await this.#fetch(method, url, options, credentials)
       } finally {
         this.#slots.give()
       }
-      if (answer.kind === 'unavailable') return unavailable(answer.cause, answer.reason)
-      record.status = answer.status
-      if (mode === 'page') return answer
-      // every answer but a 429 uses up the window (the spec counts requests, not successes)
-      const now = this.#clock.now()
-      const retryAfter = answer.status === 429 ? retryAfterSeconds(answer.headers['retry-after']) : undefined
-      const opensIn = answer.status === 429 ? (retryAfter ?? RATE_LIMIT_WINDOW_SECONDS) : RATE_LIMIT_WINDOW_SECONDS
-      this.#ledger.record(ledgerId, now, now + opensIn * 1000)
-      if (answer.status !== 429 || mode === 'repeat') return answer
-      if (retryAfter === undefined) return unavailable('rate-limited', 'answered 429 without a Retry-after in seconds')
-      if (record.attempts > 1 || retryAfter * 1000 > maxWaitMs) {
-        return unavailable(
-          'rate-limited',
-          record.attempts > 1
-            ? `answered 429 again after waiting ${retryAfter} s`
-            : `answered 429; Retry-after ${retryAfter} s is beyond --max-wait ${this.#settings.maxWait} s`,
-        )
+      if (answer.kind === 'answer') record.status = answer.status
+      if (answer.kind === 'unavailable' && answer.cause === 'aborted') return interrupted()
+      if (mode !== 'page' && answer.kind === 'answer') {
+        // every answer but a 429 uses up the window (the spec counts requests, not successes), a 5xx too
+        const now = this.#clock.now()
+        const retryAfter = answer.status === 429 ? retryAfterSeconds(answer.headers['retry-after']) : undefined
+        const opensIn = answer.status === 429 ? (retryAfter ?? this.#settings.rateLimitWindow) * 1000 : this.#windowMs
+        this.#ledger.record(ledgerId, now, now + opensIn)
       }
-      if (!(await this.#wait(retryAfter * 1000, record, options))) return unavailable('aborted', 'the run was interrupted')
+      const failure = answer.kind === 'unavailable' ? answer : answer.status >= 500 ? this.#serviceError(answer) : undefined
+      if (failure) {
+        // a GET is asked once more after a short pause; a write is never repeated
+        if (serviceError || method !== 'GET') return unavailable(failure.cause, serviceError ? `${failure.reason} (asked twice)` : failure.reason)
+        serviceError = failure
+        if (!(await this.#wait(RETRY_PAUSE_MS, record, options))) return interrupted()
+        continue
+      }
+      const got = answer as Answer
+      if (got.status !== 429 || mode === 'page' || mode === 'repeat') return got
+      // the retry of a request that met a service error spent its window: the service error is the news
+      if (serviceError) return unavailable(serviceError.cause, `${serviceError.reason}; asked again, it answered 429`)
+      const retryAfter = retryAfterSeconds(got.headers['retry-after'])
+      if (retryAfter === undefined) return unavailable('rate-limited', 'answered 429 without a Retry-after in seconds')
+      if (retryAfter <= SHORT_RETRY_AFTER_SECONDS) this.#slowDown(retryAfter)
+      if (!this.#affords(retryAfter * 1000)) {
+        return unavailable('rate-limited', `answered 429; Retry-after ${retryAfter} s is beyond what is left of --max-wait ${this.#settings.maxWait} s`)
+      }
+      if (!(await this.#wait(retryAfter * 1000, record, options))) return interrupted()
     }
+  }
+
+  /** A 5xx as a service error, naming its status and the start of its body. */
+  #serviceError(answer: Answer): Unavailable {
+    const type = answer.headers['content-type']
+    const reason = `answered HTTP ${answer.status}${type ? ` (${type})` : ''}: ${excerpt(answer.bytes) || '(empty body)'}`
+    return { kind: 'unavailable', method: answer.method, url: answer.url, cause: 'service', reason }
+  }
+
+  /** A burst limiter answered: fewer requests at once, and the next ones spaced by its Retry-after. */
+  #slowDown(retryAfter: number): void {
+    this.#slots.halve()
+    this.#spacing = Math.max(this.#spacing, retryAfter * 1000)
+  }
+
+  /** Waits until this request may start, when requests are spaced; false when the run was interrupted. */
+  async #pace(record: RequestRecord, options: RequestOptions): Promise<boolean> {
+    if (this.#spacing === 0) return true
+    const now = this.#clock.now()
+    const start = Math.max(now, this.#nextStart)
+    this.#nextStart = start + this.#spacing
+    // past the budget the request goes unspaced: a 429 then says what it must
+    return start === now || !this.#affords(start - now) || this.#wait(start - now, record, options)
   }
 
   async #wait(ms: number, record: RequestRecord, options: RequestOptions): Promise<boolean> {
     try {
-      await this.#clock.sleep(ms, options.detached ? undefined : this.#signal)
+      await this.#clock.sleep(ms, options.detached ? undefined : this.#stop.signal)
       record.waited += Math.round(ms / 1000)
       return true
     } catch {
@@ -288,9 +398,10 @@ export class Client {
   }
 
   async #fetch(method: string, url: string, options: RequestOptions, credentials: Credentials): Promise<Answer | Unavailable> {
-    const run = options.detached ? undefined : this.#signal
+    const run = options.detached ? undefined : this.#stop.signal
     if (run?.aborted) return { kind: 'unavailable', method, url, cause: 'aborted', reason: 'the run was interrupted' }
     // identity: a download's bytes must be compared with its Content-Length as sent
+    this.#sent.add(this.#key(method, url, credentials))
     const headers: Record<string, string> = { accept: 'application/json, */*', 'accept-encoding': 'identity' }
     const { username, password } = this.#settings
     if (credentials === 'given' && username !== undefined && password !== undefined) headers.authorization = basic(username, password)
@@ -311,8 +422,8 @@ export class Client {
         kind: 'unavailable',
         method,
         url,
-        cause: aborted ? 'aborted' : 'network',
-        reason: aborted ? 'the run was interrupted' : `no answer: ${describeNetworkError(error)}`,
+        cause: aborted ? 'aborted' : timeout.aborted ? 'timeout' : 'network',
+        reason: aborted ? 'the run was interrupted' : timeout.aborted ? `no answer within --request-timeout ${this.#settings.requestTimeout} s` : `no answer: ${describeNetworkError(error)}`,
       }
     }
     const chunks: Uint8Array[] = []

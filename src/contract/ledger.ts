@@ -4,7 +4,9 @@
 //
 // `until` is when the request may be made again: `at` plus the window, or, after a
 // 429, the time its Retry-after named. Entries whose window has passed are dropped on
-// writing, so the file stays as small as the set of recent requests.
+// writing, so the file stays as small as the set of recent requests. Besides requests it
+// keeps, per deployment, when each write check was last made (they take turns), the jobs
+// not deleted yet, and one job known deleted.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { LEDGER_KIND, ledgerFile } from '../../schemas/ledger.js'
 import type { LedgerEntry, LedgerFile } from '../types.js'
@@ -12,27 +14,36 @@ import { createAjv, explain } from '../validation.js'
 import { UsageError } from './settings.js'
 
 export type { LedgerEntry, LedgerFile }
+export type PendingJob = NonNullable<LedgerFile['pending']>[number]
 
 export const ledgerKey = (user: string | undefined, method: string, url: string) => `${user ?? '-'} ${method} ${url}`
 
+/** Whose board the write records are about: `<user> <base URL>`. */
+export const deploymentKey = (user: string | undefined, baseUrl: string) => `${user ?? '-'} ${baseUrl}`
 
 export class Ledger {
   readonly path: string | undefined
   readonly #entries: Map<string, LedgerEntry>
+  readonly #writes: Record<string, Record<string, string>>
+  #pending: PendingJob[]
+  readonly #deleted: Record<string, number>
 
-  private constructor(path: string | undefined, entries: Map<string, LedgerEntry>) {
+  private constructor(path: string | undefined, file?: LedgerFile) {
     this.path = path
-    this.#entries = entries
+    this.#entries = new Map(Object.entries(file?.requests ?? {}))
+    this.#writes = structuredClone(file?.writes ?? {})
+    this.#pending = structuredClone(file?.pending ?? [])
+    this.#deleted = { ...file?.deleted }
   }
 
   /** No file: nothing is remembered and nothing is written. */
   static none(): Ledger {
-    return new Ledger(undefined, new Map())
+    return new Ledger(undefined)
   }
 
   /** Reads the file; a missing file is an empty ledger, a file that is not a ledger is a usage error. */
   static load(path: string): Ledger {
-    if (!existsSync(path)) return new Ledger(path, new Map())
+    if (!existsSync(path)) return new Ledger(path)
     let data: unknown
     try {
       data = JSON.parse(readFileSync(path, 'utf8'))
@@ -43,7 +54,38 @@ export class Ledger {
     if (!validate(data)) {
       throw new UsageError(`--ledger ${path} is not a jobboard-kit ledger (delete it to start a new one): ${explain(validate.errors ?? [], 'body', data)}`)
     }
-    return new Ledger(path, new Map(Object.entries(data.requests)))
+    return new Ledger(path, data)
+  }
+
+  /** Whether runs are remembered: without a file, write checks cannot take turns. */
+  get kept(): boolean {
+    return this.path !== undefined
+  }
+
+  /** When each write check was last made on a deployment (epoch ms). */
+  writesOf(deployment: string): Record<string, number> {
+    return Object.fromEntries(Object.entries(this.#writes[deployment] ?? {}).map(([name, at]) => [name, Date.parse(at)]))
+  }
+
+  wrote(deployment: string, name: string, at: number): void {
+    this.#writes[deployment] = { ...this.#writes[deployment], [name]: new Date(at).toISOString() }
+  }
+
+  pendingOf(deployment: string): PendingJob[] {
+    return this.#pending.filter((job) => job.deployment === deployment)
+  }
+
+  /** Sets the deployment's jobs still to delete. */
+  setPending(deployment: string, jobs: readonly PendingJob[]): void {
+    this.#pending = [...this.#pending.filter((job) => job.deployment !== deployment), ...jobs]
+  }
+
+  deletedOf(deployment: string): number | undefined {
+    return this.#deleted[deployment]
+  }
+
+  setDeleted(deployment: string, id: number): void {
+    this.#deleted[deployment] = id
   }
 
   /** When the request may be made again, if its window is still open at `now`. */
@@ -66,7 +108,7 @@ export class Ledger {
   save(now: number): void {
     if (this.path === undefined) return
     const requests = Object.fromEntries([...this.#entries].filter(([, entry]) => Date.parse(entry.until) > now).sort(([a], [b]) => (a < b ? -1 : 1)))
-    const file: LedgerFile = { kind: LEDGER_KIND, version: 1, requests }
+    const file: LedgerFile = { kind: LEDGER_KIND, version: 1, requests, writes: this.#writes, pending: this.#pending, deleted: this.#deleted }
     const temporary = `${this.path}.${process.pid}.tmp`
     writeFileSync(temporary, `${JSON.stringify(file, null, 2)}\n`)
     renameSync(temporary, this.path)

@@ -1,10 +1,14 @@
 // What a run learns where the spec is silent or the service says more than the
 // schemas: drift (fields the schemas lack), page size, the last page's next_page, error
 // bodies, the job/fields shape, download content types, what an unknown id answers,
-// which field `since` compares. Observations warn; they never fail a run.
+// which field `since` compares, month name style, metric labels and constrained values
+// beyond the spec's. Observations warn; they never fail a run.
 
 export const TOPICS = [
   'drift',
+  'month-style',
+  'metric-label',
+  'field-values',
   'page-size',
   'last-page',
   'order',

@@ -6,8 +6,8 @@
 // for everything the selected groups need at once, so the requests overlap.
 import { id as idSchema } from '../../schemas/common.js'
 import { isTimestamp } from '../../schemas/formats.js'
-import { need, notMade, Skip, where, type Got } from './checks.js'
-import type { Client } from './http.js'
+import { need, notMade, Skip, where, type Got, type SkipKind } from './checks.js'
+import { isServiceError, type Client } from './http.js'
 import { APPLICATIONS, CANDIDATES, LISTS, TIMESHEETS, type ListDef } from './lists.js'
 import { int, isRec, notAPage, pageOf, rec, recs, str, type Page, type Rec } from './records.js'
 import type { Group } from './settings.js'
@@ -18,8 +18,15 @@ export const UNKNOWN_ID = idSchema.maximum
 /** A value of `since` that no reading of the spec takes for a time. */
 export const MALFORMED_SINCE = 'not-a-time'
 
-/** The marker the kit's own extra requests carry, so that they are distinct full requests (see docs/contract.md). */
-export const MARK = 'contract'
+/**
+ * Full requests the run needs for nothing else, spent by the checks that must not use up
+ * another's window: pages of marketing/list past the two any list is read to. The kit
+ * sends only the query parameters the spec defines (since, page, vacancy).
+ */
+export const SPARE = {
+  path: '/marketing/list',
+  pages: { withoutCredentials: 3, wrongCredentials: 4, rateLimit: 5 },
+} as const
 
 export const FILE_KINDS = [
   { list: 'timesheets', kind: 'timesheet' },
@@ -76,6 +83,16 @@ export class Plan {
     return this.#groups.includes(group)
   }
 
+  /**
+   * How a check that found no record of a list to use is skipped: as the first page went
+   * (errored by an outage, not made under the limit), or as not applicable when the list
+   * was answered and simply holds none.
+   */
+  async #missing(list: ListDef): Promise<SkipKind> {
+    const first = await this.first(list)
+    return first.kind === 'unavailable' ? (isServiceError(first.cause) ? 'error' : 'unavailable') : 'not-applicable'
+  }
+
   fields(): Promise<Got> {
     return this.#client.get(this.#client.api('/job/fields'))
   }
@@ -97,7 +114,7 @@ export class Plan {
   next(list: ListDef): Promise<Got> {
     return this.#once(`next ${list.path}`, async () => {
       const first = await this.first(list)
-      if (first.kind !== 'answer') return notMade(`the first page of ${list.endpoint} has no answer`)
+      if (first.kind !== 'answer') return notMade(`the first page of ${list.endpoint} has no answer`, await this.#missing(list))
       const page = pageOf(first)
       if (!page) return notMade(`the first page of ${list.endpoint} ${notAPage(first)}`)
       if (typeof page.nextPage !== 'string') return notMade(`the first page's next_page is ${JSON.stringify(page.nextPage) ?? 'absent'}: there is no second page to fetch`)
@@ -113,9 +130,11 @@ export class Plan {
   }
 
   /**
-   * A `since` that splits the records fetched: the minute of the record three quarters
-   * down the fetched records, newest first, by the first field the list may filter on.
-   * Most records pass it, so the answer is likely to have a next page to check too.
+   * A `since` at a boundary: the minute of a record R whose next older record P (by the
+   * first field the list may filter on) is as close before it as the fetched records
+   * allow, in an earlier minute, R taken from the older half so that the answer is likely
+   * to have a next page to check too. A service off by a minute leaves R out; one off by
+   * minutes the other way, or comparing dates only, keeps P: both fail.
    */
   sinceValue(list: ListDef): Promise<string | undefined> {
     return this.#once(`since-value ${list.path}`, async () => {
@@ -125,15 +144,22 @@ export class Plan {
         .filter((value): value is string => value !== undefined && isTimestamp(value))
         .sort()
         .reverse()
-      const at = times[Math.floor((times.length * 3) / 4)] ?? times[times.length - 1]
-      return at?.slice(0, 16)
+      const minutes = [...new Set(times.map((time) => time.slice(0, 16)))]
+      if (minutes.length < 2) return minutes[0]
+      let best: { at: string; gap: number } | undefined
+      for (let i = Math.floor(minutes.length / 2); i < minutes.length - 1; i++) {
+        const [at, before] = [minutes[i] as string, minutes[i + 1] as string]
+        const gap = Date.parse(`${at.replace(' ', 'T')}Z`) - Date.parse(`${before.replace(' ', 'T')}Z`)
+        if (!best || gap < best.gap) best = { at, gap }
+      }
+      return best?.at ?? minutes[Math.floor((minutes.length * 3) / 4)]
     })
   }
 
   since(list: ListDef): Promise<Got> {
     return this.#once(`since ${list.path}`, async () => {
       const since = await this.sinceValue(list)
-      if (since === undefined) return notMade(`no record of ${list.endpoint} has a valid ${list.sinceFields[0]} to take since from`)
+      if (since === undefined) return notMade(`no record of ${list.endpoint} has a valid ${list.sinceFields[0]} to take since from`, await this.#missing(list))
       return this.#client.get(this.#client.api(list.path, { since }))
     })
   }
@@ -157,7 +183,7 @@ export class Plan {
   vacancy(): Promise<Got> {
     return this.#once('vacancy', async () => {
       const vacancy = await this.vacancyId()
-      if (vacancy === undefined) return notMade('no application fetched names a vacancy id')
+      if (vacancy === undefined) return notMade('no application fetched names a vacancy id', await this.#missing(APPLICATIONS))
       return this.#client.get(this.#client.api(APPLICATIONS.path, { vacancy }))
     })
   }
@@ -167,12 +193,17 @@ export class Plan {
     return this.#client.get(this.#client.api(`${path}/${UNKNOWN_ID}`))
   }
 
+  /** The URL of a spare full request (SPARE). */
+  spare(use: keyof (typeof SPARE)['pages']): string {
+    return this.#client.api(SPARE.path, { page: SPARE.pages[use] })
+  }
+
   withoutCredentials(): Promise<Got> {
-    return this.#client.get(this.#client.api('/metrics/list', { [MARK]: 'no-credentials' }), { credentials: 'none' })
+    return this.#client.get(this.spare('withoutCredentials'), { credentials: 'none' })
   }
 
   wrongCredentials(): Promise<Got> {
-    return this.#client.get(this.#client.api('/metrics/list', { [MARK]: 'wrong-credentials' }), { credentials: 'wrong' })
+    return this.#client.get(this.spare('wrongCredentials'), { credentials: 'wrong' })
   }
 
   /** Records of a list fetched so far, without asking for more (for picks that only prefer). */
@@ -200,7 +231,7 @@ export class Plan {
       const linked = new Set((await this.#fetched(TIMESHEETS)).map((t) => str(rec(t.candidate).href)))
       const url = (record: Rec) => this.#client.api(`/candidates/details/${String(record.id)}`)
       const record = candidates.find((c) => int(c.id) !== undefined && linked.has(url(c))) ?? candidates.find((c) => int(c.id) !== undefined)
-      if (!record) return { got: notMade('no candidate with an id was fetched'), url: undefined, record: undefined, expected: NO_EXPECTATION }
+      if (!record) return { got: notMade('no candidate with an id was fetched', await this.#missing(CANDIDATES)), url: undefined, record: undefined, expected: NO_EXPECTATION }
       return { got: await this.#client.get(url(record)), url: url(record), record, expected: NO_EXPECTATION }
     })
   }
@@ -211,7 +242,7 @@ export class Plan {
       const applications = (await this.records(APPLICATIONS)).filter((a) => int(a.id) !== undefined)
       const linked = new Set((await this.#fetched(CANDIDATES)).flatMap((c) => recs(c.applications).map((a) => str(a.href))))
       const record = applications.find((a) => linked.has(str(a.href))) ?? applications[0]
-      if (!record) return { got: notMade('no application with an id was fetched'), url: undefined, record: undefined, expected: NO_EXPECTATION }
+      if (!record) return { got: notMade('no application with an id was fetched', await this.#missing(APPLICATIONS)), url: undefined, record: undefined, expected: NO_EXPECTATION }
       const href = str(record.href)
       const url = href !== undefined && this.#client.sameOrigin(href) ? href : this.#client.api(`/applications/details/${String(record.id)}`)
       return { got: await this.#client.get(url), url, record, expected: NO_EXPECTATION }
@@ -228,7 +259,7 @@ export class Plan {
       const entry = usable.find((e) => this.#client.has(e.href as string)) ?? usable.find((e) => listed.has(str(e.href))) ?? usable[0]
       if (!entry) {
         const reason = entries.length === 0 ? `no candidate fetched has a file in ${list}` : `no ${list} href is on ${this.#client.origin}`
-        return { got: notMade(reason), url: undefined, record: undefined, expected: NO_EXPECTATION }
+        return { got: notMade(reason, await this.#missing(CANDIDATES)), url: undefined, record: undefined, expected: NO_EXPECTATION }
       }
       const size = str(entry.filesize)
       const expected = {
@@ -248,7 +279,7 @@ export class Plan {
       const record = [detail, ...applications].find((a) => a !== undefined && typeof rec(rec(a.applicant).attachment).href === 'string')
       const attachment = rec(rec(record?.applicant).attachment)
       const href = str(attachment.href)
-      if (!record || href === undefined) return { got: notMade('no application fetched has an attachment href'), url: undefined, record: undefined, expected: NO_EXPECTATION }
+      if (!record || href === undefined) return { got: notMade('no application fetched has an attachment href', await this.#missing(APPLICATIONS)), url: undefined, record: undefined, expected: NO_EXPECTATION }
       if (!this.#client.sameOrigin(href)) return { got: notMade(`the attachment href ${href} is not on ${this.#client.origin}`), url: href, record, expected: NO_EXPECTATION }
       const expected = { filename: str(attachment.filename), filesize: undefined, source: "the application's attachment" }
       return { got: await this.#client.get(href), url: href, record, expected }
@@ -259,7 +290,7 @@ export class Plan {
   timesheetDownload(): Promise<Pick> {
     return this.#once('timesheet-download', async () => {
       const entry = (await this.records(TIMESHEETS)).find((t) => int(t.id) !== undefined)
-      if (!entry) return { got: notMade('no timesheet with an id was fetched'), url: undefined, record: undefined, expected: NO_EXPECTATION }
+      if (!entry) return { got: notMade('no timesheet with an id was fetched', await this.#missing(TIMESHEETS)), url: undefined, record: undefined, expected: NO_EXPECTATION }
       const url = this.#client.api(`/candidates/timesheets/download/${String(entry.id)}`)
       const attachment = rec(entry.attachment)
       const expected = { filename: str(attachment.filename), filesize: int(attachment.filesize), source: `timesheet ${String(entry.id)} of timesheets/list` }

@@ -1,8 +1,11 @@
 // What a run tells: the --report JSON (checks, observations, every request, the jobs
 // made and deleted) and the human summary, which ends with `N passed, N failed, N
-// skipped` so that a CI log's last line says how it went.
+// skipped, N errored; checked K of P planned` so that a CI log's last line says how it
+// went and how much of the deployment it looked at. Planned: every check but those that
+// do not apply to what the deployment holds and the write checks not due this run.
 import type { CreatedJob } from './context.js'
 import type { RequestRecord } from './http.js'
+import type { PendingJob } from './ledger.js'
 import type { Observation } from './observations.js'
 import type { ContractSettings } from './settings.js'
 import type { CheckResult } from './suite.js'
@@ -11,6 +14,11 @@ export interface Tally {
   passed: number
   failed: number
   skipped: number
+  errored: number
+  /** Checks made: passed or failed. */
+  checked: number
+  /** Checks the run meant to make: made, errored, or left unmade by a 429 or the ledger. */
+  planned: number
 }
 
 export interface ContractReport {
@@ -21,6 +29,8 @@ export interface ContractReport {
   groups: readonly string[]
   writes: boolean
   maxWait: number
+  rateLimitWindow: number
+  minCoverage: number
   ledger: string | undefined
   startedAt: string
   finishedAt: string
@@ -30,19 +40,35 @@ export interface ContractReport {
   checks: CheckResult[]
   observations: Observation[]
   requests: RequestRecord[]
-  jobs: { created: CreatedJob[]; deleted: Array<{ id: number; by: string }>; notDeleted: CreatedJob[] }
+  jobs: { created: CreatedJob[]; deleted: Array<{ id: number; by: string }>; notDeleted: CreatedJob[]; pending: PendingJob[] }
 }
 
 export function tally(results: readonly CheckResult[]): Tally {
   const count = (status: CheckResult['status']) => results.filter((r) => r.status === status).length
-  return { passed: count('pass'), failed: count('fail'), skipped: count('skip') }
+  const [passed, failed, skipped, errored] = [count('pass'), count('fail'), count('skip'), count('error')]
+  const unmade = results.filter((r) => r.status === 'skip' && r.skip === 'unavailable').length
+  return { passed, failed, skipped, errored, checked: passed + failed, planned: passed + failed + errored + unmade }
 }
 
-export const tallyLine = ({ passed, failed, skipped }: Tally) => `${passed} passed, ${failed} failed, ${skipped} skipped`
+export const tallyLine = ({ passed, failed, skipped, errored, checked, planned }: Tally) =>
+  `${passed} passed, ${failed} failed, ${skipped} skipped, ${errored} errored; checked ${checked} of ${planned} planned`
+
+/** The share of the planned checks made, in percent (100 when nothing was planned). */
+export const coverage = ({ checked, planned }: Tally) => (planned === 0 ? 100 : (checked * 100) / planned)
 
 export function buildReport(
   settings: ContractSettings,
-  parts: { startedAt: number; finishedAt: number; exitCode: number; reason: string | undefined; results: CheckResult[]; observations: Observation[]; requests: RequestRecord[]; jobs: CreatedJob[] },
+  parts: {
+    startedAt: number
+    finishedAt: number
+    exitCode: number
+    reason: string | undefined
+    results: CheckResult[]
+    observations: Observation[]
+    requests: RequestRecord[]
+    jobs: CreatedJob[]
+    pending: PendingJob[]
+  },
 ): ContractReport {
   return {
     kind: 'jobboard-kit contract report',
@@ -52,6 +78,8 @@ export function buildReport(
     groups: settings.groups,
     writes: settings.writes,
     maxWait: settings.maxWait,
+    rateLimitWindow: settings.rateLimitWindow,
+    minCoverage: settings.minCoverage,
     ledger: settings.ledger,
     startedAt: new Date(parts.startedAt).toISOString(),
     finishedAt: new Date(parts.finishedAt).toISOString(),
@@ -65,6 +93,7 @@ export function buildReport(
       created: parts.jobs,
       deleted: parts.jobs.flatMap((job) => (job.deletedBy === undefined ? [] : [{ id: job.id, by: job.deletedBy }])),
       notDeleted: parts.jobs.filter((job) => job.deletedBy === undefined),
+      pending: parts.pending,
     },
   }
 }
@@ -73,6 +102,7 @@ export function buildReport(
 export function checkLines(result: CheckResult): string[] {
   if (result.status === 'pass') return [`  pass  ${result.name}`]
   if (result.status === 'skip') return [`  skip  ${result.name} (${result.reason ?? 'skipped'})`]
+  if (result.status === 'error') return [`  ERROR ${result.name}`, `          - ${result.reason ?? 'the service erred'}`]
   return [`  FAIL  ${result.name}`, ...result.failures.map((failure) => `          - ${failure}`)]
 }
 
@@ -86,7 +116,7 @@ export function closingLines(report: ContractReport): string[] {
   }
   const sent = report.requests.filter((r) => r.attempts > 0)
   const leftOut = report.requests.filter((r) => r.attempts === 0)
-  lines.push(`Requests: ${sent.length} made${leftOut.length > 0 ? `, ${leftOut.length} left out` : ''} (each full request at most once, but for the 429 check's repeat and public job pages)`)
+  lines.push(`Requests: ${sent.length} made${leftOut.length > 0 ? `, ${leftOut.length} left out` : ''} (each full request at most once per window, but for the 429 check's repeat, a GET asked again after a service error, and public job pages)`)
   for (const r of report.requests) {
     const status = r.status === undefined ? '---' : String(r.status)
     const who = !r.url.includes('/api/v1/') ? ' [public page]' : r.credentials === 'given' ? '' : ` [${r.credentials === 'none' ? 'no credentials' : 'wrong credentials'}]`
@@ -97,6 +127,10 @@ export function closingLines(report: ContractReport): string[] {
     lines.push('')
     lines.push(`Jobs created: ${report.jobs.created.map((j) => `${j.id} (${j.reference})`).join(', ')}; deleted: ${report.jobs.deleted.map((j) => j.id).join(', ') || 'none'}`)
     for (const job of report.jobs.notDeleted) lines.push(`  NOT DELETED: job ${job.id} (${job.reference}): ${job.cleanupError ?? 'no delete was tried'}`)
+  }
+  if (report.jobs.pending.length > 0) {
+    lines.push('')
+    lines.push(`Jobs pending deletion (in the ledger; the next run deletes them first): ${report.jobs.pending.map((j) => `${j.id} (${j.reference})`).join(', ')}`)
   }
   lines.push('')
   lines.push(tallyLine(report.summary))

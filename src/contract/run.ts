@@ -1,18 +1,24 @@
 // One contract run, start to end: read job/fields first (and stop with exit 2 when the
-// host cannot be reached or refuses the credentials), bind its values, fetch what the
-// selected groups need, run the tap suite, delete what the run made, save the ledger,
-// write --report and --junit, print the summary, and say the exit code and why.
+// host cannot be reached or refuses the credentials), bind its values, delete the jobs
+// an earlier run left behind and plan this run's write turns, fetch what the selected
+// groups need, run the tap suite, delete what the run made (or leave it pending in the
+// ledger), save the ledger, write --report and --junit, print the summary, and say the
+// exit code and why: 0 complete and conforming, 1 a check failed or a job is left
+// behind, 2 usage, unreachable host, refused credentials or interrupted, 3 incomplete.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { realKitClock, type KitClock } from './clock.js'
 import { RunContext } from './context.js'
 import { where, type Got } from './checks.js'
 import { adoptFieldValues, type FieldLists } from './groups/fields.js'
-import { cleanup } from './groups/jobs.js'
+import { cleanup, deletePending, planWrites, turnOf } from './groups/jobs.js'
+import { observeMalformedSince, observeOrder } from './groups/lists.js'
+import { observeUnknownIds } from './groups/resources.js'
 import { Client } from './http.js'
+import { LISTS } from './lists.js'
 import { junitXml } from './junit.js'
 import { Ledger } from './ledger.js'
-import { buildReport, checkLines, closingLines, tally, type ContractReport } from './report.js'
+import { buildReport, checkLines, closingLines, coverage, tally, type ContractReport } from './report.js'
 import { UsageError, type ContractSettings } from './settings.js'
 import { runSuite, type CheckResult } from './suite.js'
 
@@ -29,7 +35,7 @@ export interface RunIO {
   signal?: AbortSignal
 }
 
-export type ExitCode = 0 | 1 | 2
+export type ExitCode = 0 | 1 | 2 | 3
 
 export interface RunResult {
   exitCode: ExitCode
@@ -40,7 +46,8 @@ export interface RunResult {
 
 /** Why the run cannot go on after job/fields, if it cannot. */
 function preflightProblem(got: Got, settings: ContractSettings): string | undefined {
-  if (got.kind === 'unavailable' && got.cause === 'network') return `cannot reach ${settings.baseUrl}: ${got.reason.replace(/^no answer: /, '')}`
+  // a connection the service reset is an outage (errored checks, exit 3); one never made is an unreachable host
+  if (got.kind === 'unavailable' && got.cause === 'network' && !/ECONNRESET|UND_ERR_SOCKET|other side closed|socket hang up|EPIPE/i.test(got.reason)) return `cannot reach ${settings.baseUrl}: ${got.reason.replace(/^no answer: /, '').replace(/ \(asked twice\)$/, '')}`
   if (got.kind === 'unavailable' && got.cause === 'aborted') return 'interrupted before the first answer'
   if (got.kind !== 'answer') return undefined
   if (got.status === 401 || got.status === 403) {
@@ -59,6 +66,17 @@ function writeFile(path: string, text: string): void {
   writeFileSync(path, text)
 }
 
+/** Why a run is incomplete: how much it checked, and the first check of each kind it could not make. */
+function incompleteReason(results: readonly CheckResult[], checked: number, planned: number, made: number, minimum: number): string {
+  const errored = results.filter((r) => r.status === 'error')
+  const unmade = results.filter((r) => r.status === 'skip' && r.skip === 'unavailable')
+  const parts = [
+    errored.length > 0 ? `${errored.length} errored (the service erred), e.g. ${errored[0]?.endpoint}: ${errored[0]?.reason}` : '',
+    unmade.length > 0 ? `${unmade.length} not made (rate limited, left out by the ledger, or needing an answer not got), e.g. ${unmade[0]?.endpoint}: ${unmade[0]?.reason}` : '',
+  ].filter((part) => part !== '')
+  return `incomplete: checked ${checked} of ${planned} planned (${Math.floor(made)}%, below --min-coverage ${minimum}%); ${parts.join('; ')}`
+}
+
 export async function runContract(settings: ContractSettings, io: RunIO): Promise<RunResult> {
   const clock = io.clock ?? realKitClock()
   const signal = io.signal ?? new AbortController().signal
@@ -71,7 +89,7 @@ export async function runContract(settings: ContractSettings, io: RunIO): Promis
     throw error
   }
   const client = new Client({ settings, clock, ledger, signal })
-  const ctx = new RunContext(settings, client, clock)
+  const ctx = new RunContext(settings, client, clock, ledger)
   const credentials = settings.username === undefined ? 'without credentials' : `as ${settings.username}`
   io.stdout.write(`jobboard-kit contract: ${settings.baseUrl} ${credentials}, ${settings.writes ? 'with writes' : 'read-only'}; groups ${settings.groups.join(', ')}\n`)
 
@@ -84,7 +102,17 @@ export async function runContract(settings: ContractSettings, io: RunIO): Promis
       let found: FieldLists | undefined
       if (fields.kind === 'answer') found = adoptFieldValues(ctx, fields)
       else ctx.observations.add({ topic: 'job-fields', endpoint: 'job/fields', summary: `no answer (${fields.reason}): the spec's constrained values are used` })
+      if (settings.groups.includes('jobs')) {
+        await deletePending(ctx)
+        ctx.turns = planWrites(ctx)
+      }
       await ctx.plan.prefetch()
+      // what the spec leaves open about refusals is seen, not checked
+      await observeUnknownIds(ctx)
+      for (const list of LISTS.filter((l) => settings.groups.includes(l.group))) {
+        await observeMalformedSince(ctx, list)
+        await observeOrder(ctx, list)
+      }
       let shown: string | undefined
       await runSuite(ctx, () => found, (result) => {
         results.push(result)
@@ -96,6 +124,11 @@ export async function runContract(settings: ContractSettings, io: RunIO): Promis
   } finally {
     // whatever happened, what the run made goes, and the windows it opened are remembered
     if (ctx.jobs.length > 0) await cleanup(ctx)
+    // a turn counts as made once one of its checks was made; the others come round first next time
+    for (const result of results) {
+      const turn = settings.writes && (result.status === 'pass' || result.status === 'fail') ? turnOf(result.endpoint, result.name) : undefined
+      if (turn !== undefined) ledger.wrote(ctx.deployment, turn, clock.now())
+    }
     ledger.save(clock.now())
   }
 
@@ -109,21 +142,25 @@ export async function runContract(settings: ContractSettings, io: RunIO): Promis
       details: limited.map((r) => ({ method: r.method, url: r.url, note: r.note })),
     })
   }
-  const { failed } = tally(results)
-  const unreached = client.log.filter((r) => r.outcome === 'network')
-  // the auth checks' refusals answer whatever the limit: they alone do not make a run that checked something
-  const answered = client.log.some((r) => r.outcome === 'answered' && r.status !== 429 && r.status !== 401 && r.status !== 403)
-  const kept = ctx.jobs.filter((job) => job.deletedBy === undefined)
+  if (client.pace) {
+    ctx.observations.add({
+      topic: 'rate-limit',
+      endpoint: 'rate limit',
+      summary: `a burst limiter (429 with a short Retry-after): the kit went down to ${client.pace.concurrency} request${client.pace.concurrency === 1 ? '' : 's'} at a time, ${client.pace.spacingMs / 1000} s apart`,
+    })
+  }
+  const counts = tally(results)
+  const pending = ledger.pendingOf(ctx.deployment)
+  const made = coverage(counts)
   let exitCode: ExitCode = 0
   let reason: string | undefined
   if (stop !== undefined) [exitCode, reason] = [2, stop]
   else if (signal.aborted) [exitCode, reason] = [2, `interrupted (${String(signal.reason)})`]
-  else if (unreached.length > 0) [exitCode, reason] = [2, `${unreached.length} requests got no answer, e.g. ${unreached[0]?.method} ${unreached[0]?.url}: ${unreached[0]?.note}`]
-  else if (failed > 0) [exitCode, reason] = [1, `${failed} check${failed === 1 ? '' : 's'} failed`]
-  else if (!answered) [exitCode, reason] = [1, 'no request got an answer other than 429 or an auth refusal (rate limited, or left out by the ledger): nothing was checked']
-  if (kept.length > 0) {
-    const left = `jobs the run made could not be deleted: ${kept.map((j) => j.id).join(', ')}`
-    ;[exitCode, reason] = exitCode === 0 ? [1, left] : [exitCode, `${reason}; ${left}`]
+  else if (counts.failed > 0) [exitCode, reason] = [1, `${counts.failed} check${counts.failed === 1 ? '' : 's'} failed`]
+  else if (made < settings.minCoverage) [exitCode, reason] = [3, incompleteReason(results, counts.checked, counts.planned, made, settings.minCoverage)]
+  if (pending.length > 0) {
+    const left = `jobs left on the service, pending deletion by the next run: ${pending.map((j) => `job ${j.id} (${j.reference}): ${j.why}`).join('; ')}`
+    ;[exitCode, reason] = exitCode === 0 || exitCode === 3 ? [1, reason === undefined ? left : `${left}; ${reason}`] : [exitCode, `${reason}; ${left}`]
   }
 
   const report = buildReport(settings, {
@@ -135,9 +172,10 @@ export async function runContract(settings: ContractSettings, io: RunIO): Promis
     observations: ctx.observations.list(),
     requests: client.log,
     jobs: ctx.jobs,
+    pending,
   })
   if (settings.report !== undefined) writeFile(settings.report, `${JSON.stringify(report, null, 2)}\n`)
-  if (settings.junit !== undefined) writeFile(settings.junit, junitXml(results, `jobboard-kit contract ${settings.baseUrl}`))
+  if (settings.junit !== undefined) writeFile(settings.junit, junitXml(results, `jobboard-kit contract ${settings.baseUrl}`, report.observations))
   io.stdout.write(`${closingLines(report).join('\n')}\n`)
   return { exitCode, reason, report }
 }

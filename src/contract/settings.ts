@@ -3,7 +3,6 @@
 // in) and frozen, so that the rest of the kit never sees a half-valid setting. A wrong
 // setting is a UsageError (exit 2).
 import { CONTRACT_GROUPS, contractOptions } from '../../schemas/contract.js'
-import { scenario } from '../../schemas/scenario.js'
 import { asFlags } from '../cli-options.js'
 import { deepFreeze } from '../freeze.js'
 import type { ContractFlags, ContractOptions } from '../types.js'
@@ -15,9 +14,6 @@ export type Group = (typeof GROUPS)[number]
 
 /** Groups a run makes unless `--only` says otherwise: jobs need --writes, the 429 check is asked for by name. */
 const BY_DEFAULT: readonly Group[] = GROUPS.filter((g) => g !== 'jobs' && g !== 'rate-limit')
-
-/** The spec's window: each full request once per 15 minutes, as the fake's default says. */
-export const RATE_LIMIT_WINDOW_SECONDS = scenario.properties.rateLimitWindow.default
 
 /** A run's settings: the options, the base URL made plain and `--only` read as groups. */
 export type ContractSettings = Readonly<

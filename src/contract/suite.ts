@@ -5,6 +5,7 @@
 // JUnit file and the report are made from.
 import { Minimal } from '@tapjs/core'
 import { Parser, type Result } from 'tap-parser'
+import { decodeSkip, type SkipKind } from './checks.js'
 import type { RunContext } from './context.js'
 import { applicationsGroup } from './groups/applications.js'
 import { authGroup } from './groups/auth.js'
@@ -17,7 +18,11 @@ import { rateLimitGroup } from './groups/rate-limit.js'
 import { timesheetsGroup } from './groups/timesheets.js'
 import type { Group } from './settings.js'
 
-export type CheckStatus = 'pass' | 'fail' | 'skip'
+/**
+ * `error`: the service erred on an answer the check needed (5xx, no answer, timeout);
+ * `skip`: not made, for the reason its `skip` kind says.
+ */
+export type CheckStatus = 'pass' | 'fail' | 'skip' | 'error'
 
 export interface CheckResult {
   /** The endpoint the check is grouped under (the top-level tap test). */
@@ -25,8 +30,12 @@ export interface CheckResult {
   /** The check's name (the tap subtest). */
   name: string
   status: CheckStatus
-  /** Why it was skipped. */
+  /** Why it was skipped: rate limited or left out by the ledger (`unavailable`), not applicable, or not due this run. */
+  skip: Exclude<SkipKind, 'error'> | undefined
+  /** Why it was skipped or errored. */
   reason: string | undefined
+  /** Milliseconds it took, waits included. */
+  ms: number
   /** What it found wrong, one sentence each. */
   failures: string[]
   /** What it found right. */
@@ -58,9 +67,14 @@ function collect(parser: Parser, onResult: (result: CheckResult) => void): void 
     })
     endpointParser.on('assert', (result: Result) => {
       const found = asserts.get(result.name) ?? { passes: [], failures: [] }
-      const status: CheckStatus = result.skip ? 'skip' : result.ok ? 'pass' : 'fail'
-      const reason = status === 'skip' ? (typeof result.skip === 'string' && result.skip !== '' ? result.skip : 'skipped') : undefined
-      onResult({ endpoint, name: result.name, status, reason, failures: found.failures, passes: found.passes })
+      const ms = result.time ?? 0
+      if (result.skip) {
+        const { kind, reason } = decodeSkip(typeof result.skip === 'string' && result.skip !== '' ? result.skip : 'skipped')
+        const status: CheckStatus = kind === 'error' ? 'error' : 'skip'
+        onResult({ endpoint, name: result.name, status, skip: kind === 'error' ? undefined : kind, reason, ms, failures: [], passes: [] })
+        return
+      }
+      onResult({ endpoint, name: result.name, status: result.ok ? 'pass' : 'fail', skip: undefined, reason: undefined, ms, failures: found.failures, passes: found.passes })
     })
   })
 }

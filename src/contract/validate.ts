@@ -1,9 +1,15 @@
 // Answers against the schemas: ajv with every error, the board's current constrained
-// values bound in (job/fields), and each error sorted into a failure or drift. A field
-// the schemas do not know (additionalProperties) is drift: an observation for the
-// report, not a failure, since a service may add fields without breaking a client.
+// values bound in (job/fields), and each error sorted into a failure, drift or another
+// observation. The schemas are the fake's, which makes one choice where the spec allows
+// several; what the spec leaves open is observed here, not failed:
+// - a field the schemas do not know (additionalProperties): drift, since a service may
+//   add fields without breaking a client;
+// - a month written as another month name (`Nov`, `november`): the spec says "month name";
+// - a metric label beyond the ten the spec names;
+// - a sector_disciplines value today's job/fields does not list: values come and go.
+// A constrained value the spec or job/fields lists in another casing still fails.
 import type { ErrorObject } from 'ajv'
-import { listsOf, type FieldValues } from '../../schemas/values.js'
+import { listsOf, MONTH_NAMES, SECTOR_DISCIPLINES, type FieldValues } from '../../schemas/values.js'
 import { explain, fieldOf, Validators } from '../validation.js'
 
 export interface DriftField {
@@ -17,6 +23,17 @@ export interface SchemaVerdict {
   /** One sentence per distinct problem, naming the field. */
   failures: string[]
   drift: DriftField[]
+  /** Choices the spec leaves open, as seen: one sentence each. */
+  choices: Array<{ topic: 'month-style' | 'metric-label' | 'field-values'; summary: string }>
+}
+
+/** The month (0 to 11) a month name of any usual style names (`November`, `Nov`, `nov.`, `Sept`), or undefined. */
+export function monthNumber(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined
+  const word = value.trim().replace(/\.$/, '').toLowerCase()
+  if (word.length < 3) return undefined
+  const at = MONTH_NAMES.findIndex((name) => name.toLowerCase() === word || (name.toLowerCase().startsWith(word) && (word.length === 3 || word === 'sept')))
+  return at < 0 ? undefined : at
 }
 
 const fold = (field: string) => field.replace(/\[[0-9]+\]/g, '[]')
@@ -45,6 +62,12 @@ function withoutBranchNoise(errors: readonly ErrorObject[]): ErrorObject[] {
 }
 
 function sentence(error: ErrorObject, data: unknown): string {
+  if (error.keyword === 'enum' && /(^|\.)(month|available_from_month)$/.test(fold(fieldOf(error)))) {
+    return `The field ${fieldOf(error)} is ${short(valueAt(data, error.instancePath))}: expected a month name, such as "November".`
+  }
+  if (error.keyword === 'enum' && /sector_disciplines\[[0-9]+\]$/.test(fieldOf(error))) {
+    return `The field ${fieldOf(error)} is ${short(valueAt(data, error.instancePath))}: expected <Sector>::<Discipline> or a sector alone, in the casing job/fields or the spec gives.`
+  }
   if (error.keyword === 'anyOf') {
     const field = fieldOf(error)
     return `The field ${field} is invalid: ${short(valueAt(data, error.instancePath))} is none of the forms the spec allows.`
@@ -55,18 +78,48 @@ function sentence(error: ErrorObject, data: unknown): string {
 /** Validates answers; one instance per run, bound to the values job/fields gave (or the spec's). */
 export class AnswerValidator {
   readonly #validators: Validators
+  /** Every sector_disciplines spelling the spec or today's job/fields gives: a value in another casing fails. */
+  readonly #known: readonly string[]
 
   constructor(values: FieldValues) {
-    this.#validators = new Validators(listsOf(values))
+    const lists = listsOf(values)
+    this.#validators = new Validators(lists)
+    this.#known = [...new Set([...lists.sector_disciplines, ...SECTOR_DISCIPLINES])]
+  }
+
+  /** An enum error the spec allows, as an observation; undefined when it is a failure. */
+  #choice(error: ErrorObject, data: unknown): SchemaVerdict['choices'][number] | undefined {
+    if (error.keyword !== 'enum') return undefined
+    const field = fold(fieldOf(error))
+    const value = valueAt(data, error.instancePath)
+    if (/(^|\.)(month|available_from_month)$/.test(field) && monthNumber(value) !== undefined) {
+      return { topic: 'month-style', summary: `${field} is written ${short(value)} (the fake writes ${MONTH_NAMES[monthNumber(value) as number]})` }
+    }
+    if (/^metrics\[\]\.label$/.test(field) && typeof value === 'string') {
+      return { topic: 'metric-label', summary: `a label the spec does not name: ${short(value)}` }
+    }
+    if (/sector_disciplines\[\]$/.test(field) && typeof value === 'string') {
+      const cased = this.#known.find((known) => known.toLowerCase() === value.toLowerCase())
+      // the spec fixes the form, `<Sector>::<Discipline>` or the sector alone; the values come from job/fields
+      const formed = /^[^:]+::[^:]+$/.test(value) || (!value.includes('::') && !/\S\/\S/.test(value))
+      return cased === undefined && formed ? { topic: 'field-values', summary: `${field} holds ${short(value)}, which today's job/fields does not list` } : undefined
+    }
+    return undefined
   }
 
   check(schema: object, data: unknown): SchemaVerdict {
     const validate = this.#validators.get(schema)
-    if (validate(data)) return { failures: [], drift: [] }
+    if (validate(data)) return { failures: [], drift: [], choices: [] }
     const errors = withoutBranchNoise(validate.errors ?? [])
     const drift = new Map<string, DriftField>()
     const failures = new Map<string, { message: string; more: number }>()
+    const choices = new Map<string, SchemaVerdict['choices'][number]>()
     for (const error of errors) {
+      const choice = this.#choice(error, data)
+      if (choice) {
+        choices.set(choice.summary, choice)
+        continue
+      }
       if (error.keyword === 'additionalProperties') {
         const field = fieldOf(error)
         const key = fold(field)
@@ -83,6 +136,7 @@ export class AnswerValidator {
     return {
       failures: [...failures.values()].map(({ message, more }) => (more === 0 ? message : `${message} (and ${more} more like it)`)),
       drift: [...drift.values()],
+      choices: [...choices.values()],
     }
   }
 }

@@ -1,19 +1,63 @@
 // Proof that the kit catches deviations: the fake behind a proxy that breaks one thing
-// at a time, and for each the contract run fails on the check named for it, while the
-// unbroken fake behind the same proxy passes.
+// at a time, each a detail the spec documents, and for each the contract run fails on
+// the check named for it (exit 1), while the unbroken fake behind the same proxy passes.
 import t from 'tap'
 import type { BuildOptions } from '../../src/app.js'
 import type { ContractFlags } from '../../src/contract/settings.js'
-import { board, changeAnswer, changeJson, contract, dropHeader, json, on, type Breakage } from './helpers.js'
+import { formatMinute } from '../../src/time.js'
+import { board, changeAnswer, changeJson, contract, dropHeader, json, on, type Breakage, type Exchange } from './helpers.js'
 
-t.test('the unbroken fake behind the proxy passes every check, writes included', async (t) => {
-  const { url } = await board(t)
-  const run = await contract({ baseUrl: url, writes: true })
+t.test('the unbroken fake behind the proxy passes every check, every write check in one run without a rate limit', async (t) => {
+  const { url } = await board(t, {}, { rateLimitWindow: 0 })
+  const run = await contract({ baseUrl: url, writes: true, rateLimitWindow: 0 })
   t.same(run.failed(), [], 'no check failed')
   t.equal(run.exitCode, 0)
   t.ok(run.report.summary.passed > 100, `${run.report.summary.passed} checks passed`)
-  t.match(run.output, /\n\d+ passed, 0 failed, \d+ skipped\n$/, 'the summary ends with the tally')
+  t.same(run.report.checks.filter((c) => c.skip === 'not-due').map((c) => c.name), [], 'no write check is left for another run')
+  const { checked, planned } = run.report.summary
+  t.equal(checked, planned)
+  t.match(run.output, new RegExp(`\\n\\d+ passed, 0 failed, \\d+ skipped, 0 errored; checked ${planned} of ${planned} planned\\n$`), 'the summary ends with the tally')
 })
+
+t.test('with its rate limit, the fake passes every check due this run, the other write checks not due and not planned', async (t) => {
+  const { url } = await board(t)
+  const run = await contract({ baseUrl: url, writes: true })
+  t.same(run.failed(), [])
+  t.equal(run.exitCode, 0)
+  const notDue = run.report.checks.filter((c) => c.skip === 'not-due')
+  t.equal(notDue.length, 6, 'the invalid adds and the operations after delete wait for their turn')
+  t.ok(notDue.every((c) => /^not due this run: /.test(c.reason ?? '')))
+  t.equal(run.report.summary.checked, run.report.summary.planned)
+})
+
+/** Moves the `since` a list is asked with by some minutes, as a service off by that much would read it. */
+const shiftSince = (pattern: RegExp, minutes: number): Breakage => ({
+  request: (x: Exchange) => {
+    const url = new URL(x.url, 'http://board')
+    const since = url.searchParams.get('since')
+    if (!on(x, pattern) || since === null || !/^\d{4}-\d\d-\d\d \d\d:\d\d$/.test(since)) return x
+    url.searchParams.set('since', formatMinute(Date.parse(`${since.replace(' ', 'T')}:00Z`) + minutes * 60_000))
+    return { ...x, url: `${url.pathname}${url.search}` }
+  },
+})
+
+/** A proxy that answers operations on a job it has seen deleted as if the job were still there. */
+function undead(): Breakage {
+  const deleted = new Set<number>()
+  const idOf = (x: Exchange) => (JSON.parse(x.body.toString('utf8') || '{}') as { id?: number }).id
+  return {
+    reply: (x, r) => {
+      if (!on(x, /^\/job\/(close|expire|repost|delete)$/)) return r
+      const id = idOf(x)
+      if (id !== undefined && deleted.has(id)) return json({ ...r, status: 200, headers: { ...r.headers, 'content-type': 'application/json' } }, () => ({ status: 200, message: 'closed' }))
+      if (on(x, /^\/job\/delete$/) && r.status === 200 && id !== undefined) deleted.add(id)
+      return r
+    },
+  }
+}
+
+/** Without a rate limit on either side: a variant whose checks take turns runs them all at once. */
+const ALL_WRITES = { flags: { only: 'fields,jobs', writes: true, rateLimitWindow: 0 }, fake: { rateLimitWindow: 0 } } as const
 
 interface Variant {
   deviation: string
@@ -23,6 +67,8 @@ interface Variant {
   fake?: BuildOptions
   endpoint: string
   check: string
+  /** What its message must say: what was expected and what came. */
+  says?: RegExp
 }
 
 const VARIANTS: Variant[] = [
@@ -110,7 +156,7 @@ const VARIANTS: Variant[] = [
     breakage: {
       reply: (x, r) => (on(x, /^\/job\/add$/) && r.status === 412 ? json({ ...r, status: 400 }, (b) => void (b.status = 400)) : r),
     },
-    flags: { only: 'fields,jobs', writes: true },
+    ...ALL_WRITES,
     endpoint: 'job/add',
     check: 'an invalid salary_unit answers 412 with a message naming salary_unit',
   },
@@ -132,27 +178,12 @@ const VARIANTS: Variant[] = [
   },
   // more than the issue lists
   {
-    deviation: 'a malformed since answered as if absent',
-    breakage: { request: (x) => ({ ...x, url: x.url.replace(/[?&]since=not-a-time/, '') }) },
-    flags: { only: 'marketing' },
-    fake: { rateLimitWindow: 0 },
-    endpoint: 'marketing/list',
-    check: 'a malformed since is refused, not ignored',
-  },
-  {
     deviation: 'since ignored',
     breakage: { request: (x) => ({ ...x, url: on(x, /^\/marketing\/list$/) ? x.url.replace(/[?&]since=[^&]*/, '') : x.url }) },
     flags: { only: 'marketing' },
     fake: { rateLimitWindow: 0 },
     endpoint: 'marketing/list',
     check: 'the answer with since leaves out the records before since',
-  },
-  {
-    deviation: '200 with a record for an unknown id',
-    breakage: { reply: (x, r) => (on(x, /^\/applications\/details\/2147483647$/) ? { ...r, status: 200 } : r) },
-    flags: { only: 'applications' },
-    endpoint: 'applications/details/{id}',
-    check: 'an unknown id answers a 4xx with a JSON body',
   },
   {
     deviation: 'next_page on another origin',
@@ -177,12 +208,105 @@ const VARIANTS: Variant[] = [
   },
   {
     deviation: 'a deleted job that can still be closed',
-    breakage: {
-      reply: (x, r) => (on(x, /^\/job\/close$/) && x.url.includes('after-delete') ? json({ ...r, status: 200 }, () => ({ status: 200, message: 'closed' })) : r),
-    },
-    flags: { only: 'fields,jobs', writes: true },
+    breakage: undead(),
+    ...ALL_WRITES,
     endpoint: 'job/delete',
     check: 'close of the deleted job is refused',
+  },
+  // every documented detail can fail
+  {
+    deviation: 'a JSON answer that says Content-Type text/html',
+    breakage: changeAnswer(/^\/marketing\/list$/, (r) => ({ ...r, headers: { ...r.headers, 'content-type': 'text/html; charset=utf-8' } })),
+    flags: { only: 'marketing' },
+    endpoint: 'marketing/list',
+    check: 'the first page fits the marketing record list schema',
+    says: /Content-Type text\/html; charset=utf-8, expected application\/json/,
+  },
+  {
+    deviation: 'job/fields writing a spec value in another casing',
+    breakage: changeJson(/^\/job\/fields$/, (b) => void (b.data.job_type = b.data.job_type.map((v: string) => (v === 'Full time' ? 'Full Time' : v)))),
+    flags: { only: 'fields' },
+    endpoint: 'job/fields',
+    check: "values the spec lists keep the spec's exact casing",
+    says: /job_type lists "Full Time", expected "Full time"/,
+  },
+  {
+    deviation: "a candidate's sector_disciplines value in another casing",
+    breakage: changeJson(/^\/candidates\/list$/, (b) => b.data.slice(0, 1).forEach((c: { sector_disciplines: string[] }) => (c.sector_disciplines = ['veterinary surgeon::small animal vet surgeon']))),
+    flags: { only: 'candidates' },
+    endpoint: 'candidates/list',
+    check: 'the first page fits the candidate list schema',
+    says: /"veterinary surgeon::small animal vet surgeon": expected <Sector>::<Discipline> or a sector alone, in the casing/,
+  },
+  {
+    deviation: 'the vacancy filter ignored',
+    breakage: { request: (x) => ({ ...x, url: x.url.replace(/[?&]vacancy=[0-9]+/, '') }) },
+    flags: { only: 'applications' },
+    fake: { rateLimitWindow: 0 },
+    endpoint: 'applications/list',
+    check: 'the vacancy filter answers only applications for that vacancy',
+  },
+  {
+    deviation: 'since read a few minutes late',
+    breakage: shiftSince(/^\/marketing\/list$/, 3),
+    flags: { only: 'marketing' },
+    endpoint: 'marketing/list',
+    check: 'the answer with since counts exactly the records at or after since, to the minute',
+    says: /since is read off by some minutes or more/,
+  },
+  {
+    deviation: 'since read a day early (a date compared, not a time)',
+    breakage: shiftSince(/^\/timesheets\/list$/, -24 * 60),
+    flags: { only: 'timesheets' },
+    endpoint: 'timesheets/list',
+    check: 'the answer with since counts exactly the records at or after since, to the minute',
+    says: /since is read off by some minutes or more/,
+  },
+  {
+    deviation: 'a candidate timesheet download as text/plain',
+    breakage: changeAnswer(/^\/candidates\/timesheet\/[0-9]+$/, (r) => ({ ...r, headers: { ...r.headers, 'content-type': 'text/plain' } })),
+    flags: { only: 'candidates' },
+    endpoint: 'candidates/timesheet/{id}',
+    check: 'the listed link answers 200 with an octet-stream Content-Type',
+    says: /Content-Type is text\/plain, expected an octet-stream type/,
+  },
+  {
+    deviation: 'a timesheets/download without Content-Transfer-Encoding',
+    breakage: dropHeader('content-transfer-encoding', /^\/candidates\/timesheets\/download\/[0-9]+$/),
+    flags: { only: 'timesheets' },
+    endpoint: 'candidates/timesheets/download/{id}',
+    check: 'Content-Transfer-Encoding is binary',
+  },
+  {
+    deviation: 'a resume download without Content-Disposition',
+    breakage: dropHeader('content-disposition', /^\/candidates\/resume\/[0-9]+$/),
+    flags: { only: 'candidates' },
+    endpoint: 'candidates/resume/{id}',
+    check: 'Content-Disposition is attachment with the listed filename',
+  },
+  {
+    deviation: 'an application attachment as application/pdf',
+    breakage: changeAnswer(/^\/applications\/attachment\/[0-9]+$/, (r) => ({ ...r, headers: { ...r.headers, 'content-type': 'application/pdf' } })),
+    flags: { only: 'applications' },
+    endpoint: 'applications/attachment/{id}',
+    check: 'the listed link answers 200 with Content-Type application/octet-stream',
+    says: /Content-Type is application\/pdf, expected application\/octet-stream/,
+  },
+  {
+    deviation: 'a month that is no month name',
+    breakage: changeJson(/^\/metrics\/list$/, (b) => void (b.metrics[0].aggregations[1].month = 'Smarch')),
+    flags: { only: 'metrics' },
+    endpoint: 'metrics/list',
+    check: 'months are newest first within each metric',
+    says: /aggregation 2 cannot be ordered: month "Smarch" is not a month name/,
+  },
+  {
+    deviation: 'a metric label the spec names missing',
+    breakage: changeJson(/^\/metrics\/list$/, (b) => void b.metrics.splice(2, 1)),
+    flags: { only: 'metrics' },
+    endpoint: 'metrics/list',
+    check: 'every label the spec names is there once',
+    says: /Client enquiries is missing/,
   },
 ]
 
@@ -194,6 +318,7 @@ for (const variant of VARIANTS) {
     t.ok(named, 'the check ran')
     t.equal(named?.status, 'fail', `${variant.endpoint}: ${variant.check} failed`)
     t.ok(named?.failures.length, `it says why: ${named?.failures[0]}`)
+    if (variant.says) t.match(named?.failures.join('\n'), variant.says, 'naming what was expected and what came')
     t.equal(run.exitCode, 1, 'the run exits 1')
     t.match(run.reason, /checks? failed/)
     t.same(run.report.jobs.notDeleted, [], 'every job the run made is deleted')

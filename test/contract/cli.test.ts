@@ -1,6 +1,8 @@
 // `jobboard-kit contract` as CI runs it: the real CLI, over a real socket, against
-// `jobboard-kit serve`; its JUnit file and its report; its exit codes and one-line
-// reasons; and SIGTERM in the middle of a run that writes.
+// `jobboard-kit serve`; its JUnit file and its report; its exit codes (0 complete and
+// conforming, 1 failed, 2 usage or connection, 3 incomplete) and one-line reasons; every
+// write check in one run against a serve without a rate limit; and SIGTERM in the middle
+// of a run that writes.
 import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -13,7 +15,7 @@ import { runCli, runToEnd, serve } from '../helpers/cli.js'
 import { board, on } from './helpers.js'
 
 const ENV = { JOBBOARD_USERNAME: 'jobboard', JOBBOARD_PASSWORD: 'jobboard' }
-const TALLY = /\n(\d+) passed, (\d+) failed, (\d+) skipped\n$/
+const TALLY = /\n(\d+) passed, (\d+) failed, (\d+) skipped, (\d+) errored; checked (\d+) of (\d+) planned\n$/
 
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? ''
 
@@ -27,6 +29,8 @@ t.test('a read-only run against jobboard-kit serve exits 0, with its settings fr
   const tally = TALLY.exec(run.stdout)
   t.ok(tally, `the summary ends with the tally: ${lastLine(run.stdout)}`)
   t.equal(tally?.[2], '0', 'no check failed')
+  t.equal(tally?.[4], '0', 'none errored')
+  t.equal(tally?.[5], tally?.[6], `checked ${tally?.[5]} of ${tally?.[6]} planned`)
   t.match(run.stdout, new RegExp(`Requests: \\d+ made`), 'it counts its requests')
   t.match(run.stdout, new RegExp(`GET  200 ${url}/api/v1/job/fields\\n`), 'and lists their URLs')
 
@@ -34,13 +38,24 @@ t.test('a read-only run against jobboard-kit serve exits 0, with its settings fr
     const xml = readFileSync(junit, 'utf8')
     t.equal(XMLValidator.validate(xml), true, 'well-formed')
     const parsed = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'testsuite' || name === 'testcase' }).parse(xml) as {
-      testsuites: { '@_tests': string; '@_failures': string; testsuite: Array<{ '@_name': string; testcase: Array<{ '@_name': string }> }> }
+      testsuites: {
+        '@_tests': string
+        '@_failures': string
+        '@_errors': string
+        testsuite: Array<{ '@_name': string; '@_time'?: string; testcase?: Array<{ '@_name': string; '@_time'?: string; skipped?: { '@_message'?: string } }> }>
+      }
     }
     const checks = (JSON.parse(readFileSync(report, 'utf8')) as ContractReport).checks
-    const cases = parsed.testsuites.testsuite.flatMap((suite) => suite.testcase.map((c) => `${suite['@_name']}: ${c['@_name']}`))
+    const cases = parsed.testsuites.testsuite.flatMap((suite) => (suite.testcase ?? []).map((c) => `${suite['@_name']}: ${c['@_name']}`))
     t.same(cases, checks.map((c) => `${c.endpoint}: ${c.name}`), 'one test case per check, under its endpoint')
     t.equal(Number(parsed.testsuites['@_tests']), checks.length, 'and counts them')
     t.equal(parsed.testsuites['@_failures'], '0')
+    t.equal(parsed.testsuites['@_errors'], '0')
+    const all = parsed.testsuites.testsuite.flatMap((suite) => suite.testcase ?? [])
+    t.ok(parsed.testsuites.testsuite.every((suite) => suite['@_time'] !== undefined), 'every suite has a time')
+    t.ok(all.every((c) => c['@_time'] !== undefined && Number.isFinite(Number(c['@_time']))), 'every test case has a time')
+    const skipped = all.filter((c) => c.skipped !== undefined)
+    t.ok(skipped.length > 0 && skipped.every((c) => /^does not apply: ./.test(c.skipped?.['@_message'] ?? '')), 'every skip says why')
   })
 
   t.test('the report holds the checks, the requests and the observations', async (t) => {
@@ -63,7 +78,7 @@ t.test('a run with writes against jobboard-kit serve exits 0 and deletes the job
   const report = join(t.testdir(), 'report.json')
   const run = await runToEnd(['contract', '--base-url', url, '--username', 'jobboard', '--password', 'jobboard', '--writes', '--report', report])
   t.equal(run.code, 0, run.stderr)
-  t.match(lastLine(run.stdout), /^\d+ passed, 0 failed, \d+ skipped$/)
+  t.match(lastLine(run.stdout), /^\d+ passed, 0 failed, \d+ skipped, 0 errored; checked (\d+) of \1 planned$/)
   const written = JSON.parse(readFileSync(report, 'utf8')) as ContractReport
   t.ok(written.jobs.created.length >= 1, 'it made a job')
   t.match(written.jobs.created[0]?.reference, /^CONTRACT-[0-9]{14}$/)
@@ -141,12 +156,35 @@ t.test('SIGTERM in the middle of a run with writes deletes the job made and exit
   t.same(written.jobs.notDeleted, [], 'the job it made is deleted')
 })
 
-t.test('a second run inside the rate-limit window checks nothing and does not exit 0', async (t) => {
+t.test('a second run inside the rate-limit window checks nothing and exits 3, incomplete', async (t) => {
   const { url } = await serve(t, ['--clock', 'virtual'])
   const first = await runToEnd(['contract', '--base-url', url], ENV)
   t.equal(first.code, 0, first.stderr)
   const second = await runToEnd(['contract', '--base-url', url], ENV)
-  t.equal(second.code, 1)
-  t.match(second.stderr, /nothing was checked/)
-  t.match(lastLine(second.stdout), /^\d+ passed, 0 failed, \d+ skipped$/)
+  t.equal(second.code, 3)
+  // only the auth checks are made: a refusal comes whatever the limit
+  t.match(second.stderr, /^jobboard-kit contract: incomplete: checked 2 of \d+ planned \(\d+%, below --min-coverage 100%\); \d+ not made \(rate limited/)
+  t.match(lastLine(second.stdout), /^2 passed, 0 failed, \d+ skipped, 0 errored; checked 2 of [1-9]\d* planned$/)
+})
+
+t.test('against serve --rate-limit-window 0, contract --writes --rate-limit-window 0 makes every write check in one run', async (t) => {
+  const { url } = await serve(t, ['--clock', 'virtual', '--rate-limit-window', '0'])
+  const report = join(t.testdir(), 'report.json')
+  const run = await runToEnd(['contract', '--base-url', url, '--writes', '--rate-limit-window', '0', '--report', report], ENV)
+  t.equal(run.code, 0, run.stderr)
+  t.match(lastLine(run.stdout), /^\d+ passed, 0 failed, \d+ skipped, 0 errored; checked (\d+) of \1 planned$/)
+  const written = JSON.parse(readFileSync(report, 'utf8')) as ContractReport
+  const writes = written.checks.filter((c) => /^job\/(?!fields$)/.test(c.endpoint))
+  t.equal(writes.length, 12)
+  t.same(writes.filter((c) => c.status !== 'pass').map((c) => `${c.endpoint}: ${c.name} (${c.status} ${c.reason})`), [], 'every write check passed')
+  t.same(written.jobs.notDeleted, [])
+})
+
+t.test('with its rate limit, serve gets the write checks due this run; the rest are not due and not planned', async (t) => {
+  const { url } = await serve(t, ['--clock', 'virtual'])
+  const junit = join(t.testdir(), 'contract.xml')
+  const run = await runToEnd(['contract', '--base-url', url, '--writes', '--only', 'fields,jobs', '--junit', junit], ENV)
+  t.equal(run.code, 0, run.stderr)
+  t.match(lastLine(run.stdout), /checked (\d+) of \1 planned$/)
+  t.match(readFileSync(junit, 'utf8'), /<skipped message="not due this run: POST \/job\/add is made in this run by a valid add/)
 })

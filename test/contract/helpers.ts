@@ -1,6 +1,7 @@
 // The contract kit's test rig: the fake in process behind a small proxy that can break
-// its answers (or its requests) the way a deviating deployment would, and the kit run
-// in process against it, its output and report kept for the assertions.
+// its answers (or its requests) the way a deviating deployment would, or answer in its
+// stead (a gateway, a limiter, a strict server), and the kit run in process against it,
+// its output and report kept for the assertions.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Test } from 'tap'
@@ -35,6 +36,8 @@ export interface Reply {
 }
 
 export interface Breakage {
+  /** Answers in the fake's stead (a gateway, a limiter, a strict server); undefined lets the request through. */
+  answer?: (exchange: Exchange) => Reply | 'hang' | 'reset' | undefined | Promise<Reply | 'hang' | 'reset' | undefined>
   /** Changes a request before the fake sees it. */
   request?: (exchange: Exchange) => Exchange | Promise<Exchange>
   /** Changes an answer before the kit sees it. */
@@ -72,6 +75,20 @@ const path = (exchange: Exchange) => exchange.url.split('?')[0] as string
 /** Whether the exchange is for this API path (without /api/v1), query ignored. */
 export const on = (exchange: Exchange, pattern: RegExp) => pattern.test(path(exchange).replace(/^\/api\/v1/, ''))
 
+function send(response: ServerResponse, reply: Reply): void {
+  if (!reply.keepLength) reply.headers['content-length'] = String(reply.body.length)
+  response.writeHead(reply.status, reply.headers)
+  if (reply.cut) response.write(reply.body, () => response.destroy())
+  else response.end(reply.body)
+}
+
+/** A JSON reply of the server's own. */
+export const jsonReply = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({
+  status,
+  headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  body: Buffer.from(JSON.stringify(body)),
+})
+
 /** The fake, seen through a proxy that breaks it as told. Answers the proxy's URL. */
 export async function board(t: Test, breakage: Breakage = {}, options: BuildOptions = {}): Promise<{ url: string; fake: MockServer }> {
   let fake: MockServer | undefined
@@ -84,6 +101,10 @@ export async function board(t: Test, breakage: Breakage = {}, options: BuildOpti
     for await (const chunk of request) chunks.push(chunk as Buffer)
     let exchange: Exchange = { method: request.method ?? 'GET', url: request.url ?? '/', headers: request.headers, body: Buffer.concat(chunks) }
     if (breakage.request) exchange = await breakage.request(exchange)
+    const own = breakage.answer ? await breakage.answer(exchange) : undefined
+    if (own === 'hang') return
+    if (own === 'reset') return void response.destroy()
+    if (own) return send(response, own)
     const headers: Record<string, string> = { 'accept-encoding': 'identity' }
     for (const name of ['authorization', 'content-type', 'accept']) {
       const value = exchange.headers[name]
@@ -99,10 +120,7 @@ export async function board(t: Test, breakage: Breakage = {}, options: BuildOpti
     for (const hop of ['connection', 'keep-alive', 'transfer-encoding', 'date']) delete replyHeaders[hop]
     let reply: Reply = { status: upstream.status, headers: replyHeaders, body: Buffer.from(await upstream.arrayBuffer()) }
     if (breakage.reply) reply = await breakage.reply(exchange, reply)
-    if (!reply.keepLength) reply.headers['content-length'] = String(reply.body.length)
-    response.writeHead(reply.status, reply.headers)
-    if (reply.cut) response.write(reply.body, () => response.destroy())
-    else response.end(reply.body)
+    send(response, reply)
   }
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`

@@ -1,6 +1,7 @@
 // The rate limit as the kit lives with it: a 429 is waited out within --max-wait or
-// its checks are skipped with the reason; a run of nothing but 429s does not pass; the
-// ledger carries windows across runs; an interrupted run still deletes its job.
+// its checks are left unmade with the reason, and the run is incomplete (exit 3); a run
+// of nothing but 429s does not pass; the ledger carries windows across runs; an
+// interrupted run still deletes its job.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
@@ -23,10 +24,11 @@ t.test('a 429 beyond --max-wait skips the checks that needed the answer, with th
   const metrics = run.report.checks.filter((c) => c.endpoint === 'metrics/list')
   t.ok(metrics.length > 0)
   for (const check of metrics) {
-    t.equal(check.status, 'skip', `${check.name}: skipped, neither passed nor failed`)
-    t.match(check.reason, /429; Retry-after 900 s is beyond --max-wait 0 s/)
+    t.match(check, { status: 'skip', skip: 'unavailable' }, `${check.name}: not made, neither passed nor failed`)
+    t.match(check.reason, /429; Retry-after 900 s is beyond what is left of --max-wait 0 s/)
   }
-  t.equal(run.exitCode, 0, 'job/fields was answered and nothing failed')
+  t.equal(run.exitCode, 3, 'nothing failed, but checks planned were not made: incomplete')
+  t.match(run.reason, /^incomplete: checked \d+ of \d+ planned/)
 })
 
 t.test('a 429 within --max-wait is waited out and asked again', async (t) => {
@@ -49,8 +51,9 @@ t.test('a run in which every answer is a 429 does not exit 0', async (t) => {
   const { url } = await board(t, { reply: (_x, r) => tooMany(900) })
   const run = await contract({ baseUrl: url })
   t.equal(run.report.summary.passed + run.report.summary.failed, 0, 'nothing was checked')
-  t.equal(run.exitCode, 1)
-  t.match(run.reason, /no request got an answer other than 429/)
+  t.equal(run.exitCode, 3)
+  t.match(run.reason, /^incomplete: checked 0 of \d+ planned \(0%/)
+  t.match(run.output, /checked 0 of [1-9]\d* planned\n$/)
 })
 
 t.test('a host that cannot be reached ends the run with exit 2', async (t) => {
@@ -89,8 +92,8 @@ t.test('the ledger', async (t) => {
     t.ok(second.report.requests.every((r) => r.attempts === 0 && r.outcome === 'ledger'), 'no request went out')
     t.ok(second.report.checks.every((c) => c.status === 'skip'), 'every check is skipped')
     t.match(second.report.checks[0]?.reason, /left out: the ledger says its window is open until/)
-    t.equal(second.exitCode, 1)
-    t.match(second.reason, /nothing was checked/)
+    t.equal(second.exitCode, 3, 'incomplete')
+    t.match(second.reason, /checked 0 of \d+ planned/)
   })
 
   /** Two metrics-only runs on one ledger, `later` seconds apart, against a fake without its own limit. */
@@ -150,6 +153,6 @@ t.test('an interrupted run with writes still deletes the job it made', async (t)
   t.match(run.reason, /interrupted \(SIGINT\)/)
   t.equal(run.report.jobs.created.length, 1, 'the run made one job')
   t.same(run.report.jobs.deleted.map((d) => d.id), run.report.jobs.created.map((c) => c.id), 'and deleted it')
-  t.match(run.report.jobs.deleted[0]?.by, /\/job\/delete\?contract=cleanup-/, 'by a delete of its own')
+  t.equal(run.report.jobs.deleted[0]?.by, 'POST /job/delete', 'by the delete the run had not made yet, without a query string')
   t.ok(run.report.checks.filter((c) => c.endpoint === 'job/delete').every((c) => c.status !== 'pass'), 'the checks after the interrupt did not pass')
 })

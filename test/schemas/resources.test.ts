@@ -60,7 +60,14 @@ const cases: Array<[string, object, () => unknown]> = [
   ['control: clock answer', S.clockAnswer, () => ({ status: 200, now: '2026-12-01 00:00:00', mode: 'virtual' })],
   ['control: fault', S.faultBody, () => ({ method: 'GET', path: '/api/v1/candidates/*', status: 503, body: { x: 1 }, headers: { 'retry-after': '5' }, delayMs: 10, times: 2 })],
   ['control: journal entry', S.journalEntry, () => ({ method: 'GET', url: '/api/v1/metrics/list', status: 200, time: '2026-11-22 09:30:00', user: 'jobboard', fault: 'drop' })],
-  ['contract ledger', S.ledgerFile, () => ({ kind: 'jobboard-kit contract ledger', version: 1, requests: { 'jobboard GET https://b.example/api/v1/metrics/list': { at: '2026-11-22T09:30:00.000Z', until: '2026-11-22T09:45:00.000Z' } } })],
+  ['contract ledger', S.ledgerFile, () => ({
+    kind: 'jobboard-kit contract ledger',
+    version: 1,
+    requests: { 'jobboard GET https://b.example/api/v1/metrics/list': { at: '2026-11-22T09:30:00.000Z', until: '2026-11-22T09:45:00.000Z' } },
+    writes: { 'jobboard https://b.example': { lifecycle: '2026-11-22T09:30:00.000Z' } },
+    pending: [{ deployment: 'jobboard https://b.example', id: 42, reference: 'CONTRACT-20261122093000', since: '2026-11-22T09:31:00.000Z', why: 'its delete window is spent' }],
+    deleted: { 'jobboard https://b.example': 41 },
+  })],
   ['query of a paged list', S.pagedQuery, () => ({ since: '2026-11-01 00:00', page: 2 })],
   ['query of applications/list', S.applicationsQuery, () => ({ since: '2026-11-01 00:00', vacancy: 3, page: 2 })],
 ]

@@ -1,6 +1,7 @@
 // The auth group: a request without credentials and one with wrong credentials are
-// refused (401 or 403), never answered 200. Each uses its own full request (a marked
-// query string) so that it spends no window another check needs.
+// refused (401 or 403), never answered 200. Each spends a full request the run needs for
+// nothing else (a page past those it reads, plan.ts SPARE), so that it uses up no
+// window another check needs.
 import type { Minimal } from '@tapjs/core'
 import { check, endpoint, need, type Got } from '../checks.js'
 import type { RunContext } from '../context.js'

@@ -36,12 +36,12 @@ export function candidatesGroup(root: Minimal, ctx: RunContext): void {
     })
   })
   endpoint(root, 'candidates/details/{id}', (t) =>
-    detailChecks(t, ctx, { endpoint: 'candidates/details/{id}', noun: 'candidate', schema: candidateDetail, pick: () => plan.candidateDetail(), unknownPath: '/candidates/details' }),
+    detailChecks(t, ctx, { endpoint: 'candidates/details/{id}', noun: 'candidate', schema: candidateDetail, pick: () => plan.candidateDetail() }),
   )
   for (const { kind } of FILE_KINDS) {
     const name = `candidates/${kind}/{id}`
     endpoint(root, name, (t) =>
-      downloadChecks(t, ctx, { endpoint: name, pick: () => plan.candidateFile(kind), contentType: undefined, unknownPath: `/candidates/${kind}` }),
+      downloadChecks(t, ctx, { endpoint: name, pick: () => plan.candidateFile(kind), contentType: kind === 'timesheet' ? 'octet-stream' : 'observed' }),
     )
   }
 }

@@ -99,6 +99,25 @@ export function fieldsGroup(root: Minimal, ctx: RunContext, found: () => FieldLi
       a.ok(answer.status === 200, 'HTTP status 200', `answered HTTP ${answer.status}, not 200`)
       const status = isRec(answer.json) ? answer.json.status : undefined
       a.ok(status === 200, 'the body carries status 200', `the body's status is ${JSON.stringify(status) ?? 'missing'}, not 200${isRec(answer.json) ? '' : ' (the body is not a JSON object)'}`)
+      const type = answer.headers['content-type']
+      a.ok(type?.split(';')[0]?.trim().toLowerCase() === 'application/json', `Content-Type ${type}`, `Content-Type is ${type ?? '(none)'}, expected application/json`)
+    })
+    check(t, "values the spec lists keep the spec's exact casing", async (a) => {
+      need(await ctx.plan.fields())
+      const lists = found()
+      if (!lists) throw new Skip("the answer's shape is not understood (see the job-fields observation)")
+      // values come and go (an observation); a spec value written in another casing is a different value to a client
+      const problems = FIELD_NAMES.flatMap((name) => {
+        const list = lists.lists[name]
+        const spec: readonly string[] = FIELD_VALUES[name]
+        return isStrings(list)
+          ? list.flatMap((value) => {
+              const meant = spec.find((s) => s !== value && s.toLowerCase() === value.toLowerCase())
+              return meant === undefined || list.includes(meant) ? [] : [`${name} lists ${JSON.stringify(value)}, expected ${JSON.stringify(meant)} as the spec writes it`]
+            })
+          : []
+      })
+      a.none(problems, 'every value the spec lists is written as the spec writes it')
     })
     check(t, 'gives every constrained list, each a non-empty list of distinct strings', async (a) => {
       need(await ctx.plan.fields())

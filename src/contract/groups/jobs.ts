@@ -1,10 +1,13 @@
 // The jobs group (--writes only): job/add of a valid job, of an invalid salary_unit and
 // of a job missing a required field; close (and the public page's 404 after it),
-// expire, repost and delete of the job made; and each operation refused once the job is
-// deleted. job/add is one full request whatever its body, so each request past the
-// first carries a marked query string (?contract=...) to be a full request of its own.
-// Every job the run makes is recorded the moment its id is known; cleanup() deletes
-// what is left, also after a failure or an interrupt.
+// expire, repost and delete of the job made; and each operation refused once a job is
+// deleted. The kit sends no query parameter the spec does not define, and job/add is one
+// full request whatever its body: so the write checks take turns (TURNS). A run makes
+// the turns whose full requests are all free (not made in this run, outside the ledger's
+// window), the ones made longest ago first, and records in the ledger which it made;
+// the rest are "not due this run". Every job the run makes is recorded the moment its
+// id is known; cleanup() deletes what is left when the delete window allows, else the
+// job is written to the ledger as pending and deletePending() deletes it first next run.
 import type { Minimal } from '@tapjs/core'
 import { JOB_REQUIRED, jobAddAnswer, jobInput, messageAnswer } from '../../../schemas/index.js'
 import { formatMinute, formatTimestamp } from '../../time.js'
@@ -12,7 +15,7 @@ import type { JobInput } from '../../types.js'
 import { check, endpoint, need, Skip, where, type Asserter } from '../checks.js'
 import type { CreatedJob, RunContext } from '../context.js'
 import type { Answer } from '../http.js'
-import { MARK } from '../plan.js'
+import type { PendingJob } from '../ledger.js'
 import { int, rec, str } from '../records.js'
 import { AnswerValidator } from '../validate.js'
 
@@ -72,13 +75,67 @@ function refused(answer: Answer): boolean {
   return (answer.status >= 400 && answer.status < 500) || (answer.status === 200 && status !== undefined && status >= 400 && status < 500)
 }
 
+/** The write checks that take turns across runs, each with the full requests (POST paths) it needs. */
+export const TURNS = [
+  { name: 'lifecycle', needs: ['add', 'close', 'expire', 'repost', 'delete'], what: 'a valid add, then close, expire, repost and delete of that job' },
+  { name: 'invalid-salary-unit', needs: ['add'], what: 'the add of an invalid salary_unit' },
+  { name: 'missing-field', needs: ['add'], what: `the add of a job without ${MISSING}` },
+  { name: 'after-delete', needs: ['close', 'expire', 'repost', 'delete'], what: 'close, expire, repost and delete of a deleted job' },
+] as const
+export type TurnName = (typeof TURNS)[number]['name']
+
+const post = (path: string) => `POST /job/${path}`
+
+/**
+ * Which turns this run makes: the ones made longest ago (or never) first, each when its
+ * full requests are free and no earlier turn of this run takes them. With
+ * --rate-limit-window 0 every turn is made, one after another.
+ */
+export function planWrites(ctx: RunContext): Map<TurnName, { due: boolean; reason: string | undefined }> {
+  const { client, ledger, deployment, settings } = ctx
+  const last = ledger.writesOf(deployment)
+  const taken = new Map<string, string>()
+  if (ledger.pendingOf(deployment).length > 0) taken.set('delete', 'the delete of a job a run before left behind')
+  const turns = new Map<TurnName, { due: boolean; reason: string | undefined }>()
+  const order = [...TURNS].sort((a, b) => (last[a.name] ?? -Infinity) - (last[b.name] ?? -Infinity))
+  for (const turn of order) {
+    let reason: string | undefined
+    if (settings.rateLimitWindow > 0) {
+      const spent = turn.needs.find((path) => taken.has(path))
+      const closed = turn.needs.find((path) => !client.free('POST', client.api(`/job/${path}`)))
+      if (spent) reason = `${post(spent)} is made in this run by ${taken.get(spent)}`
+      else if (closed) reason = `${post(closed)} is spent: made within the last ${settings.rateLimitWindow} s (in this run, or by the ledger)`
+      else if (!ledger.kept && turn.name !== TURNS[0].name) reason = 'write checks that repeat a full request take turns across runs through --ledger'
+    }
+    if (turn.name === 'after-delete' && reason === undefined && ledger.deletedOf(deployment) === undefined && !turns.get('lifecycle')?.due) {
+      reason = 'no job is known deleted yet (the lifecycle turn deletes one)'
+    }
+    if (reason === undefined) for (const path of turn.needs) taken.set(path, turn.what)
+    turns.set(turn.name, { due: reason === undefined, reason: reason === undefined ? undefined : `not due this run: ${reason}` })
+  }
+  return turns
+}
+
+/** The checks of each turn, by endpoint and name: a turn counts as made once one of them is. */
+export function turnOf(endpointName: string, checkName: string): TurnName | undefined {
+  if (/^(close|expire|repost|delete) of the deleted job is refused$/.test(checkName)) return 'after-delete'
+  if (checkName.startsWith('an invalid salary_unit')) return 'invalid-salary-unit'
+  if (checkName.startsWith('a job without a required field')) return 'missing-field'
+  return endpointName.startsWith('job/') ? 'lifecycle' : undefined
+}
+
 export function jobsGroup(root: Minimal, ctx: RunContext): void {
   const { client } = ctx
   const state: { job: CreatedJob | undefined; page: string | undefined } = { job: undefined, page: undefined }
   const stamp = formatTimestamp(ctx.clock.now()).replace(/[^0-9]/g, '')
   const reference = `CONTRACT-${stamp}`
+  const due = (turn: TurnName) => {
+    const planned = ctx.turns.get(turn)
+    if (!planned?.due) throw new Skip(planned?.reason ?? 'not due this run', 'not-due')
+  }
   const theJob = () => {
-    if (!state.job) throw new Skip('no job was made (see job/add)')
+    // planned, and not made: the valid add failed or erred (its own check says which)
+    if (!state.job) throw new Skip('no job was made (see job/add)', 'unavailable')
     return state.job
   }
   /** Notes a job made by a request meant to fail, so that cleanup deletes it too. */
@@ -86,11 +143,16 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
     const id = int(rec(answer.json).id)
     if (id !== undefined && answer.status < 300) ctx.created(id, body.job_reference, `POST ${where(answer.url)}`)
   }
-  const operation = (op: Operation, id: number, query: Record<string, string> = {}) =>
-    client.post(client.api(`/job/${op}`, query), op === 'repost' ? { id, closing_date: formatMinute(ctx.clock.now() + 60 * DAY_MS) } : { id })
+  const operation = (op: Operation, id: number) =>
+    client.post(client.api(`/job/${op}`), op === 'repost' ? { id, closing_date: formatMinute(ctx.clock.now() + 60 * DAY_MS) } : { id })
+  const deleted = (job: CreatedJob, answer: Answer) => {
+    job.deletedBy = `POST ${where(answer.url)}`
+    ctx.ledger.setDeleted(ctx.deployment, job.id)
+  }
 
   endpoint(root, 'job/add', (t) => {
     check(t, 'a valid job answers 200 with the public page URL and the new id', async (a) => {
+      due('lifecycle')
       const body = contractJob(ctx, reference)
       const own = new AnswerValidator(ctx.values).check(jobInput, body)
       if (own.failures.length > 0) throw new Skip(`the kit cannot make a valid job from job/fields' values: ${own.failures.join(' ')}`)
@@ -110,9 +172,10 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
       }
     })
     check(t, 'an invalid salary_unit answers 412 with a message naming salary_unit', async (a) => {
+      due('invalid-salary-unit')
       const body = { ...contractJob(ctx, `${reference}-I`), salary_unit: 'Per fortnight (contract check)' }
       if (ctx.values.salary_unit.includes(body.salary_unit)) throw new Skip('job/fields lists the invalid value the kit uses')
-      const answer = need(await client.post(client.api('/job/add', { [MARK]: 'invalid-salary-unit' }), body))
+      const answer = need(await client.post(client.api('/job/add'), body))
       keep(answer, body)
       answered412(a, answer)
       const message = str(rec(answer.json).message)
@@ -120,8 +183,9 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
       ctx.observations.add({ topic: 'error-body', endpoint: 'job/add', summary: `an invalid field answers HTTP ${answer.status}: ${JSON.stringify(answer.json)}` })
     })
     check(t, 'a job without a required field answers 412', async (a) => {
+      due('missing-field')
       const { [MISSING]: _missing, ...body } = contractJob(ctx, `${reference}-M`)
-      const answer = need(await client.post(client.api('/job/add', { [MARK]: 'missing-field' }), body))
+      const answer = need(await client.post(client.api('/job/add'), body))
       keep(answer, body)
       answered412(a, answer)
       const message = str(rec(answer.json).message)
@@ -132,14 +196,16 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
   for (const op of OPERATIONS) {
     endpoint(root, `job/${op}`, (t) => {
       check(t, `${DOING[op]} answers status 200 with a message`, async (a) => {
+        due('lifecycle')
         const job = theJob()
         const answer = need(await operation(op, job.id))
-        if (op === 'delete' && answer.status === 200 && rec(answer.json).status === 200) job.deletedBy = `POST ${where(answer.url)}`
+        if (op === 'delete' && answer.status === 200 && rec(answer.json).status === 200) deleted(job, answer)
         if (!a.ok(answer.status === 200, 'answers HTTP 200', `answered HTTP ${answer.status}: ${JSON.stringify(answer.json)}`)) return
         ctx.fits(a, messageAnswer, answer, `job/${op}`, 'the answer')
       })
       if (op === 'close') {
         check(t, 'the public page answers 404 after close', async (a) => {
+          due('lifecycle')
           theJob()
           if (state.page === undefined) throw new Skip('job/add gave no public page URL')
           const shown = need(await client.page(state.page))
@@ -149,10 +215,13 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
       if (op === 'delete') {
         for (const after of OPERATIONS) {
           check(t, `${after} of the deleted job is refused`, async (a) => {
-            const job = theJob()
-            if (job.deletedBy === undefined) throw new Skip('the job was not deleted (see the check before)')
-            const answer = need(await operation(after, job.id, { [MARK]: 'after-delete' }))
+            due('after-delete')
+            // this run's job when it deleted one, else the one the ledger knows deleted
+            const id = state.job?.deletedBy !== undefined ? state.job.id : ctx.ledger.deletedOf(ctx.deployment)
+            if (id === undefined) throw new Skip('no job is known deleted (see the delete check)')
+            const answer = need(await operation(after, id))
             a.ok(refused(answer), `refused with HTTP ${answer.status}: ${JSON.stringify(answer.json)}`, `answered HTTP ${answer.status} ${JSON.stringify(answer.json)}: not refused`)
+            ctx.observations.add({ topic: 'error-body', endpoint: `job/${after}`, summary: `${after} of a deleted job answers HTTP ${answer.status}: ${JSON.stringify(answer.json) ?? '(not JSON)'}` })
           })
         }
       }
@@ -160,12 +229,57 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
   }
 }
 
-/** Deletes every job the run made and has not deleted, each by its own full request. */
-export async function cleanup(ctx: RunContext): Promise<void> {
-  for (const job of ctx.jobs.filter((j) => j.deletedBy === undefined)) {
-    const url = ctx.client.api('/job/delete', { [MARK]: `cleanup-${job.id}` })
-    const outcome = await ctx.client.post(url, { id: job.id }, { detached: true })
-    if (outcome.kind === 'answer' && outcome.status === 200 && rec(outcome.json).status === 200) job.deletedBy = `POST ${where(url)}`
-    else job.cleanupError = outcome.kind === 'answer' ? `answered HTTP ${outcome.status}: ${JSON.stringify(outcome.json)}` : outcome.reason
+/** What a pending job is, for the ledger. */
+const pendingOf = (ctx: RunContext, job: { id: number; reference: string }, why: string): PendingJob => ({
+  deployment: ctx.deployment,
+  id: job.id,
+  reference: job.reference,
+  since: new Date(ctx.clock.now()).toISOString(),
+  why,
+})
+
+/** Deletes, first thing, a job an earlier run left behind (one delete per window); 404 means someone already did. */
+export async function deletePending(ctx: RunContext): Promise<void> {
+  const { client, ledger, deployment } = ctx
+  const still: PendingJob[] = []
+  const url = client.api('/job/delete')
+  for (const job of ledger.pendingOf(deployment)) {
+    if (!client.free('POST', url)) {
+      still.push(job)
+      continue
+    }
+    const outcome = await client.post(url, { id: job.id }, { detached: true })
+    const done = outcome.kind === 'answer' && outcome.status === 200 && rec(outcome.json).status === 200
+    const gone = outcome.kind === 'answer' && outcome.status === 404
+    if (done) ledger.setDeleted(deployment, job.id)
+    if (!done && !gone) still.push(job)
+    ctx.observations.add({
+      topic: 'jobs',
+      endpoint: 'job/delete',
+      summary: `job ${job.id} (${job.reference}), left behind by an earlier run, ${done ? 'is deleted now' : gone ? 'is gone already (404)' : `is still not deleted: ${outcome.kind === 'answer' ? `HTTP ${outcome.status}` : outcome.reason}`}`,
+    })
   }
+  ledger.setPending(deployment, still)
+}
+
+/** Deletes every job the run made and has not deleted; one whose delete window is spent goes to the ledger as pending. */
+export async function cleanup(ctx: RunContext): Promise<void> {
+  const url = ctx.client.api('/job/delete')
+  const pending: PendingJob[] = []
+  for (const job of ctx.jobs.filter((j) => j.deletedBy === undefined)) {
+    if (!ctx.client.free('POST', url)) {
+      job.cleanupError = `${post('delete')} was made in this run already (its window is spent): left for the next run, in the ledger as pending`
+      pending.push(pendingOf(ctx, job, job.cleanupError))
+      continue
+    }
+    const outcome = await ctx.client.post(url, { id: job.id }, { detached: true })
+    if (outcome.kind === 'answer' && outcome.status === 200 && rec(outcome.json).status === 200) {
+      job.deletedBy = `POST ${where(url)}`
+      ctx.ledger.setDeleted(ctx.deployment, job.id)
+    } else {
+      job.cleanupError = outcome.kind === 'answer' ? `answered HTTP ${outcome.status}: ${JSON.stringify(outcome.json)}` : outcome.reason
+      pending.push(pendingOf(ctx, job, job.cleanupError))
+    }
+  }
+  ctx.ledger.setPending(ctx.deployment, [...ctx.ledger.pendingOf(ctx.deployment), ...pending])
 }

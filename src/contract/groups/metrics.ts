@@ -1,20 +1,28 @@
 // The metrics group: metrics/list against its schema, every label the spec names,
-// months newest first with none missing, and each total the sum of its months.
+// months newest first with none missing, and each total the sum of its months. A month
+// is read in any usual month-name style (`November`, `Nov`): the spec says "month name".
 import type { Minimal } from '@tapjs/core'
 import { metricsAnswer } from '../../../schemas/index.js'
-import { METRIC_LABELS, MONTH_NAMES } from '../../../schemas/values.js'
+import { METRIC_LABELS } from '../../../schemas/values.js'
 import { check, endpoint, need } from '../checks.js'
 import type { RunContext } from '../context.js'
 import { bodyOrSkip } from '../plan.js'
 import { int, recs, str, type Rec } from '../records.js'
+import { monthNumber, short } from '../validate.js'
 
 /** A month as a count of months since year 0, or undefined when it does not read as one. */
 function monthIndex(aggregation: Rec): number | undefined {
   const year = str(aggregation.year)
-  const month = MONTH_NAMES.indexOf(str(aggregation.month) as (typeof MONTH_NAMES)[number])
-  if (year === undefined || !/^[0-9]{4}$/.test(year) || month < 0) return undefined
+  const month = monthNumber(aggregation.month)
+  if (year === undefined || !/^[0-9]{4}$/.test(year) || month === undefined) return undefined
   return Number(year) * 12 + month
 }
+
+/** What a month that does not read as one is, in words: what was expected and what came. */
+const unreadable = (aggregation: Rec | undefined) =>
+  monthNumber(aggregation?.month) === undefined
+    ? `month ${short(aggregation?.month)} is not a month name`
+    : `year ${short(aggregation?.year)} is not a four-digit year`
 
 export function metricsGroup(root: Minimal, ctx: RunContext): void {
   const metrics = async () => recs(bodyOrSkip(await ctx.plan.metrics(), 'metrics/list').metrics)
@@ -35,7 +43,9 @@ export function metricsGroup(root: Minimal, ctx: RunContext): void {
     check(t, 'months are newest first within each metric', async (a) => {
       const problems = (await metrics()).flatMap((m) => {
         const months = recs(m.aggregations).map(monthIndex)
-        const at = months.findIndex((month, i) => i > 0 && (month === undefined || (months[i - 1] as number) <= month))
+        const bad = months.findIndex((month) => month === undefined)
+        if (bad >= 0) return [`${String(m.label)}: aggregation ${bad + 1} cannot be ordered: ${unreadable(recs(m.aggregations)[bad])}`]
+        const at = months.findIndex((month, i) => i > 0 && (months[i - 1] as number) <= (month as number))
         return at < 0 ? [] : [`${String(m.label)}: month ${at + 1} (${JSON.stringify(recs(m.aggregations)[at])}) is not older than the one before`]
       })
       a.none(problems, 'every metric lists its newest month first')

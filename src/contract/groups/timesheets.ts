@@ -32,6 +32,6 @@ export function timesheetsGroup(root: Minimal, ctx: RunContext): void {
     })
   })
   endpoint(root, 'candidates/timesheets/download/{id}', (t) =>
-    downloadChecks(t, ctx, { endpoint: 'candidates/timesheets/download/{id}', pick: () => plan.timesheetDownload(), contentType: undefined, unknownPath: '/candidates/timesheets/download' }),
+    downloadChecks(t, ctx, { endpoint: 'candidates/timesheets/download/{id}', pick: () => plan.timesheetDownload(), contentType: 'octet-stream' }),
   )
 }
