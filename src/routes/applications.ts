@@ -1,20 +1,20 @@
 // applications/list, applications/details/{id} and applications/attachment/{id}.
 import type { FastifyInstance } from 'fastify'
-import { applicationDetail, applicationList, applicationsQuery, idParams } from '../../schemas/index.js'
+import { application, applicationInDetail, applicationsQuery, idParams, listEnvelope, pagedEnvelope } from '../../schemas/index.js'
 import type { ApplicationsQuery, IdParams } from '../types.js'
 import { detailAnswer, OCTET_STREAM, pageAnswer, sendDownload } from './reply.js'
-import { download, errors } from './schemas.js'
+import { download, errors, withExtras } from './schemas.js'
 
 export default async function applications(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: ApplicationsQuery }>(
     '/applications/list',
-    { schema: { querystring: applicationsQuery, response: { 200: applicationList, ...errors } } },
+    { schema: { querystring: applicationsQuery, response: { 200: pagedEnvelope(withExtras(app, 'application', application)), ...errors } } },
     async (request) => pageAnswer(request, app.board.store.applicationList(request.query), 'applications/list', request.query),
   )
 
   app.get<{ Params: IdParams }>(
     '/applications/details/:id',
-    { schema: { params: idParams, response: { 200: applicationDetail, ...errors } } },
+    { schema: { params: idParams, response: { 200: listEnvelope(withExtras(app, 'application', applicationInDetail)), ...errors } } },
     async (request) => detailAnswer(app.board.store.application(request.params.id)),
   )
 

@@ -1,14 +1,14 @@
 // marketing/list.
 import type { FastifyInstance } from 'fastify'
-import { marketingList, pagedQuery } from '../../schemas/index.js'
+import { marketingRecord, pagedEnvelope, pagedQuery } from '../../schemas/index.js'
 import type { PagedQuery } from '../types.js'
 import { pageAnswer } from './reply.js'
-import { errors } from './schemas.js'
+import { errors, withExtras } from './schemas.js'
 
 export default async function marketing(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: PagedQuery }>(
     '/marketing/list',
-    { schema: { querystring: pagedQuery, response: { 200: marketingList, ...errors } } },
+    { schema: { querystring: pagedQuery, response: { 200: pagedEnvelope(withExtras(app, 'marketing', marketingRecord)), ...errors } } },
     async (request) => pageAnswer(request, app.board.store.marketingList(request.query), 'marketing/list', request.query),
   )
 }

@@ -1,14 +1,14 @@
 // timesheets/list and /candidates/timesheets/download/{id}.
 import type { FastifyInstance } from 'fastify'
-import { idParams, pagedQuery, timesheetList } from '../../schemas/index.js'
+import { idParams, pagedQuery, timesheet, twoWayPagedEnvelope } from '../../schemas/index.js'
 import type { IdParams, PagedQuery } from '../types.js'
 import { pageAnswer, sendDownload, TIMESHEET } from './reply.js'
-import { download, errors } from './schemas.js'
+import { download, errors, withExtras } from './schemas.js'
 
 export default async function timesheets(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: PagedQuery }>(
     '/timesheets/list',
-    { schema: { querystring: pagedQuery, response: { 200: timesheetList, ...errors } } },
+    { schema: { querystring: pagedQuery, response: { 200: twoWayPagedEnvelope(withExtras(app, 'timesheet', timesheet)), ...errors } } },
     async (request) => pageAnswer(request, app.board.store.timesheetList(request.query), 'timesheets/list', request.query, { prev: true }),
   )
 
