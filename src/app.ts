@@ -26,7 +26,8 @@ import publicPages from './routes/public.js'
 import { baseUrl, isInProcess } from './routes/reply.js'
 import timesheets from './routes/timesheets.js'
 import { API_PREFIX } from './store/links.js'
-import type { ScenarioFile, ServerOptionsInput } from './types.js'
+import type { ProfileFile, ScenarioFile, ServerOptionsInput } from './types.js'
+import { applyProfile, loadProfile, type LoadedProfile } from './profile.js'
 import type { ValidateFunction } from 'ajv'
 import { createAjv } from './validation.js'
 import { Readable } from 'node:stream'
@@ -55,9 +56,11 @@ declare module 'fastify' {
   }
 }
 
-export interface BuildOptions extends ServerOptionsInput {
+export interface BuildOptions extends Omit<ServerOptionsInput, 'profile'> {
   /** A scenario given as an object rather than a name or path. */
   scenarioData?: ScenarioFile
+  /** A deployment profile, by path or as an object: its points set the knobs not given here. */
+  profile?: string | ProfileFile | LoadedProfile
 }
 
 /** A stream of the first half of a body that then fails, so the connection closes short of Content-Length. */
@@ -130,8 +133,8 @@ function textValidator(board: Board, coercing: ValidateFunction, schema: object)
 }
 
 export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Promise<FastifyInstance> {
-  const { scenarioData, ...rest } = input as BuildOptions
-  const options = resolveOptions(rest)
+  const { scenarioData, profile, ...rest } = input as BuildOptions
+  const options = resolveOptions(profile === undefined ? rest : applyProfile(rest, loadProfile(profile)).options)
   const board = new Board(options, scenarioData)
 
   const app = Fastify({
