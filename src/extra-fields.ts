@@ -4,6 +4,7 @@
 import type { Faker } from '@faker-js/faker'
 import type { JSONSchema } from 'json-schema-to-ts'
 import type { EXTRA_FIELD_RECORDS } from '../schemas/behaviour.js'
+import type { boardState } from '../schemas/state.js'
 import type { DeepReadonly } from './freeze.js'
 import { drawFrom, sameShape } from './shape.js'
 import type { ExtraField } from './types.js'
@@ -40,4 +41,35 @@ export function extraValues(record: object, fields: ExtraFields | undefined, fak
   const out: Record<string, unknown> = {}
   for (const [name, field] of Object.entries(fields)) if (!(name in record)) out[name] = sameShape(field.example, draw)
   return out
+}
+
+/** The saved-board schema with a board's extra fields declared on its records, so a saved board restores. */
+export function stateWithExtraFields(
+  schema: typeof boardState,
+  fields: DeepReadonly<Partial<Record<ExtraFieldRecord, Record<string, ExtraField>>>>,
+): typeof boardState {
+  const store = schema.properties.store
+  const { candidates, applications, timesheets, marketing } = store.properties
+  return {
+    ...schema,
+    properties: {
+      ...schema.properties,
+      store: {
+        ...store,
+        properties: {
+          ...store.properties,
+          candidates: { ...candidates, items: withExtraFields(candidates.items, fields.candidate) },
+          applications: {
+            ...applications,
+            items: {
+              ...applications.items,
+              properties: { ...applications.items.properties, record: withExtraFields(applications.items.properties.record, fields.application) },
+            },
+          },
+          timesheets: { ...timesheets, items: withExtraFields(timesheets.items, fields.timesheet) },
+          marketing: { ...marketing, items: withExtraFields(marketing.items, fields.marketing) },
+        },
+      },
+    },
+  }
 }
