@@ -50,3 +50,22 @@ t.test('a saved board keeps them, and one whose extra field has the wrong type i
   ;(broken.store.candidates[0] as Record<string, unknown>).crm_id = 12
   t.throws(() => server.importState(broken), /crm_id.*must be a string/)
 })
+
+t.test('extra fields given as an option outlive a reset to another scenario', async (t) => {
+  const server = await start(t)
+  server.reset({ scenario: { name: 'plain' } })
+  t.match(server.store.candidate(1), { crm_id: /^[A-Z]{2}-[0-9]{5}$/ })
+})
+
+t.test('a reset or restore to other extra fields is refused, and the board stays as it was', async (t) => {
+  const server = await createMockServer({ clock: 'virtual', scenarioData: { name: 'with-extras', behaviour: { extraFields: structuredClone(EXTRA_FIELDS) as never } } })
+  t.teardown(() => server.close())
+  const before = server.store.candidate(1)
+  t.throws(() => server.reset({ scenario: { name: 'plain' } }), /other extra record fields/)
+  t.same(server.store.candidate(1), before)
+  const other = await createMockServer({ clock: 'virtual' })
+  t.teardown(() => other.close())
+  t.throws(() => server.importState(other.exportState()), /other extra record fields/)
+  t.same(server.store.candidate(1), before)
+  t.doesNotThrow(() => server.reset(), 'a reset to the same scenario is fine')
+})
