@@ -1,7 +1,58 @@
 // The knobs for what the spec leaves open, where a real deployment might differ from
-// the fake's default. A scenario sets them under `behaviour`; options and CLI flags
-// override them. docs/behaviour.md explains each default.
+// the fake's default. A scenario sets them under `behaviour`; a deployment profile
+// (schemas/profile.ts) records them; options and CLI flags override both.
+// docs/behaviour.md explains each default. Every default is the fake's answer before
+// the knob existed, so adding a knob changes no answer.
 import type { JSONSchema } from 'json-schema-to-ts'
+import { application } from './application.js'
+import { candidate } from './candidate.js'
+import { marketingRecord } from './marketing.js'
+import { timesheet } from './timesheet.js'
+
+/** How an error answer's body is sent: the `{status, message}` JSON, the message as text/plain, or no body. */
+export const ERROR_BODY_TYPES = ['json', 'text', 'empty'] as const
+const errorBodyType = (what: string) =>
+  ({
+    type: 'string',
+    enum: ERROR_BODY_TYPES,
+    default: 'json',
+    description: `Body of ${what}: {status, message} JSON, the message as text/plain, or no body`,
+  }) as const
+
+const CONTENT_TYPE = '^[a-z]+/[a-z0-9.+-]+$'
+
+/** The JSON types an extra record field may have, each with an example of that type. */
+export const EXTRA_FIELD_TYPES = ['string', 'integer', 'number', 'boolean', 'null', 'array', 'object'] as const
+const typed = <T extends (typeof EXTRA_FIELD_TYPES)[number], E extends JSONSchema>(type: T, example: E) =>
+  ({
+    type: 'object',
+    additionalProperties: false,
+    required: ['type', 'example'],
+    properties: { type: { type: 'string', const: type }, example },
+  }) as const
+export const extraField = {
+  anyOf: [
+    typed('string', { type: 'string', maxLength: 1000 }),
+    typed('integer', { type: 'integer' }),
+    typed('number', { type: 'number' }),
+    typed('boolean', { type: 'boolean' }),
+    typed('null', { type: 'null' }),
+    typed('array', { type: 'array', maxItems: 20 }),
+    typed('object', { type: 'object', maxProperties: 20 }),
+  ],
+} as const satisfies JSONSchema
+
+/** Extra top-level fields of one kind of record: name → type and example. A field the spec lists is no extra. */
+const extraFieldsOf = (record: { properties: object }) =>
+  ({
+    type: 'object',
+    maxProperties: 32,
+    propertyNames: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$', not: { enum: Object.keys(record.properties) } },
+    additionalProperties: extraField,
+  }) as const
+
+/** The records that may carry extra fields, by the name a profile gives them. */
+export const EXTRA_FIELD_RECORDS = { candidate, application, timesheet, marketing: marketingRecord } as const
 
 export const behaviourProperties = {
   lastPageNextPage: {
@@ -50,6 +101,74 @@ export const behaviourProperties = {
     pattern: '^[a-z]+/[a-z0-9.+-]+$',
     default: 'application/x-timesheet-octet-stream',
     description: 'Content-Type of timesheet downloads',
+  },
+  resumeContentType: {
+    type: 'string',
+    pattern: CONTENT_TYPE,
+    default: 'application/octet-stream',
+    description: 'Content-Type of resume downloads',
+  },
+  documentContentType: {
+    type: 'string',
+    pattern: CONTENT_TYPE,
+    default: 'application/octet-stream',
+    description: 'Content-Type of document downloads',
+  },
+  notFoundBody: errorBodyType('a 404 for an unknown id (or a page under outOfRangePage not-found)'),
+  malformedSince: {
+    type: 'string',
+    enum: ['refuse', 'ignore'],
+    default: 'refuse',
+    description: 'A since that is not YYYY-MM-DD HH:MM: refused with 412 naming since, or ignored (the whole list)',
+  },
+  rateLimitBody: errorBodyType('a 429 (Retry-after is sent either way)'),
+  authStatus: {
+    type: 'integer',
+    enum: [401, 403],
+    default: 401,
+    description: 'HTTP status of a request with missing or wrong credentials',
+  },
+  authChallenge: {
+    type: 'boolean',
+    default: true,
+    description: 'Send WWW-Authenticate: Basic with an auth refusal',
+  },
+  authBody: errorBodyType('an auth refusal'),
+  monthNames: {
+    type: 'string',
+    enum: ['long', 'short'],
+    default: 'long',
+    description: "Month names in metrics and candidates' available_from_month: long (November) or short (Nov)",
+  },
+  jobFieldsShape: {
+    type: 'string',
+    enum: ['data', 'top-level'],
+    default: 'data',
+    description: 'job/fields answer: {status, data: {lists}} or {status, <lists>} at the top level',
+  },
+  listOrder: {
+    type: 'string',
+    enum: ['newest-first', 'oldest-first'],
+    default: 'newest-first',
+    description: 'Order of candidates/list, timesheets/list and marketing/list (applications are newest first by the spec)',
+  },
+  closeExpireIdField: {
+    type: 'string',
+    enum: ['id', 'job_id'],
+    default: 'id',
+    description: 'The field that names the job in the body of job/close and job/expire: {id} or {job_id}',
+  },
+  extraFields: {
+    type: 'object',
+    additionalProperties: false,
+    default: {},
+    description: "Fields records carry beyond the spec's, per record kind: name → {type, example}; values are generated in the example's shape",
+    properties: {
+      candidate: extraFieldsOf(EXTRA_FIELD_RECORDS.candidate),
+      application: extraFieldsOf(EXTRA_FIELD_RECORDS.application),
+      timesheet: extraFieldsOf(EXTRA_FIELD_RECORDS.timesheet),
+      marketing: extraFieldsOf(EXTRA_FIELD_RECORDS.marketing),
+    },
   },
 } as const satisfies Record<string, JSONSchema>
 

@@ -15,7 +15,7 @@ import {
   timestamp,
   url,
 } from './common.js'
-import { MONTH_NAMES } from './values.js'
+import { MONTH_NAME_VALUES } from './values.js'
 
 export const candidateApplicationEntry = {
   type: 'object',
@@ -139,7 +139,7 @@ export const candidate = {
     available_from_year: { type: 'string', pattern: '^[0-9]{4}$' },
     // "day number": the fake writes 7, a service may write 07
     available_from_day: { type: 'string', pattern: '^(0?[1-9]|[12][0-9]|3[01])$' },
-    available_from_month: { type: 'string', enum: MONTH_NAMES },
+    available_from_month: { type: 'string', enum: MONTH_NAME_VALUES },
     available_from_hr: { type: 'string', minLength: 1 },
     experience: text,
     specialisms: text,

@@ -104,6 +104,14 @@ export const jobIdBody = {
   properties: { id },
 } as const satisfies JSONSchema
 
+/** The body of close and expire on a deployment that names the job `job_id` (behaviour.closeExpireIdField). */
+export const jobIdFieldBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['job_id'],
+  properties: { job_id: id },
+} as const satisfies JSONSchema
+
 /** The body of repost: `{id, closing_date?}`. */
 export const jobRepostBody = {
   type: 'object',
@@ -125,6 +133,21 @@ export const jobMessageAnswer = messageAnswer
 const valueList = <K extends keyof typeof FIELD_VALUES>(list: K) =>
   ({ type: 'array', minItems: 1, uniqueItems: true, items: constrained(list) }) as const
 
+/** The constrained lists job/fields gives, each in the spec's order. */
+const fieldLists = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['job_industry', 'job_type', 'contract_type', 'salary_unit', 'salary_currencies', 'job_telecommute'],
+  properties: {
+    job_industry: valueList('job_industry'),
+    job_type: valueList('job_type'),
+    contract_type: valueList('contract_type'),
+    salary_unit: valueList('salary_unit'),
+    salary_currencies: valueList('salary_currencies'),
+    job_telecommute: valueList('job_telecommute'),
+  },
+} as const satisfies JSONSchema
+
 /**
  * GET /job/fields: the spec does not show the shape. The fake answers
  * `{status: 200, data: {<list name>: [values]}}` (docs/behaviour.md).
@@ -133,22 +156,15 @@ export const jobFieldsAnswer = {
   type: 'object',
   additionalProperties: false,
   required: ['status', 'data'],
-  properties: {
-    status: { type: 'integer', const: 200 },
-    data: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['job_industry', 'job_type', 'contract_type', 'salary_unit', 'salary_currencies', 'job_telecommute'],
-      properties: {
-        job_industry: valueList('job_industry'),
-        job_type: valueList('job_type'),
-        contract_type: valueList('contract_type'),
-        salary_unit: valueList('salary_unit'),
-        salary_currencies: valueList('salary_currencies'),
-        job_telecommute: valueList('job_telecommute'),
-      },
-    },
-  },
+  properties: { status: { type: 'integer', const: 200 }, data: fieldLists },
+} as const satisfies JSONSchema
+
+/** job/fields on a deployment that gives the lists beside `status` (behaviour.jobFieldsShape "top-level"). */
+export const jobFieldsTopLevelAnswer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['status', ...fieldLists.required],
+  properties: { status: { type: 'integer', const: 200 }, ...fieldLists.properties },
 } as const satisfies JSONSchema
 
 export const JOB_STATES = ['published', 'unpublished', 'expired'] as const

@@ -1,6 +1,6 @@
 // The Metric of metrics/list and its `{status, metrics}` envelope.
 import type { JSONSchema } from 'json-schema-to-ts'
-import { METRIC_LABELS, MONTH_NAMES } from './values.js'
+import { METRIC_LABELS, MONTH_NAME_VALUES } from './values.js'
 
 const count = { type: 'integer', minimum: 0 } as const
 
@@ -19,7 +19,7 @@ export const metric = {
         required: ['year', 'month', 'total'],
         properties: {
           year: { type: 'string', pattern: '^[0-9]{4}$' },
-          month: { type: 'string', enum: MONTH_NAMES },
+          month: { type: 'string', enum: MONTH_NAME_VALUES },
           total: count,
         },
       },

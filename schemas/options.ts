@@ -35,6 +35,7 @@ export const serverOptions = {
     prefer: { type: 'boolean', default: true, description: 'Honour Prefer: code=NNN request headers' },
     trustProxy: { type: 'boolean', default: false, description: 'Trust X-Forwarded-* headers for the origin of links' },
     logger: { type: 'boolean', default: false, description: 'Log every request (JSON lines on stdout)' },
+    profile: { type: 'string', minLength: 1, description: 'Deployment profile (JSON) whose points set the knobs below; a knob given as well wins' },
     ...behaviourOverrides,
   },
 } as const satisfies JSONSchema

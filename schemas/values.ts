@@ -145,6 +145,15 @@ export const MONTH_NAMES = [
   'December',
 ] as const
 
+/** The three-letter month names a deployment may write instead (behaviour.monthNames "short"). */
+export const MONTH_SHORT_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const
+
+/** Every month name the spec's "month name" allows: long or short ('May' is both). */
+export const MONTH_NAME_VALUES = [
+  ...MONTH_NAMES,
+  ...(['Jan', 'Feb', 'Mar', 'Apr', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const),
+] as const
+
 export const BINARY_FLAG = [0, 1] as const
 
 /**

@@ -5,10 +5,11 @@ import basicAuth from '@fastify/basic-auth'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifySchemaValidationError } from 'fastify'
 import type { FastifyValidationResult } from 'fastify/types/schema.js'
 import { formatOption } from '../schemas/formats.js'
-import { jobInput, jobInputLenient } from '../schemas/job.js'
+import { jobIdBody, jobIdFieldBody, jobInput, jobInputLenient } from '../schemas/job.js'
 import { REALM } from './auth.js'
 import { Board } from './board.js'
-import { BoardError, boardError, sendError, type HttpStatusPolicy } from './errors.js'
+import { BoardError, boardError, sendError } from './errors.js'
+import { errorPolicy } from './error-style.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
 import { Controller } from './control.js'
 import type { ArmedFault } from './faults.js'
@@ -26,7 +27,8 @@ import { baseUrl, isInProcess } from './routes/reply.js'
 import { withErrorAnswers } from './routes/schemas.js'
 import timesheets from './routes/timesheets.js'
 import { API_PREFIX } from './store/links.js'
-import type { ScenarioFile, ServerOptionsInput } from './types.js'
+import type { ProfileFile, ScenarioFile, ServerOptionsInput } from './types.js'
+import { applyProfile, loadProfile, type LoadedProfile } from './profile.js'
 import type { ValidateFunction } from 'ajv'
 import { createAjv } from './validation.js'
 import { Readable } from 'node:stream'
@@ -55,19 +57,13 @@ declare module 'fastify' {
   }
 }
 
-export interface BuildOptions extends ServerOptionsInput {
+export interface BuildOptions extends Omit<ServerOptionsInput, 'profile'> {
   /** A scenario given as an object rather than a name or path. */
   scenarioData?: ScenarioFile
   /** Holds every API answer against the OpenAPI document and reports those it does not describe (the test suite's check). */
   checkResponses?: ResponseCheck
-}
-
-/** The HTTP status for a JSON error: the body's, or 200 for 404/412 when behaviour.errorHttpStatus is "ok". */
-function httpStatusPolicy(board: Board): HttpStatusPolicy {
-  return (status, request) =>
-    board.scenario.behaviour.errorHttpStatus === 'ok' && (status === 404 || status === 412) && request.url.startsWith(`${API_PREFIX}/`)
-      ? 200
-      : status
+  /** A deployment profile, by path or as an object: its points set the knobs not given here. */
+  profile?: string | ProfileFile | LoadedProfile
 }
 
 /** A stream of the first half of a body that then fails, so the connection closes short of Content-Length. */
@@ -90,8 +86,16 @@ const faultKind = (fault: ArmedFault) =>
  * Body validators look the board up on every call: a reset may bring other constrained
  * values (job/fields) or another unknown-field policy without rebuilding the routes.
  */
-function bodyValidator(board: Board, schema: object): FastifyValidationResult {
+function bodyValidator(board: Board, schema: object, url: string): FastifyValidationResult {
+  const closeOrExpire = schema === jobIdBody && /\/job\/(close|expire)$/.test(url)
   const validate = (data: unknown): boolean | { value: unknown } => {
+    if (closeOrExpire && board.scenario.behaviour.closeExpireIdField === 'job_id') {
+      // behaviour.closeExpireIdField: the deployment's {job_id} becomes the {id} the route reads
+      const check = board.store.validators.get(jobIdFieldBody)
+      const ok = check(data)
+      validate.errors = check.errors as FastifySchemaValidationError[] | null | undefined
+      return ok ? { value: { id: (data as { job_id: number }).job_id } } : false
+    }
     const lenient = schema === jobInput && board.scenario.behaviour.unknownJobFields === 'ignore'
     const check = board.store.validators.get(lenient ? jobInputLenient : schema)
     const ok = check(data)
@@ -109,7 +113,7 @@ function bodyValidator(board: Board, schema: object): FastifyValidationResult {
  * ajv's coercion reads integers the way Number() does ("1e3", "0x10", " 7"); a query or
  * path integer must be written in plain digits, so those are refused first.
  */
-function textValidator(coercing: ValidateFunction, schema: object): FastifyValidationResult {
+function textValidator(board: Board, coercing: ValidateFunction, schema: object): FastifyValidationResult {
   const properties = (schema as { properties?: Record<string, { type?: string }> }).properties ?? {}
   const integers = Object.keys(properties).filter((key) => properties[key]?.type === 'integer')
   const validate = (data: Record<string, unknown>): boolean => {
@@ -118,7 +122,12 @@ function textValidator(coercing: ValidateFunction, schema: object): FastifyValid
       validate.errors = bad.map((key) => ({ keyword: 'type', instancePath: `/${key}`, schemaPath: `#/properties/${key}/type`, params: { type: 'integer' }, message: 'must be integer' }))
       return false
     }
-    const ok = coercing(data)
+    let ok = coercing(data)
+    // behaviour.malformedSince "ignore": a since that alone is wrong is dropped, and the whole list answered
+    if (!ok && board.scenario.behaviour.malformedSince === 'ignore' && coercing.errors?.every((e) => e.instancePath === '/since')) {
+      delete data.since
+      ok = coercing(data)
+    }
     validate.errors = coercing.errors as FastifySchemaValidationError[] | null | undefined
     return ok
   }
@@ -127,8 +136,8 @@ function textValidator(coercing: ValidateFunction, schema: object): FastifyValid
 }
 
 export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Promise<FastifyInstance> {
-  const { scenarioData, checkResponses: responseCheck, ...rest } = input as BuildOptions
-  const options = resolveOptions(rest)
+  const { scenarioData, checkResponses: responseCheck, profile, ...rest } = input as BuildOptions
+  const options = resolveOptions(profile === undefined ? rest : applyProfile(rest, loadProfile(profile)).options)
   const board = new Board(options, scenarioData)
 
   const app = Fastify({
@@ -158,10 +167,10 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
 
   // query strings and paths are text: coerce them; JSON bodies are validated as sent
   const paramsAjv = createAjv({ coerce: true })
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    httpPart === 'body' ? bodyValidator(board, schema) : textValidator(paramsAjv.compile(schema), schema),
+  app.setValidatorCompiler(({ schema, httpPart, url }) =>
+    httpPart === 'body' ? bodyValidator(board, schema, url) : textValidator(board, paramsAjv.compile(schema), schema),
   )
-  const statusPolicy = httpStatusPolicy(board)
+  const statusPolicy = errorPolicy(board)
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error, statusPolicy))
   // JSON is the only body the API and the control API take
   app.removeContentTypeParser('text/plain')

@@ -8,7 +8,9 @@ import { Faults } from './faults.js'
 import { Journal } from './journal.js'
 import { effectiveScenario, type ResolvedOptions } from './options.js'
 import { RateLimiter } from './rate-limit.js'
-import { loadScenario, type LoadedScenario } from './scenario.js'
+import { loadScenario, ScenarioError, type LoadedScenario } from './scenario.js'
+import { BoardError } from './errors.js'
+import { isDeepStrictEqual } from 'node:util'
 import { Store } from './store/store.js'
 import { parseTime } from './time.js'
 import type { ScenarioFile, StoreState } from './types.js'
@@ -31,6 +33,8 @@ export class Board {
   checkCredentials!: (username: string, password: string) => boolean
   readonly journal = new Journal()
   readonly faults = new Faults()
+  /** The extra record fields the routes' serializers were built with: a later board must keep them. */
+  #extraFields: LoadedScenario['behaviour']['extraFields'] | undefined
 
   constructor(options: ResolvedOptions, scenario?: string | ScenarioFile) {
     this.options = options
@@ -44,6 +48,8 @@ export class Board {
     const source = scenario ?? this.#source
     const nextSeed = seed ?? (scenario === undefined ? this.#seed : this.options.seed)
     const effective = effectiveScenario(loadScenario(source), { ...this.options, seed: nextSeed } as ResolvedOptions)
+    const changed = this.#otherExtraFields(effective)
+    if (changed) throw new ScenarioError(changed)
     const clock = this.#newClock(effective)
     // build before replacing anything: a scenario that fails to load leaves the board as it was
     const store = Store.generate(effective, clock)
@@ -52,10 +58,19 @@ export class Board {
 
   /** Replaces the board with one restored from a saved state. */
   restore(scenario: LoadedScenario, now: number, state: StoreState): void {
+    const changed = this.#otherExtraFields(scenario)
+    if (changed) throw new BoardError('INVALID_FIELD', changed)
     const clock = this.#newClock(scenario)
     clock.set(now)
     // a reset after this rebuilds the restored board's own scenario, not the one before it
     this.#install(structuredClone(scenario) as ScenarioFile, scenario.seed, scenario, clock, Store.restore(scenario, clock, state))
+  }
+
+  /** Why a board with this scenario cannot replace the current one, if it cannot. */
+  #otherExtraFields(scenario: LoadedScenario): string | undefined {
+    this.#extraFields ??= scenario.behaviour.extraFields
+    if (isDeepStrictEqual(scenario.behaviour.extraFields, this.#extraFields)) return undefined
+    return `Scenario "${scenario.name}" gives other extra record fields (behaviour.extraFields) than this fake was started with; start a new fake to change them.`
   }
 
   #newClock(scenario: LoadedScenario): Clock {

@@ -5,7 +5,7 @@ import { InvalidArgumentError, Option } from 'commander'
 
 export const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
 
-type OptionSchema = { type: string; enum?: readonly string[]; default?: unknown; description?: string }
+type OptionSchema = { type: string; enum?: readonly (string | number)[]; default?: unknown; description?: string }
 
 function parseSwitch(value: string): boolean {
   if (['on', 'true', 'yes', '1'].includes(value)) return true
@@ -16,6 +16,14 @@ function parseSwitch(value: string): boolean {
 function parseInteger(value: string): number {
   if (!/^-?[0-9]+$/.test(value)) throw new InvalidArgumentError('expected a whole number.')
   return Number(value)
+}
+
+function parseJson(value: string): unknown {
+  try {
+    return JSON.parse(value)
+  } catch {
+    throw new InvalidArgumentError('expected JSON.')
+  }
 }
 
 export function schemaOptions(schema: { properties: object }): Option[] {
@@ -30,9 +38,11 @@ export function schemaOptions(schema: { properties: object }): Option[] {
     const option =
       property.type === 'boolean'
         ? new Option(`${flag} [on|off]`, description).argParser(parseSwitch)
-        : new Option(`${flag} <${property.type === 'integer' ? 'n' : 'value'}>`, description)
+        : new Option(`${flag} <${property.type === 'integer' ? 'n' : property.type === 'object' ? 'json' : 'value'}>`, description)
+    if (property.enum) option.choices(property.enum.map(String))
+    // set after choices, which replaces the parser: an integer enum (--auth-status) still arrives as a number
     if (property.type === 'integer') option.argParser(parseInteger)
-    if (property.enum) option.choices([...property.enum])
+    if (property.type === 'object') option.argParser(parseJson)
     return option
   })
 }

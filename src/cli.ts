@@ -2,13 +2,15 @@
 // schemas/options.ts in kebab-case, with their descriptions as help. Exit codes: 0 on a
 // clean stop, 2 on a usage or start-up error, with a one-line reason.
 import { Command, Option } from 'commander'
-import { asFlags, schemaOptions } from './cli-options.js'
+import { asFlags, kebab, schemaOptions } from './cli-options.js'
 import { realpathSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
 import { serverOptions } from '../schemas/options.js'
 import { buildApp } from './app.js'
 import { addContractCommand } from './contract/cli.js'
+import { overrideLine, ProfileError } from './profile.js'
+import { addProfileCommand } from './profile-cli.js'
 import { OptionsError } from './options.js'
 import { PACKAGE_VERSION } from './paths.js'
 import { loadScenario, ScenarioError, scenarioNames } from './scenario.js'
@@ -16,7 +18,7 @@ import { createMockServer, ServerError } from './server.js'
 import type { ServerOptionsInput } from './types.js'
 
 function fail(error: unknown): never {
-  const known = error instanceof OptionsError || error instanceof ScenarioError || error instanceof ServerError
+  const known = error instanceof OptionsError || error instanceof ScenarioError || error instanceof ServerError || error instanceof ProfileError
   const code = (error as NodeJS.ErrnoException).code
   const reason =
     code === 'EADDRINUSE'
@@ -31,6 +33,8 @@ function fail(error: unknown): never {
 async function serve(flags: ServerOptionsInput): Promise<void> {
   const given = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) as ServerOptionsInput
   const server = await createMockServer(given)
+  // said before the ready line, which stays the last line a script waits for
+  for (const override of server.profileOverrides) process.stderr.write(`jobboard-kit: ${overrideLine(override, `--${kebab(override.point)}`)}\n`)
   const url = await server.listen()
   process.stdout.write(`jobboard-kit listening on ${url}\n`)
   let closing = false
@@ -87,6 +91,7 @@ export function program(): Command {
       }
     })
   addContractCommand(cli)
+  addProfileCommand(cli)
   // `jobboard-kit --help` shows every command with all of its flags, not only the names
   cli.addHelpText('after', () =>
     cli.commands

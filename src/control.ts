@@ -4,6 +4,7 @@
 // API (createMockServer), so the two cannot drift apart.
 import { jobInput as boardJobInput } from '../schemas/job.js'
 import { boardState } from '../schemas/state.js'
+import { stateWithExtraFields } from './extra-fields.js'
 import type { Board, ResetOptions } from './board.js'
 import { boardError, BoardError } from './errors.js'
 import type { ArmedFault } from './faults.js'
@@ -150,8 +151,9 @@ export class Controller {
       if (error instanceof ScenarioError) throw boardError.invalidField(error.message)
       throw error
     }
-    // the records are checked against the lists of the scenario they were made under
-    const validate = createAjv().compile(bindFieldValues(boardState, boardLists(scenario)))
+    // the records are checked against the lists and extra fields of the scenario they were made under
+    const schema = stateWithExtraFields(boardState, scenario.behaviour.extraFields)
+    const validate = createAjv().compile(bindFieldValues(schema, boardLists(scenario)))
     if (!validate(state)) throw boardError.invalidField(`The state is invalid: ${explain(validate.errors ?? [], 'body', state)}`)
     const valid = state as BoardState
     try {

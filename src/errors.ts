@@ -91,6 +91,8 @@ const FASTIFY_CODES: Record<string, { code: ErrorCode; message: (e: FastifyError
 }
 
 export interface ErrorAnswer {
+  /** The catalogue code, when the error is one of the catalogue's. */
+  code?: ErrorCode
   status: number
   message: string
   headers: Record<string, string>
@@ -101,7 +103,7 @@ export interface ErrorAnswer {
 /** Turns anything thrown while answering into the status, message and headers to send. */
 export function toErrorAnswer(error: unknown, input: (part: Part) => unknown = () => undefined): ErrorAnswer {
   if (error instanceof BoardError) {
-    return { status: error.status, message: error.message, headers: { ...error.headers }, unexpected: false }
+    return { code: error.code, status: error.status, message: error.message, headers: { ...error.headers }, unexpected: false }
   }
   const fastifyError = error as FastifyError & { validationContext?: string }
   if (fastifyError?.validation) {
@@ -115,7 +117,7 @@ export function toErrorAnswer(error: unknown, input: (part: Part) => unknown = (
   }
   const known = fastifyError?.code ? FASTIFY_CODES[fastifyError.code] : undefined
   if (known) {
-    return { status: ERROR_CODES[known.code], message: known.message(fastifyError), headers: {}, unexpected: false }
+    return { code: known.code, status: ERROR_CODES[known.code], message: known.message(fastifyError), headers: {}, unexpected: false }
   }
   // JSON.parse errors that come through Fastify's parser carry a 400 statusCode
   if (fastifyError?.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
@@ -124,24 +126,35 @@ export function toErrorAnswer(error: unknown, input: (part: Part) => unknown = (
   return { status: 500, message: 'The fake failed to answer this request; this is a bug in jobboard-kit.', headers: {}, unexpected: true }
 }
 
-/** HTTP status to send for a JSON error whose body says `status`. */
-export type HttpStatusPolicy = (status: number, request: FastifyRequest) => number
+/**
+ * How an error is sent (docs/behaviour.md, the knobs of schemas/behaviour.ts): the
+ * status its body says, the HTTP status, the body type, and headers to leave out.
+ */
+export interface ErrorStyle {
+  status: number
+  httpStatus: number
+  body: 'json' | 'text' | 'empty'
+  omitHeaders?: readonly string[]
+}
+export type ErrorPolicy = (answer: ErrorAnswer, request: FastifyRequest) => ErrorStyle
+
+const asIs: ErrorPolicy = (answer) => ({ status: answer.status, httpStatus: answer.status, body: 'json' })
 
 /** Sends an error answer. The one place a `{status, message}` body is made. */
-export function sendError(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  error: unknown,
-  httpStatus: HttpStatusPolicy = (status) => status,
-): FastifyReply {
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown, policy: ErrorPolicy = asIs): FastifyReply {
   const answer = toErrorAnswer(error, (part) =>
     part === 'body' ? request.body : part === 'querystring' ? request.query : part === 'params' ? request.params : undefined,
   )
   if (answer.unexpected) request.log.error({ err: error }, 'unexpected error')
-  return reply
-    .code(httpStatus(answer.status, request))
-    .headers(answer.headers)
-    .type('application/json; charset=utf-8')
-    // serialized here: under errorHttpStatus "ok" the route's 200 schema must not apply to an error
-    .send(JSON.stringify({ status: answer.status, message: answer.message }))
+  const style = policy(answer, request)
+  reply.code(style.httpStatus).headers(answer.headers)
+  for (const header of style.omitHeaders ?? []) reply.removeHeader(header)
+  if (style.body === 'empty') return reply.removeHeader('content-type').send()
+  if (style.body === 'text') return reply.type('text/plain; charset=utf-8').send(answer.message)
+  return (
+    reply
+      .type('application/json; charset=utf-8')
+      // serialized here: under errorHttpStatus "ok" the route's 200 schema must not apply to an error
+      .send(JSON.stringify({ status: style.status, message: answer.message }))
+  )
 }

@@ -9,6 +9,7 @@ import type { Board, ResetOptions } from './board.js'
 import type { ClockControl, Controller } from './control.js'
 import type { ArmedFault } from './faults.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
+import { applyProfile, loadProfile, type ProfileOverride } from './profile.js'
 import type { ListQuery, Page } from './store/store.js'
 import type {
   Application,
@@ -78,6 +79,8 @@ export interface MockServer {
   readonly faults: { add(fault: FaultInput): ArmedFault; list(): ArmedFault[]; clear(): void }
   readonly journal: { list(path?: string): JournalEntry[]; clear(): void }
   readonly rateLimits: { list(): ReturnType<Controller['rateLimits']>; clear(): void }
+  /** The options given beside a profile that replaced its points (serve prints them). */
+  readonly profileOverrides: readonly ProfileOverride[]
   /** A fresh board: store, clock, rate-limit windows, journal and faults. */
   reset(options?: ResetOptions): void
   exportState(): BoardState
@@ -85,8 +88,9 @@ export interface MockServer {
 }
 
 export async function createMockServer(input: BuildOptions = {}): Promise<MockServer> {
-  const { scenarioData, checkResponses, ...rest } = input
-  const options = resolveOptions(rest)
+  const { scenarioData, checkResponses, profile, ...rest } = input
+  const profiled = profile === undefined ? { options: rest, overrides: [] } : applyProfile(rest, loadProfile(profile))
+  const options = resolveOptions(profiled.options)
   const app = await buildApp({ ...options, ...(scenarioData ? { scenarioData } : {}), ...(checkResponses ? { checkResponses } : {}) } as BuildOptions)
   const control = app.controller
   let url: string | undefined
@@ -147,6 +151,7 @@ export async function createMockServer(input: BuildOptions = {}): Promise<MockSe
     faults: { add: (fault) => control.addFault(fault), list: () => control.faults(), clear: () => control.clearFaults() },
     journal: { list: (path) => control.requests(path), clear: () => control.clearRequests() },
     rateLimits: { list: () => control.rateLimits(), clear: () => control.clearRateLimits() },
+    profileOverrides: profiled.overrides,
     reset: (resetOptions) => {
       control.reset(resetOptions)
     },

@@ -1,6 +1,6 @@
 // Conversions between epoch milliseconds and the API's time shapes. All times are UTC
 // (docs/behaviour.md). Pure functions: the current time comes only from src/clock.ts.
-import { MONTH_NAMES } from '../schemas/values.js'
+import { MONTH_NAME_VALUES, MONTH_NAMES } from '../schemas/values.js'
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0')
 
@@ -67,6 +67,12 @@ export function shiftMonth(key: string, delta: number): string {
 
 export function monthName(key: string): (typeof MONTH_NAMES)[number] {
   return MONTH_NAMES[Number(key.slice(5, 7)) - 1] as (typeof MONTH_NAMES)[number]
+}
+
+/** A month name in the style a board writes (behaviour.monthNames): `November` or `Nov`. */
+export function styledMonth(name: string, style: 'long' | 'short'): (typeof MONTH_NAME_VALUES)[number] {
+  const long = (MONTH_NAMES as readonly string[]).includes(name) ? name : (MONTH_NAMES.find((m) => m.startsWith(name)) ?? name)
+  return (style === 'short' ? long.slice(0, 3) : long) as (typeof MONTH_NAME_VALUES)[number]
 }
 
 /** The same day and time a month later, clamped to the month's last day (31 Jan → 28/29 Feb). */

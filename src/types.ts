@@ -67,3 +67,7 @@ export type Credential = FromSchema<typeof S.credential>
 export type ListQuery = PagedQuery
 export type LedgerEntry = FromSchema<typeof S.ledgerEntry>
 export type LedgerFile = FromSchema<typeof S.ledgerFile>
+/** A deployment profile file (schemas/profile.ts). */
+export type ProfileFile = FromSchema<typeof S.profileFile>
+export type ProfilePoints = ProfileFile['points']
+export type ExtraField = FromSchema<typeof S.extraField>

@@ -127,6 +127,9 @@ function sentence(error: ErrorObject, part: Part, value: unknown): string {
   const named =
     field === '' ? `The ${part === 'body' ? 'body' : noun}` : words === field ? `The ${noun} ${field}` : `The ${words} (${noun} ${field})`
   const params = error.params as Record<string, unknown>
+  // an error about a key rather than a value (propertyNames): say which key
+  const key = (error as ErrorObject & { propertyName?: string }).propertyName
+  if (key !== undefined) return `${named} is invalid: it may not hold a field named ${quote(key)}.`
   switch (error.keyword) {
     case 'required':
       return `${named} is missing; it is required.`

@@ -1,6 +1,6 @@
 // The job write API: job/add, close, expire, repost, delete, and job/fields.
 import type { FastifyInstance } from 'fastify'
-import { jobAddAnswer, jobFieldsAnswer, jobIdBody, jobInput, jobRepostBody, messageAnswer } from '../../schemas/index.js'
+import { jobAddAnswer, jobFieldsAnswer, jobFieldsTopLevelAnswer, jobIdBody, jobInput, jobRepostBody, messageAnswer } from '../../schemas/index.js'
 import { links } from '../store/links.js'
 import type { JobOperation } from '../store/store.js'
 import type { JobIdBody, JobInput, JobRepostBody } from '../types.js'
@@ -12,6 +12,13 @@ const DONE: Record<Exclude<JobOperation, 'repost'>, string> = {
   expire: 'has been expired',
   delete: 'has been deleted',
 }
+
+/** What job/fields may answer, under either jobFieldsShape (an anyOf would make the serializer check enums). */
+const eitherShape = {
+  type: 'object',
+  required: ['status'],
+  properties: { ...jobFieldsAnswer.properties, ...jobFieldsTopLevelAnswer.properties },
+} as const
 
 export default async function jobs(app: FastifyInstance): Promise<void> {
   app.post<{ Body: JobInput }>(
@@ -45,7 +52,11 @@ export default async function jobs(app: FastifyInstance): Promise<void> {
 
   app.get(
     '/job/fields',
-    { schema: { response: { 200: answer('The values each constrained job field currently allows.', jobFieldsAnswer) } } },
-    async () => ({ status: 200, data: app.board.store.jobFields() }),
+    { schema: { response: { 200: answer('The values each constrained job field currently allows (under `data`, or beside `status` with behaviour.jobFieldsShape top-level).', eitherShape) } } },
+    async () => {
+      const lists = app.board.store.jobFields()
+      // behaviour.jobFieldsShape: the lists under data, or beside status
+      return app.board.scenario.behaviour.jobFieldsShape === 'top-level' ? { status: 200, ...lists } : { status: 200, data: lists }
+    },
   )
 }

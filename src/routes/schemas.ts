@@ -5,6 +5,8 @@
 import type { FastifySchema } from 'fastify'
 import { errorBody } from '../../schemas/index.js'
 import { routeErrors } from '../prefer.js'
+import type { FastifyInstance } from 'fastify'
+import { withExtraFields, type ExtraFieldRecord } from '../extra-fields.js'
 
 const JSON_TYPE = 'application/json'
 
@@ -66,3 +68,10 @@ export const download = (type: string, what: string) =>
     },
     content: { [type]: { schema: { type: 'string', format: 'binary' } } },
   }) as const
+
+/**
+ * A record's schema with the extra fields of the board the routes are built for
+ * (behaviour.extraFields): Fastify's serializer drops fields a schema does not declare.
+ */
+export const withExtras = <S extends object>(app: FastifyInstance, kind: ExtraFieldRecord, schema: S): S =>
+  withExtraFields(schema, app.board.scenario.behaviour.extraFields[kind])

@@ -1,14 +1,14 @@
 // timesheets/list and /candidates/timesheets/download/{id}.
 import type { FastifyInstance } from 'fastify'
-import { idParams, pagedQuery, timesheetList } from '../../schemas/index.js'
+import { idParams, pagedQuery, timesheet, twoWayPagedEnvelope } from '../../schemas/index.js'
 import type { IdParams, PagedQuery } from '../types.js'
 import { pageAnswer, sendDownload, TIMESHEET } from './reply.js'
-import { answer, download } from './schemas.js'
+import { answer, download, withExtras } from './schemas.js'
 
 export default async function timesheets(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: PagedQuery }>(
     '/timesheets/list',
-    { schema: { querystring: pagedQuery, response: { 200: answer('A page of timesheets, newest first.', timesheetList) } } },
+    { schema: { querystring: pagedQuery, response: { 200: answer('A page of timesheets, newest first.', twoWayPagedEnvelope(withExtras(app, 'timesheet', timesheet))) } } },
     async (request) => pageAnswer(request, app.board.store.timesheetList(request.query), 'timesheets/list', request.query, { prev: true }),
   )
 

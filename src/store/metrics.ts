@@ -3,7 +3,7 @@
 // (or the months of history a scenario gives it) to the current month, newest first,
 // with 0 for months without activity.
 import { METRIC_LABELS } from '../../schemas/values.js'
-import { monthName, shiftMonth } from '../time.js'
+import { monthName, shiftMonth, styledMonth } from '../time.js'
 import type { Metric, MetricsState } from '../types.js'
 
 export type MetricLabel = (typeof METRIC_LABELS)[number]
@@ -39,7 +39,7 @@ export class Metrics {
   }
 
   /** The metrics/list `metrics` array as of the month `now`. */
-  answer(now: string): Metric[] {
+  answer(now: string, style: 'long' | 'short' = 'long'): Metric[] {
     return METRIC_LABELS.map((label) => {
       const months = this.#counts.get(label) as Map<string, number>
       let first = this.#starts.get(label) ?? now
@@ -53,7 +53,7 @@ export class Metrics {
       for (let key = last; key >= first; key = shiftMonth(key, -1)) {
         const count = months.get(key) ?? 0
         total += count
-        aggregations.push({ year: key.slice(0, 4), month: monthName(key), total: count })
+        aggregations.push({ year: key.slice(0, 4), month: styledMonth(monthName(key), style), total: count })
       }
       return { label, total, aggregations }
     })

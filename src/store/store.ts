@@ -17,7 +17,7 @@ import { BoardError, boardError } from '../errors.js'
 import { createFaker, fileBytes, hash32 } from '../random.js'
 import type { DeepReadonly } from '../freeze.js'
 import type { LoadedScenario } from '../scenario.js'
-import { addMonth, formatMinute, formatTimestamp, monthOfTimestamp, parseTime, sinceToTimestamp } from '../time.js'
+import { addMonth, formatMinute, formatTimestamp, monthOfTimestamp, parseTime, sinceToTimestamp, styledMonth } from '../time.js'
 import type {
   Application,
   ApplicationSeed,
@@ -36,6 +36,7 @@ import type {
   TimesheetSeed,
 } from '../types.js'
 import { Validators } from '../validation.js'
+import { extraValues, withExtraFields, type ExtraFieldRecord } from '../extra-fields.js'
 import { Collection, type IdList } from './collection.js'
 import { generateBoard, RecordMaker, type BoardData, type BoardLists, type CandidateBase, type MakerContext } from './generate.js'
 import { DEFAULT_ORIGIN, links as makeLinks, type FileKind, type Links } from './links.js'
@@ -82,6 +83,14 @@ export function boardLists(scenario: LoadedScenario): BoardLists {
   }
 }
 
+/** The same ids in the opposite order, oldest first (behaviour.listOrder). */
+function oldestFirst(ids: IdList): IdList {
+  return {
+    length: ids.length,
+    slice: (start, end) => ids.slice(Math.max(0, ids.length - Math.min(end, ids.length)), ids.length - Math.max(0, start)).reverse(),
+  }
+}
+
 function pageOf<T>(ids: IdList, page: number, size: number, get: (id: number) => T): Page<T> {
   const start = (page - 1) * size
   const items = ids.slice(start, start + size).map(get)
@@ -124,11 +133,13 @@ export class Store {
     this.validators = new Validators(this.lists)
     const since = scenario.behaviour.sinceField
     const v = (schema: object) => this.validators.get(schema)
+    // records carry the board's extra fields (behaviour.extraFields), and must: validated like the rest
+    const extra = scenario.behaviour.extraFields
     this.jobs = new Collection<StoredJob>('jobs', v(storedJob), (r) => r.created_at)
-    this.candidates = new Collection<Candidate>('candidates', v(candidate), (r) => r[since])
-    this.applications = new Collection<Application>('applications', v(application), (r) => r[since])
-    this.timesheets = new Collection<Timesheet>('timesheets', v(timesheet), (r) => r.created_at)
-    this.marketing = new Collection<MarketingRecord>('marketing', v(marketingRecord), (r) => r.created_at, 'time')
+    this.candidates = new Collection<Candidate>('candidates', v(withExtraFields(candidate, extra.candidate)), (r) => r[since])
+    this.applications = new Collection<Application>('applications', v(withExtraFields(application, extra.application)), (r) => r[since])
+    this.timesheets = new Collection<Timesheet>('timesheets', v(withExtraFields(timesheet, extra.timesheet)), (r) => r.created_at)
+    this.marketing = new Collection<MarketingRecord>('marketing', v(withExtraFields(marketingRecord, extra.marketing)), (r) => r.created_at, 'time')
     this.files = {
       resume: new Collection<StoredFile>('resumes', v(storedFile), (r) => r.created_at),
       document: new Collection<StoredFile>('documents', v(storedFile), (r) => r.created_at),
@@ -192,12 +203,37 @@ export class Store {
     return { faker, lists: this.lists, locations: this.locations, links: this.links, mix: this.scenario.mix }
   }
 
+  /**
+   * A record as this board writes it: with its extra fields (made from `faker` where it
+   * lacks them) and, for a candidate, its month name in the board's style.
+   */
+  #finish<T extends object>(kind: ExtraFieldRecord, record: T, faker: () => ReturnType<typeof createFaker>): T {
+    const fields = this.scenario.behaviour.extraFields[kind]
+    const style = this.scenario.behaviour.monthNames
+    const name = 'available_from_month' in record ? (record.available_from_month as string) : undefined
+    const month = name !== undefined && styledMonth(name, style) !== name ? { available_from_month: styledMonth(name, style) } : {}
+    const extra = fields && Object.keys(fields).some((name) => !(name in record)) ? extraValues(record, fields, faker()) : {}
+    return Object.keys(month).length + Object.keys(extra).length === 0 ? record : { ...record, ...month, ...extra }
+  }
+
+  /** One faker for the extra fields of a whole board being loaded, made only if needed. */
+  #loadFaker(): () => ReturnType<typeof createFaker> {
+    let faker: ReturnType<typeof createFaker> | undefined
+    return () => (faker ??= createFaker(hash32(this.scenario.seed, 'extra-fields')))
+  }
+
+  /** The faker for the extra fields of the record being added now (after #maker() counted the add). */
+  #addFaker(): () => ReturnType<typeof createFaker> {
+    return () => createFaker(hash32(this.scenario.seed, 'extra-fields', this.#adds))
+  }
+
   #load(data: BoardData & { timesheets?: Timesheet[] }): void {
+    const faker = this.#loadFaker()
     this.jobs.load(data.jobs.map((j) => [j.id, j] as const))
     this.#nextJobId = this.jobs.lastId + 1
-    this.candidates.load(data.candidates.map((c) => [c.id, c] as const))
+    this.candidates.load(data.candidates.map((c) => [c.id, this.#finish('candidate', c, faker)] as const))
     for (const c of data.candidates) this.#candidateByEmail.set(c.email, c.id)
-    this.applications.load(data.applications.map((a) => [a.id, a] as const))
+    this.applications.load(data.applications.map((a) => [a.id, this.#finish('application', a, faker)] as const))
     data.applicationCandidates.forEach((candidateId, applicationId) => {
       this.#applicationCandidate[applicationId] = candidateId
     })
@@ -212,8 +248,8 @@ export class Store {
       data.files
         .filter((f) => f.kind === 'timesheet')
         .map((f) => timesheetEntry(f, this.candidates.get(f.candidate_id) as Candidate, this.links))
-    this.timesheets.load(timesheets.map((t) => [t.id, t] as const))
-    this.marketing.load(data.marketing.map((m, i) => [i + 1, m] as const))
+    this.timesheets.load(timesheets.map((t) => [t.id, this.#finish('timesheet', t, faker)] as const))
+    this.marketing.load(data.marketing.map((m, i) => [i + 1, this.#finish('marketing', m, faker)] as const))
     this.metrics = data.metrics
   }
 
@@ -266,8 +302,13 @@ export class Store {
     return since === undefined ? collection.all() : collection.since(sinceToTimestamp(since))
   }
 
+  /** A list's ids in the board's order: newest first, or oldest first (applications keep the spec's order). */
+  #ordered(ids: IdList): IdList {
+    return this.scenario.behaviour.listOrder === 'oldest-first' ? oldestFirst(ids) : ids
+  }
+
   candidateList({ since, page = 1 }: ListQuery): Page<Candidate> {
-    const ids = this.#ids(this.candidates, since)
+    const ids = this.#ordered(this.#ids(this.candidates, since))
     const size = this.scenario.behaviour.pageCandidates ? this.scenario.pageSize : Math.max(1, ids.length)
     return pageOf(ids, page, size, (id) => this.candidates.get(id) as Candidate)
   }
@@ -289,11 +330,11 @@ export class Store {
   }
 
   timesheetList({ since, page = 1 }: ListQuery): Page<Timesheet> {
-    return pageOf(this.#ids(this.timesheets, since), page, this.scenario.pageSize, (id) => this.timesheets.get(id) as Timesheet)
+    return pageOf(this.#ordered(this.#ids(this.timesheets, since)), page, this.scenario.pageSize, (id) => this.timesheets.get(id) as Timesheet)
   }
 
   marketingList({ since, page = 1 }: ListQuery): Page<MarketingRecord> {
-    return pageOf(this.#ids(this.marketing, since), page, this.scenario.pageSize, (id) => this.marketing.get(id) as MarketingRecord)
+    return pageOf(this.#ordered(this.#ids(this.marketing, since)), page, this.scenario.pageSize, (id) => this.marketing.get(id) as MarketingRecord)
   }
 
   candidate(id: number): Candidate {
@@ -333,7 +374,7 @@ export class Store {
   }
 
   metricsAnswer(): Metric[] {
-    return this.metrics.answer(monthOfTimestamp(this.now()))
+    return this.metrics.answer(monthOfTimestamp(this.now()), this.scenario.behaviour.monthNames)
   }
 
   /** The job/fields `data`: the current value of every constrained list. */
@@ -469,7 +510,7 @@ export class Store {
       consent: [],
       marketing_opted_in: 0,
     }
-    const stored = this.candidates.insert(record.id, record)
+    const stored = this.candidates.insert(record.id, this.#finish('candidate', record, this.#addFaker()))
     for (const f of [...newResumes, ...newDocuments]) this.files[f.kind as 'resume' | 'document'].insert(f.id, f)
     this.#candidateByEmail.set(stored.email, stored.id)
     this.metrics.add(COUNTED_METRICS.candidates, monthOfTimestamp(stored.created_at))
@@ -492,7 +533,7 @@ export class Store {
     const id = this.#newId(this.applications, seed.id, 'Application')
     const createdMs = seed.created_at ? parseTime(seed.created_at) : this.clock.now()
     const record = maker.application(id, createdMs, createdMs, owner, vacancyOf(job as StoredJob), seed)
-    const stored = this.applications.insert(id, { ...record, updated_at: record.created_at })
+    const stored = this.applications.insert(id, this.#finish('application', { ...record, updated_at: record.created_at }, this.#addFaker()))
     this.#applicationCandidate[id] = owner.id
     if (seed.attachment_filesize !== undefined) this.#attachmentSizes.set(id, seed.attachment_filesize)
     this.#indexApplication(stored)
@@ -509,7 +550,7 @@ export class Store {
     const createdMs = seed.created_at ? parseTime(seed.created_at) : this.clock.now()
     const file = maker.file('timesheet', id, owner, createdMs, seed)
     const entry = timesheetEntry(file, owner, this.links)
-    const stored = this.timesheets.insert(id, entry)
+    const stored = this.timesheets.insert(id, this.#finish('timesheet', entry, this.#addFaker()))
     this.#touch(owner, { timesheets: [fileEntry(file, this.links), ...owner.timesheets] })
     this.metrics.add(COUNTED_METRICS.timesheets, monthOfTimestamp(stored.created_at))
     return stored
@@ -536,7 +577,7 @@ export class Store {
       action: seed.action ?? (last === APPROVED ? REVOKED : APPROVED),
       created_at: seed.created_at ?? this.now(),
     }
-    const stored = this.marketing.insert(this.#newId(this.marketing, undefined, 'Marketing record'), record)
+    const stored = this.marketing.insert(this.#newId(this.marketing, undefined, 'Marketing record'), this.#finish('marketing', record, this.#addFaker()))
     if (owner) {
       const consent = [consentEntryOf(stored), ...owner.consent].sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0))
       this.#touch(owner, { consent, marketing_opted_in: optedIn(consent, APPROVED) })

@@ -1,0 +1,76 @@
+// A deployment profile: what one deployment of the API chose where the spec is silent.
+// The contract kit writes it from what it saw; the fake reads it and answers the same
+// way. Its points are the fake's behaviour knobs plus the scenario settings the spec
+// leaves open (page size, rate-limit window), derived from those schemas here, so a new
+// knob is a new profile point without another edit.
+import type { JSONSchema } from 'json-schema-to-ts'
+import { behaviourProperties } from './behaviour.js'
+import { timestamp, url } from './common.js'
+import { scenario } from './scenario.js'
+
+/** Every spec-silent point, by name, with the schema of its value (and the fake's default). */
+export const profilePointValues = {
+  ...behaviourProperties,
+  pageSize: { ...scenario.properties.pageSize, description: 'Records per page of every paged list' },
+  rateLimitWindow: {
+    ...scenario.properties.rateLimitWindow,
+    description: 'Seconds in which each full request may be made once (the spec: 15 minutes); 0 means no limit was met',
+  },
+} as const satisfies Record<string, JSONSchema>
+
+export type ProfilePointName = keyof typeof profilePointValues
+export const PROFILE_POINTS = Object.keys(profilePointValues) as ProfilePointName[]
+
+/** How the kit knows a point's value: it saw the answer, it reasoned from other answers, or it could not tell. */
+export const SEEN = ['directly', 'inferred', 'not-seen'] as const
+
+/** One recorded point: its value (absent when not seen), how it is known, and where and when. */
+const point = <Value extends JSONSchema>(value: Value) =>
+  ({
+    type: 'object',
+    additionalProperties: false,
+    required: ['seen'],
+    properties: {
+      value,
+      seen: { type: 'string', enum: SEEN },
+      /** The request that showed it, as `GET /api/v1/...`. */
+      request: { type: 'string', pattern: '^(GET|POST|PUT|DELETE|PATCH|HEAD) /' },
+      date: timestamp,
+      note: { type: 'string' },
+    },
+  }) as const
+
+type PointSchemas = { [K in ProfilePointName]: ReturnType<typeof point<Omit<(typeof profilePointValues)[K], 'default'>>> }
+
+// a point's value has no default: a profile that does not give it does not pin it
+const pointSchemas = Object.fromEntries(
+  Object.entries(profilePointValues).map(([name, { default: _default, ...value }]) => [name, point(value as JSONSchema)]),
+) as unknown as PointSchemas
+
+export const PROFILE_KIND = 'jobboard-kit deployment profile'
+
+export const profileFile = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['kind', 'version', 'deployment', 'points'],
+  properties: {
+    $schema: { type: 'string' },
+    kind: { type: 'string', const: PROFILE_KIND },
+    version: { type: 'integer', const: 1 },
+    deployment: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['origin'],
+      properties: {
+        /** Where the API was found: scheme, host and port (no credentials). */
+        origin: url,
+        /** When the profile was last written. */
+        recorded_at: timestamp,
+        /** The jobboard-kit version that wrote it. */
+        kit_version: { type: 'string' },
+      },
+    },
+    /** A profile may hold some points only: a point left out is not pinned. */
+    points: { type: 'object', additionalProperties: false, properties: pointSchemas },
+  },
+} as const satisfies JSONSchema
