@@ -8,7 +8,7 @@ import { Faults } from './faults.js'
 import { Journal } from './journal.js'
 import { effectiveScenario, type ResolvedOptions } from './options.js'
 import { RateLimiter } from './rate-limit.js'
-import { loadScenario, type LoadedScenario } from './scenario.js'
+import { loadScenario, ScenarioError, type LoadedScenario, type LoadPolicy } from './scenario.js'
 import { Store } from './store/store.js'
 import { parseTime } from './time.js'
 import type { ScenarioFile, StoreState } from './types.js'
@@ -39,14 +39,27 @@ export class Board {
     this.reset()
   }
 
-  /** A fresh board: store, clock and rate-limit windows, from the current or a given scenario and seed. */
-  reset({ scenario, seed }: ResetOptions = {}): void {
+  /**
+   * A fresh board: store, clock and rate-limit windows, from the current or a given
+   * scenario and seed. A scenario that cannot be built throws a ScenarioError naming the
+   * field, and leaves the board as it was.
+   */
+  reset({ scenario, seed }: ResetOptions = {}, policy: LoadPolicy = {}): void {
     const source = scenario ?? this.#source
     const nextSeed = seed ?? (scenario === undefined ? this.#seed : this.options.seed)
-    const effective = effectiveScenario(loadScenario(source), { ...this.options, seed: nextSeed } as ResolvedOptions)
-    const clock = this.#newClock(effective)
-    // build before replacing anything: a scenario that fails to load leaves the board as it was
-    const store = Store.generate(effective, clock)
+    const effective = effectiveScenario(loadScenario(source, policy), { ...this.options, seed: nextSeed } as ResolvedOptions)
+    let clock: Clock
+    let store: Store
+    try {
+      clock = this.#newClock(effective)
+      // build before replacing anything: a scenario that fails to load leaves the board as it was
+      store = Store.generate(effective, clock)
+    } catch (error) {
+      if (error instanceof ScenarioError) throw error
+      // pinned records that collide (two candidates with one e-mail, a clock out of range)
+      const field = (error as { field?: unknown }).field
+      throw new ScenarioError(`Scenario "${effective.name}" cannot be built: ${(error as Error).message}`, typeof field === 'string' ? field : '')
+    }
     this.#install(source, nextSeed, effective, clock, store)
   }
 
@@ -54,6 +67,8 @@ export class Board {
   restore(scenario: LoadedScenario, now: number, state: StoreState): void {
     const clock = this.#newClock(scenario)
     clock.set(now)
+    // faults and held delays of the board being replaced end with it
+    this.faults.clear()
     // a reset after this rebuilds the restored board's own scenario, not the one before it
     this.#install(structuredClone(scenario) as ScenarioFile, scenario.seed, scenario, clock, Store.restore(scenario, clock, state))
   }
@@ -71,7 +86,7 @@ export class Board {
     this.scenario = scenario
     this.clock = clock
     this.store = store
-    this.limiter = new RateLimiter(clock, scenario.rateLimitWindow, scenario.behaviour.rateLimitCounts)
+    this.limiter = new RateLimiter(clock, scenario.rateLimitWindow, scenario.behaviour.rateLimitCounts, this.options.rateLimitMaxWindows)
     this.checkCredentials = credentialChecker(scenario.credentials)
     this.journal.clear()
     this.faults.clear()

@@ -1,20 +1,49 @@
 // Loads a scenario, by name from scenarios/ or from a path, validates it against the
-// scenario schema with its defaults filled in, and freezes it. A bad file fails with
-// an error naming the file and the field.
+// scenario schema with its defaults filled in, and freezes it. Pinned records are
+// checked against the scenario's own constrained lists (`fieldValues`), not the spec's.
+// A bad file fails with an error naming the file and the field.
+import type { ErrorObject } from 'ajv'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { scenario as scenarioSchema } from '../schemas/scenario.js'
+import { FIELD_NAMES, FIELD_VALUES, sectorDisciplinesOf, UK_LOCATIONS, type FieldValues } from '../schemas/values.js'
 import { deepFreeze, type DeepReadonly } from './freeze.js'
 import { SCENARIOS_DIR } from './paths.js'
+import type { BoardLists } from './store/generate.js'
 import type { Scenario, ScenarioFile } from './types.js'
-import { createAjv, explain } from './validation.js'
+import { bindFieldValues, createAjv, explain, fieldOf, valueNestsDeeper } from './validation.js'
 
 export type LoadedScenario = DeepReadonly<Scenario>
 
 export class ScenarioError extends Error {
-  constructor(message: string) {
+  /** The scenario field at fault (`records.applications[0].candidate_id`), '' when the whole file is. */
+  readonly field: string
+
+  constructor(message: string, field = '') {
     super(message)
     this.name = 'ScenarioError'
+    this.field = field
+  }
+}
+
+/**
+ * How much a refusal may say. A scenario named by path through the control API may be
+ * any .json file on the machine: its refusal names the field at fault but never the
+ * file's values or unknown keys, so a reset cannot be used to read files.
+ */
+export interface LoadPolicy {
+  redact?: boolean
+}
+
+/** The constrained lists of a board made from this scenario: its fieldValues, else the spec's. */
+export function boardLists(scenario: Pick<Scenario, 'fieldValues' | 'predefinedLocations'> | DeepReadonly<Pick<Scenario, 'fieldValues' | 'predefinedLocations'>>): BoardLists {
+  const given = scenario.fieldValues as Partial<Record<string, readonly string[]>>
+  const values = Object.fromEntries(FIELD_NAMES.map((name) => [name, given[name] ?? FIELD_VALUES[name]])) as FieldValues
+  const locations = scenario.predefinedLocations ?? UK_LOCATIONS
+  return {
+    ...values,
+    sector_disciplines: sectorDisciplinesOf(values.job_industry),
+    job_locations: locations.map((l) => l.name),
   }
 }
 
@@ -26,7 +55,7 @@ export function scenarioNames(): string[] {
     .sort()
 }
 
-function readScenarioFile(ref: string): { source: string; data: unknown } {
+function readScenarioFile(ref: string, { redact = false }: LoadPolicy = {}): { source: string; data: unknown } {
   const named = join(SCENARIOS_DIR, `${ref}.json`)
   const path = /^[a-z0-9][a-z0-9-]*$/.test(ref) && existsSync(named) ? named : resolve(ref)
   // a file is read only if it says it is a scenario: a reset through the control API cannot read /etc/passwd
@@ -39,21 +68,49 @@ function readScenarioFile(ref: string): { source: string; data: unknown } {
   try {
     return { source: path, data: JSON.parse(readFileSync(path, 'utf8')) as unknown }
   } catch (error) {
-    throw new ScenarioError(`Scenario file ${path} is not valid JSON: ${(error as Error).message}`)
+    // JSON.parse quotes the text it stopped at: not to be passed on for a file anyone may name
+    throw new ScenarioError(`Scenario file ${path} is not valid JSON${redact ? '.' : `: ${(error as Error).message}`}`)
   }
 }
 
-/** Validates scenario data, fills in defaults and freezes it. */
-export function parseScenario(data: unknown, source = 'scenario'): LoadedScenario {
+/** The refusal of a scenario that breaks its schema. */
+function refusal(errors: readonly ErrorObject[], source: string, data: unknown, redact: boolean): ScenarioError {
+  const first = errors.find((e) => e.keyword !== 'if') ?? errors[0]
+  const unknownKey = first?.keyword === 'additionalProperties'
+  const field = first ? (redact && unknownKey ? fieldOf({ ...first, keyword: 'type' }) : fieldOf(first)) : ''
+  if (!redact) return new ScenarioError(`${source} is invalid: ${explain(errors, 'scenario', data)}`, field)
+  const where = field === '' ? 'at its top level' : `at ${field}`
+  return new ScenarioError(
+    `${source} is not a valid scenario: ${unknownKey ? 'it has a field no scenario has' : 'a field does not fit the scenario format'} ${where} (load it with jobboard-kit serve --scenario to see more).`,
+    field,
+  )
+}
+
+/**
+ * Validates scenario data, fills in defaults and freezes it. Twice: first the format
+ * (fieldValues among it), then the pinned records against the lists the board will use.
+ */
+export function parseScenario(data: unknown, source = 'scenario', { redact = false }: LoadPolicy = {}): LoadedScenario {
+  let copy: unknown
+  try {
+    copy = valueNestsDeeper(data) ? undefined : structuredClone(data)
+  } catch {
+    copy = undefined
+  }
+  if (copy === undefined) throw new ScenarioError(`${source} is invalid: it must be JSON data, nested at most 64 levels deep.`)
   const validate = createAjv({ useDefaults: true }).compile<Scenario>(scenarioSchema)
-  const copy = structuredClone(data)
-  if (!validate(copy)) throw new ScenarioError(`${source} is invalid: ${explain(validate.errors ?? [], 'scenario', copy)}`)
-  return deepFreeze(copy)
+  if (!validate(copy)) throw refusal(validate.errors ?? [], source, copy, redact)
+  const scenario = copy as Scenario
+  if (Object.keys(scenario.fieldValues).length > 0 || scenario.predefinedLocations !== undefined) {
+    const bound = createAjv().compile(bindFieldValues(scenarioSchema, boardLists(scenario)))
+    if (!bound(scenario)) throw refusal(bound.errors ?? [], source, scenario, redact)
+  }
+  return deepFreeze(scenario)
 }
 
 /** A scenario by name (scenarios/NAME.json), by path, or given as an object. */
-export function loadScenario(ref: string | ScenarioFile): LoadedScenario {
-  if (typeof ref !== 'string') return parseScenario(ref, `Scenario "${ref.name ?? '(inline)'}"`)
-  const { source, data } = readScenarioFile(ref)
-  return parseScenario(data, `Scenario file ${source}`)
+export function loadScenario(ref: string | ScenarioFile, policy: LoadPolicy = {}): LoadedScenario {
+  if (typeof ref !== 'string') return parseScenario(ref, `Scenario "${typeof ref?.name === 'string' ? ref.name : '(inline)'}"`)
+  const { source, data } = readScenarioFile(ref, policy)
+  return parseScenario(data, `Scenario file ${source}`, policy)
 }

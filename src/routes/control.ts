@@ -8,9 +8,11 @@ import {
   candidateSeed,
   faultBody,
   jobInput,
+  journalQuery,
   marketingSeed,
   resetBody,
   setClockBody,
+  stateQuery,
   timesheetSeed,
 } from '../../schemas/index.js'
 import type { Controller } from '../control.js'
@@ -21,7 +23,14 @@ export const CONTROL_PREFIX = '/__mock'
 
 const digest = (text: string) => createHash('sha256').update(text).digest()
 
-export default async function control(app: FastifyInstance, { controller, token }: { controller: Controller; token?: string }): Promise<void> {
+export interface ControlOptions {
+  controller: Controller
+  token?: string
+  /** Bytes PUT /state may read (options.stateBodyLimit). */
+  stateBodyLimit: number
+}
+
+export default async function control(app: FastifyInstance, { controller, token, stateBodyLimit }: ControlOptions): Promise<void> {
   if (token !== undefined) {
     const expected = digest(`Bearer ${token}`)
     app.addHook('onRequest', async (request) => {
@@ -72,7 +81,7 @@ export default async function control(app: FastifyInstance, { controller, token 
   const listing = <T>(data: T[]) => ok({ total: data.length, data })
   app.get<{ Querystring: { path?: string } }>(
     '/requests',
-    { schema: { querystring: { type: 'object', properties: { path: { type: 'string', pattern: '^/' } } } } },
+    { schema: { querystring: journalQuery } },
     async (request) => listing(controller.requests(request.query.path)),
   )
   app.delete('/requests', async () => {
@@ -98,8 +107,14 @@ export default async function control(app: FastifyInstance, { controller, token 
 
   app.get('/openapi.json', async () => app.swagger())
 
-  app.get('/state', async () => controller.exportState())
-  app.put('/state', { bodyLimit: 1024 * 1024 * 1024 }, async (request) => {
+  // the API password is a secret even on loopback: only a caller holding the control token gets it
+  app.get<{ Querystring: { credentials?: boolean } }>('/state', { schema: { querystring: stateQuery } }, async (request) => {
+    if (request.query.credentials && token === undefined) {
+      throw boardError.controlForbidden('Credentials are exported only to a caller with the control token: start the fake with --control-token.')
+    }
+    return controller.exportState({ credentials: request.query.credentials === true })
+  })
+  app.put('/state', { bodyLimit: stateBodyLimit }, async (request) => {
     controller.importState(request.body)
     return ok({ message: 'The board has been restored.', now: controller.clock.now() })
   })
