@@ -179,6 +179,15 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
     forceCloseConnections: 'idle',
     requestTimeout: options.requestTimeout,
     connectionTimeout: options.connectionTimeout,
+    // Node looks for late requests every connectionsCheckingInterval (30 s by default): a
+    // shorter requestTimeout is checked often enough to hold
+    http:
+      options.requestTimeout > 0
+        ? {
+            connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(options.requestTimeout / 4))),
+            headersTimeout: Math.min(60_000, options.requestTimeout),
+          }
+        : null,
     bodyLimit: 1_048_576,
     frameworkErrors: (error, request, reply) => {
       const underApi = request.url === API_PREFIX || request.url.startsWith(`${API_PREFIX}/`)

@@ -3,7 +3,7 @@
 // error body.
 import type { ErrorObject } from 'ajv'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { explain, fieldOf, type Part } from './validation.js'
+import { explain, firstField, type Part } from './validation.js'
 
 export const ERROR_CODES = {
   /** Fields of a posted body are invalid (the spec's 412). */
@@ -84,10 +84,8 @@ export class BoardInputError extends BoardError {
 export const boardError = {
   invalidField: (message: string, field = '') => new BoardInputError(field, message),
   /** The first schema error of an input, as a BoardInputError naming its field. */
-  invalidInput: (errors: readonly ErrorObject[], part: Part, data: unknown, prefix = '') => {
-    const first = errors.find((e) => e.keyword !== 'if') ?? errors[0]
-    return new BoardInputError(first ? fieldOf(first) : '', `${prefix}${explain(errors, part, data)}`)
-  },
+  invalidInput: (errors: readonly ErrorObject[], part: Part, data: unknown, prefix = '') =>
+    new BoardInputError(firstField(errors), `${prefix}${explain(errors, part, data)}`),
   invalidParameter: (message: string) => new BoardError('INVALID_PARAMETER', message),
   unauthorized: (realm: string, message = 'Authentication required: send HTTP Basic credentials.') =>
     new BoardError('UNAUTHORIZED', message, { headers: { 'www-authenticate': `Basic realm="${realm}", charset="UTF-8"` } }),

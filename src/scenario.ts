@@ -11,7 +11,7 @@ import { deepFreeze, type DeepReadonly } from './freeze.js'
 import { SCENARIOS_DIR } from './paths.js'
 import type { BoardLists } from './store/generate.js'
 import type { Scenario, ScenarioFile } from './types.js'
-import { bindFieldValues, createAjv, explain, fieldOf, valueNestsDeeper } from './validation.js'
+import { bindFieldValues, createAjv, explain, fieldOf, firstField, valueNestsDeeper } from './validation.js'
 
 export type LoadedScenario = DeepReadonly<Scenario>
 
@@ -75,9 +75,10 @@ function readScenarioFile(ref: string, { redact = false }: LoadPolicy = {}): { s
 
 /** The refusal of a scenario that breaks its schema. */
 function refusal(errors: readonly ErrorObject[], source: string, data: unknown, redact: boolean): ScenarioError {
-  const first = errors.find((e) => e.keyword !== 'if') ?? errors[0]
+  const first = errors.find((e) => e.keyword !== 'if')
   const unknownKey = first?.keyword === 'additionalProperties'
-  const field = first ? (redact && unknownKey ? fieldOf({ ...first, keyword: 'type' }) : fieldOf(first)) : ''
+  // an unknown key is named by its parent when redacted: the key itself may be what a file holds
+  const field = unknownKey && redact && first ? fieldOf({ ...first, keyword: 'type' }) : firstField(errors)
   if (!redact) return new ScenarioError(`${source} is invalid: ${explain(errors, 'scenario', data)}`, field)
   const where = field === '' ? 'at its top level' : `at ${field}`
   return new ScenarioError(
@@ -86,9 +87,16 @@ function refusal(errors: readonly ErrorObject[], source: string, data: unknown, 
   )
 }
 
+/** The parts of a scenario that decide the lists its pinned records are checked against. */
+const listsPart = {
+  type: 'object',
+  properties: { fieldValues: scenarioSchema.properties.fieldValues, predefinedLocations: scenarioSchema.properties.predefinedLocations },
+} as const
+
 /**
- * Validates scenario data, fills in defaults and freezes it. Twice: first the format
- * (fieldValues among it), then the pinned records against the lists the board will use.
+ * Validates scenario data, fills in defaults and freezes it. Its own lists (fieldValues,
+ * predefinedLocations) are checked first, then the whole scenario with them bound in, so
+ * a pinned record may hold a value only this scenario lists.
  */
 export function parseScenario(data: unknown, source = 'scenario', { redact = false }: LoadPolicy = {}): LoadedScenario {
   let copy: unknown
@@ -98,14 +106,12 @@ export function parseScenario(data: unknown, source = 'scenario', { redact = fal
     copy = undefined
   }
   if (copy === undefined) throw new ScenarioError(`${source} is invalid: it must be JSON data, nested at most 64 levels deep.`)
-  const validate = createAjv({ useDefaults: true }).compile<Scenario>(scenarioSchema)
+  const ajv = createAjv({ useDefaults: true })
+  const lists = ajv.compile<Pick<Scenario, 'fieldValues' | 'predefinedLocations'>>(listsPart)
+  if (!lists(copy)) throw refusal(lists.errors ?? [], source, copy, redact)
+  const validate = ajv.compile<Scenario>(bindFieldValues(scenarioSchema, boardLists(copy)))
   if (!validate(copy)) throw refusal(validate.errors ?? [], source, copy, redact)
-  const scenario = copy as Scenario
-  if (Object.keys(scenario.fieldValues).length > 0 || scenario.predefinedLocations !== undefined) {
-    const bound = createAjv().compile(bindFieldValues(scenarioSchema, boardLists(scenario)))
-    if (!bound(scenario)) throw refusal(bound.errors ?? [], source, scenario, redact)
-  }
-  return deepFreeze(scenario)
+  return deepFreeze(copy)
 }
 
 /** A scenario by name (scenarios/NAME.json), by path, or given as an object. */

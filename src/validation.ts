@@ -171,15 +171,28 @@ function valueAt(data: unknown, instancePath: string): unknown {
 }
 
 /**
+ * The errors in the order a message tells them: `if` reports its own failure beside the
+ * branch's; the branch says what is wrong, and goes after the unconditional errors.
+ */
+function ordered(errors: readonly ErrorObject[]): ErrorObject[] {
+  const conditional = (e: ErrorObject) => /\/(then|else)\//.test(e.schemaPath)
+  return errors.filter((e) => e.keyword !== 'if').sort((a, b) => Number(conditional(a)) - Number(conditional(b)))
+}
+
+/** The field of the problem a message tells first ('' for the whole input). */
+export function firstField(errors: readonly ErrorObject[]): string {
+  const first = ordered(errors)[0]
+  return first ? fieldOf(first) : ''
+}
+
+/**
  * A message naming the first problem in plain words and listing the other fields at
  * fault, e.g. `The salary unit (field salary_unit) is invalid: "Per decade" is not one
  * of Per hour, Per year, Per week, Per month.`
  */
 export function explain(errors: readonly ErrorObject[], part: Part, data?: unknown): string {
-  // `if` reports its own failure beside the branch's; the branch says what is wrong, and
-  // goes after the unconditional errors (a missing title matters before coordinates)
-  const conditional = (e: ErrorObject) => /\/(then|else)\//.test(e.schemaPath)
-  const useful = errors.filter((e) => e.keyword !== 'if').sort((a, b) => Number(conditional(a)) - Number(conditional(b)))
+  // a missing title matters before coordinates
+  const useful = ordered(errors)
   const first = useful[0]
   if (!first) return 'The request is invalid.'
   let message = sentence(first, part, valueAt(data, first.instancePath))
