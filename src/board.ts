@@ -8,7 +8,7 @@ import { Faults } from './faults.js'
 import { Journal } from './journal.js'
 import { effectiveScenario, type ResolvedOptions } from './options.js'
 import { RateLimiter } from './rate-limit.js'
-import { loadScenario, ScenarioError, type LoadedScenario, type LoadPolicy } from './scenario.js'
+import { CompiledSchemas, loadScenario, ScenarioError, type LoadedScenario, type LoadPolicy } from './scenario.js'
 import { Store } from './store/store.js'
 import { parseTime } from './time.js'
 import type { ScenarioFile, StoreState } from './types.js'
@@ -31,6 +31,8 @@ export class Board {
   checkCredentials!: (username: string, password: string) => boolean
   readonly journal = new Journal()
   readonly faults = new Faults()
+  /** Compiled scenario and state schemas, so that resets and restores do not compile them again. */
+  readonly compiled = new CompiledSchemas()
 
   constructor(options: ResolvedOptions, scenario?: string | ScenarioFile) {
     this.options = options
@@ -47,13 +49,13 @@ export class Board {
   reset({ scenario, seed }: ResetOptions = {}, policy: LoadPolicy = {}): void {
     const source = scenario ?? this.#source
     const nextSeed = seed ?? (scenario === undefined ? this.#seed : this.options.seed)
-    const effective = effectiveScenario(loadScenario(source, policy), { ...this.options, seed: nextSeed } as ResolvedOptions)
+    const effective = effectiveScenario(loadScenario(source, { compiled: this.compiled, ...policy }), { ...this.options, seed: nextSeed } as ResolvedOptions)
     let clock: Clock
     let store: Store
     try {
       clock = this.#newClock(effective)
       // build before replacing anything: a scenario that fails to load leaves the board as it was
-      store = Store.generate(effective, clock)
+      store = Store.generate(effective, clock, this.compiled)
     } catch (error) {
       if (error instanceof ScenarioError) throw error
       // pinned records that collide (two candidates with one e-mail, a clock out of range)
@@ -70,7 +72,7 @@ export class Board {
     // faults and held delays of the board being replaced end with it
     this.faults.clear()
     // a reset after this rebuilds the restored board's own scenario, not the one before it
-    this.#install(structuredClone(scenario) as ScenarioFile, scenario.seed, scenario, clock, Store.restore(scenario, clock, state))
+    this.#install(structuredClone(scenario) as ScenarioFile, scenario.seed, scenario, clock, Store.restore(scenario, clock, state, this.compiled))
   }
 
   #newClock(scenario: LoadedScenario): Clock {

@@ -207,13 +207,14 @@ export class Controller {
         : given
     let scenario
     try {
-      scenario = parseScenario(withCredentials, 'The state\'s scenario')
+      scenario = parseScenario(withCredentials, 'The state\'s scenario', { compiled: this.board.compiled })
     } catch (error) {
       if (error instanceof ScenarioError) throw boardError.invalidField(error.message, `scenario${error.field ? `.${error.field}` : ''}`)
       throw error
     }
     // the records are checked against the lists of the scenario they were made under
-    const validate = createAjv().compile(bindFieldValues(boardState, boardLists(scenario)))
+    const lists = boardLists(scenario)
+    const validate = this.board.compiled.get(`state ${JSON.stringify(lists)}`, () => createAjv().compile(bindFieldValues(boardState, lists)))
     const checked = { ...head, scenario: withCredentials }
     if (!validate(checked)) throw boardError.invalidInput(validate.errors ?? [], 'body', checked, 'The state is invalid: ')
     const valid = checked as BoardState

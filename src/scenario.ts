@@ -2,7 +2,7 @@
 // scenario schema with its defaults filled in, and freezes it. Pinned records are
 // checked against the scenario's own constrained lists (`fieldValues`), not the spec's.
 // A bad file fails with an error naming the file and the field.
-import type { ErrorObject } from 'ajv'
+import type { ErrorObject, ValidateFunction } from 'ajv'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { scenario as scenarioSchema } from '../schemas/scenario.js'
@@ -33,6 +33,31 @@ export class ScenarioError extends Error {
  */
 export interface LoadPolicy {
   redact?: boolean
+  /** Compiled scenario schemas by the lists bound in, kept by the caller (an app instance) across loads. */
+  compiled?: CompiledSchemas
+}
+
+/**
+ * A few compiled validators (or sets of them) by key, oldest dropped first: compiling a
+ * schema costs far more than running it, and resets and restores mostly reuse the lists.
+ */
+export class CompiledSchemas {
+  readonly #cache = new Map<string, unknown>()
+  readonly #limit: number
+
+  constructor(limit = 8) {
+    this.#limit = limit
+  }
+
+  get<T = ValidateFunction>(key: string, compile: () => T): T {
+    let found = this.#cache.get(key) as T | undefined
+    if (found === undefined) {
+      found = compile()
+      if (this.#cache.size >= this.#limit) this.#cache.delete(this.#cache.keys().next().value as string)
+      this.#cache.set(key, found)
+    }
+    return found
+  }
 }
 
 /** The constrained lists of a board made from this scenario: its fieldValues, else the spec's. */
@@ -98,7 +123,7 @@ const listsPart = {
  * predefinedLocations) are checked first, then the whole scenario with them bound in, so
  * a pinned record may hold a value only this scenario lists.
  */
-export function parseScenario(data: unknown, source = 'scenario', { redact = false }: LoadPolicy = {}): LoadedScenario {
+export function parseScenario(data: unknown, source = 'scenario', { redact = false, compiled = new CompiledSchemas() }: LoadPolicy = {}): LoadedScenario {
   let copy: unknown
   try {
     copy = valueNestsDeeper(data) ? undefined : structuredClone(data)
@@ -106,17 +131,17 @@ export function parseScenario(data: unknown, source = 'scenario', { redact = fal
     copy = undefined
   }
   if (copy === undefined) throw new ScenarioError(`${source} is invalid: it must be JSON data, nested at most 64 levels deep.`)
-  const ajv = createAjv({ useDefaults: true })
-  const lists = ajv.compile<Pick<Scenario, 'fieldValues' | 'predefinedLocations'>>(listsPart)
+  const lists = compiled.get('lists', () => createAjv({ useDefaults: true }).compile(listsPart))
   if (!lists(copy)) throw refusal(lists.errors ?? [], source, copy, redact)
-  const validate = ajv.compile<Scenario>(bindFieldValues(scenarioSchema, boardLists(copy)))
+  const bound = boardLists(copy as Scenario)
+  const validate = compiled.get(JSON.stringify(bound), () => createAjv({ useDefaults: true }).compile(bindFieldValues(scenarioSchema, bound)))
   if (!validate(copy)) throw refusal(validate.errors ?? [], source, copy, redact)
-  return deepFreeze(copy)
+  return deepFreeze(copy as Scenario)
 }
 
 /** A scenario by name (scenarios/NAME.json), by path, or given as an object. */
 export function loadScenario(ref: string | ScenarioFile, policy: LoadPolicy = {}): LoadedScenario {
-  if (typeof ref !== 'string') return parseScenario(ref, `Scenario "${typeof ref?.name === 'string' ? ref.name : '(inline)'}"`)
+  if (typeof ref !== 'string') return parseScenario(ref, `Scenario "${typeof ref?.name === 'string' ? ref.name : '(inline)'}"`, { compiled: policy.compiled })
   const { source, data } = readScenarioFile(ref, policy)
   return parseScenario(data, `Scenario file ${source}`, policy)
 }

@@ -29,7 +29,7 @@ import type { Clock } from '../clock.js'
 import { BoardError, boardError } from '../errors.js'
 import { createFaker, fileChunks, hash32 } from '../random.js'
 import type { DeepReadonly } from '../freeze.js'
-import { boardLists, type LoadedScenario } from '../scenario.js'
+import { boardLists, CompiledSchemas, type LoadedScenario } from '../scenario.js'
 import { addMonth, formatMinute, formatTimestamp, monthOfTimestamp, parseTime, sinceToTimestamp } from '../time.js'
 import type {
   Application,
@@ -120,13 +120,14 @@ export class Store {
   #nextJobId = 1
   #adds = 0
 
-  private constructor(scenario: LoadedScenario, clock: Clock) {
+  private constructor(scenario: LoadedScenario, clock: Clock, compiled: CompiledSchemas) {
     this.scenario = scenario
     this.clock = clock
     this.lists = boardLists(scenario)
     this.locations = scenario.predefinedLocations ?? UK_LOCATIONS
     this.links = makeLinks(scenario.publicBaseUrl ?? DEFAULT_ORIGIN)
-    this.validators = new Validators(this.lists)
+    const lists = this.lists
+    this.validators = compiled.get(`validators ${JSON.stringify(lists)}`, () => new Validators(lists))
     const since = scenario.behaviour.sinceField
     const v = (schema: object) => this.validators.get(schema)
     this.jobs = new Collection<StoredJob>('jobs', v(storedJob), (r) => r.created_at)
@@ -142,15 +143,15 @@ export class Store {
   }
 
   /** A board generated from a scenario and its seed. */
-  static generate(scenario: LoadedScenario, clock: Clock): Store {
-    const store = new Store(scenario, clock)
+  static generate(scenario: LoadedScenario, clock: Clock, compiled = new CompiledSchemas()): Store {
+    const store = new Store(scenario, clock, compiled)
     store.#load(generateBoard(scenario, store.#makerContext(createFaker(scenario.seed))))
     return store
   }
 
   /** A board restored from exportState(). */
-  static restore(scenario: LoadedScenario, clock: Clock, state: StoreState): Store {
-    const store = new Store(scenario, clock)
+  static restore(scenario: LoadedScenario, clock: Clock, state: StoreState, compiled = new CompiledSchemas()): Store {
+    const store = new Store(scenario, clock, compiled)
     const applicationCandidates: number[] = []
     for (const a of state.applications) applicationCandidates[a.record.id] = a.candidate_id
     const attachmentSizes = new Map(
