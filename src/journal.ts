@@ -3,7 +3,7 @@
 // characters of their URLs, so 10,000 requests with 16 KiB URLs cannot hold 160 MiB.
 import type { JournalEntry } from './types.js'
 
-/** Characters of URLs the journal holds together at most: 8 Mi (about 16 MiB). */
+/** Characters of URLs the journal holds together at most: 8 Mi (about 8 MiB: URLs are one-byte strings). */
 export const MAX_JOURNAL_URL_CHARS = 8 * 1024 * 1024
 
 export class Journal {

@@ -8,7 +8,7 @@ export type CountPolicy = 'all' | 'success'
 
 export type Admission = { admitted: true } | { admitted: false; retryAfter: number }
 
-/** Characters of keys (credential, method, URL) the open windows may hold together: 32 Mi, about 64 MiB. */
+/** Characters of keys (credential, method, URL) the open windows may hold together: 32 Mi, about 32 MiB (URLs are one-byte strings). */
 export const MAX_KEY_CHARS = 32 * 1024 * 1024
 
 export class RateLimiter {
