@@ -25,7 +25,7 @@ import type {
   Timesheet,
   TimesheetSeed,
 } from './types.js'
-import { bindFieldValues, createAjv, explain, valueNestsDeeper, Validators } from './validation.js'
+import { bindFieldValues, createAjv, valueNestsDeeper, Validators } from './validation.js'
 
 /** Headers that frame an HTTP message: a fault setting them would answer with a broken response. */
 const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'host'])

@@ -125,15 +125,12 @@ const FASTIFY_CODES: Record<string, { code: ErrorCode; message: (e: FastifyError
     message: () => 'The body is empty; a JSON object is required.',
   },
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'BODY_TOO_LARGE', message: () => 'The body is too large.' },
-  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'MALFORMED_BODY', message: (e) => `The body is not valid JSON: ${e.message}` },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'MALFORMED_BODY', message: () => 'The body is not valid JSON.' },
   FST_ERR_BAD_URL: { code: 'BAD_REQUEST', message: () => 'The path is not a valid URL: a % must start an escape such as %20.' },
   FST_ERR_MAX_PARAM_LENGTH: { code: 'URI_TOO_LONG', message: () => 'A path parameter is too long (over 100 characters).' },
   FST_ERR_CTP_INVALID_CONTENT_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: () => 'The Content-Type header is not valid.' },
   FST_ERR_ASYNC_CONSTRAINT: { code: 'BAD_REQUEST', message: () => 'The request could not be routed.' },
 }
-
-/** Errors of JSON.parse-like parsers that are about a key, not the syntax (secure-json-parse). */
-const POISONED_KEY = /forbidden prototype property|forbidden constructor property/
 
 /** What Node's HTTP parser refuses before Fastify sees a request, by error code. */
 const CLIENT_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
@@ -176,14 +173,6 @@ export function toErrorAnswer(error: unknown, input: (part: Part) => unknown = (
     return {
       status: 412,
       message: explain(fastifyError.validation as Parameters<typeof explain>[0], part, input(part)),
-      headers: {},
-      unexpected: false,
-    }
-  }
-  if (fastifyError?.code === 'FST_ERR_CTP_INVALID_JSON_BODY' && POISONED_KEY.test(fastifyError.message)) {
-    return {
-      status: 412,
-      message: 'The body holds a __proto__ or constructor.prototype key, which is refused: no field of the API has that name.',
       headers: {},
       unexpected: false,
     }

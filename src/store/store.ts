@@ -16,15 +16,7 @@ import {
   timesheet,
   timesheetSeed,
 } from '../../schemas/index.js'
-import {
-  FIELD_NAMES,
-  FIELD_VALUES,
-  MARKETING_ACTIONS,
-  sectorDisciplinesOf,
-  splitIndustry,
-  UK_LOCATIONS,
-  type FieldValues,
-} from '../../schemas/values.js'
+import { FIELD_NAMES, MARKETING_ACTIONS, splitIndustry, UK_LOCATIONS, type FieldValues } from '../../schemas/values.js'
 import type { Clock } from '../clock.js'
 import { BoardError, boardError } from '../errors.js'
 import { createFaker, fileChunks, hash32 } from '../random.js'
