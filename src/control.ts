@@ -177,7 +177,38 @@ export class Controller {
   }
 
   /** The board as a saved state; the API credentials only when asked for. */
-  exportState({ credentials = false }: ExportOptions = {}): BoardState {
+  exportState(options: ExportOptions = {}): BoardState {
+    const view = this.#stateView(options)
+    return { ...view, store: structuredClone(view.store) }
+  }
+
+  /**
+   * The saved state as JSON text in pieces, the same text as JSON.stringify(exportState())
+   * gives: a board too large for one string (the large scenario's, about 1.1 GiB) is
+   * still saved, and never held twice in memory.
+   */
+  *exportJson(options: ExportOptions = {}): Generator<string> {
+    const { store, ...head } = this.#stateView(options)
+    const top = JSON.stringify(head)
+    yield `${top.slice(0, -1)},"store":{`
+    let first = true
+    for (const [key, value] of Object.entries(store)) {
+      const name = `${first ? '' : ','}${JSON.stringify(key)}:`
+      first = false
+      if (!Array.isArray(value)) {
+        yield `${name}${JSON.stringify(value)}`
+        continue
+      }
+      yield `${name}[`
+      for (let i = 0; i < value.length; i += 500) {
+        yield `${i === 0 ? '' : ','}${value.slice(i, i + 500).map((item) => JSON.stringify(item)).join(',')}`
+      }
+      yield ']'
+    }
+    yield '}}'
+  }
+
+  #stateView({ credentials = false }: ExportOptions): BoardState {
     const board = this.board
     const { credentials: secret, ...scenario } = structuredClone(board.scenario) as BoardState['scenario']
     return {
@@ -185,11 +216,10 @@ export class Controller {
       version: 1,
       scenario: (credentials ? { ...scenario, credentials: secret } : scenario) as BoardState['scenario'],
       clock: { now: this.clock.now() },
-      store: board.store.exportState(),
+      store: board.store.stateView(),
     }
   }
 
-  /** Replaces the board with a saved one; a state that does not validate changes nothing. */
   /**
    * Replaces the board with a saved one; a state that does not validate changes nothing.
    * A state saved without credentials keeps the credentials the board has now.

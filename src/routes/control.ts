@@ -2,6 +2,7 @@
 // rate limit, behind a bearer token when one is set. Each route is one Controller call.
 import type { FastifyInstance } from 'fastify'
 import { timingSafeEqual, createHash } from 'node:crypto'
+import { Readable } from 'node:stream'
 import {
   advanceBody,
   applicationSeed,
@@ -108,11 +109,13 @@ export default async function control(app: FastifyInstance, { controller, token,
   app.get('/openapi.json', async () => app.swagger())
 
   // the API password is a secret even on loopback: only a caller holding the control token gets it
-  app.get<{ Querystring: { credentials?: boolean } }>('/state', { schema: { querystring: stateQuery } }, async (request) => {
+  app.get<{ Querystring: { credentials?: boolean } }>('/state', { schema: { querystring: stateQuery } }, async (request, reply) => {
     if (request.query.credentials && token === undefined) {
       throw boardError.controlForbidden('Credentials are exported only to a caller with the control token: start the fake with --control-token.')
     }
-    return controller.exportState({ credentials: request.query.credentials === true })
+    // streamed: a large board's state does not fit in one string
+    const pieces = controller.exportJson({ credentials: request.query.credentials === true })
+    return reply.type('application/json; charset=utf-8').send(Readable.from(pieces, { objectMode: false }))
   })
   app.put('/state', { bodyLimit: stateBodyLimit }, async (request) => {
     controller.importState(request.body)

@@ -167,8 +167,17 @@ export class Store {
     return store
   }
 
+  /** A copy of the whole board, for saving and for tests to change. */
   exportState(): StoreState {
-    return structuredClone({
+    return structuredClone(this.stateView())
+  }
+
+  /**
+   * The whole board as exportState() gives it, without copying the records (they are
+   * frozen): what GET /__mock/state streams, record by record.
+   */
+  stateView(): StoreState {
+    return {
       jobs: [...this.jobs.values()],
       deletedJobs: [...this.#deletedJobs].sort((a, b) => a - b),
       nextJobId: this.#nextJobId,
@@ -183,7 +192,7 @@ export class Store {
       marketing: [...this.marketing.values()],
       metrics: this.metrics.export(),
       adds: this.#adds,
-    })
+    }
   }
 
   #makerContext(faker: ReturnType<typeof createFaker>): MakerContext {

@@ -175,3 +175,13 @@ t.test('GET /__mock/requests with a path that is not a path answers 412', async 
   const app = await board(t)
   t.equal((await call(app, '/__mock/requests?path=nope')).status, 412)
 })
+
+t.test('GET /__mock/state streams the same JSON the in-process export gives', async (t) => {
+  const app = await board(t)
+  app.controller.addFault({ path: '/x', status: 503 })
+  app.board.store.addCandidate({ name: 'Ada "Quote" Lovelace' })
+  const answer = await app.inject({ url: '/__mock/state' })
+  t.equal(answer.statusCode, 200)
+  t.match(String(answer.headers['content-type']), /^application\/json/)
+  t.equal(answer.body, JSON.stringify(app.controller.exportState()), 'byte for byte')
+})
