@@ -81,7 +81,7 @@ t.test('a body that is not JSON answers 400 saying so', async (t) => {
 
 t.test('valid JSON with a __proto__ key answers 412 naming the key, not "not valid JSON"', async (t) => {
   const app = await board(t)
-  for (const payload of ['{"__proto__": {"polluted": 1}}', '{"constructor": {"prototype": {"polluted": 1}}}', '{"a": {"__proto__": {}}}']) {
+  for (const payload of ['{"__proto__": {"polluted": 1}}', '{"constructor": {"prototype": {"polluted": 1}}}', '{"a": {"__proto__": {}}}', '{"\\u005f_proto__": {"polluted": 1}}']) {
     const answer = await call(app, { method: 'POST', url: '/api/v1/job/add', headers: { 'content-type': 'application/json' }, payload })
     t.equal(answer.status, 412, payload)
     t.notMatch(answer.body.message, /not valid JSON/)
