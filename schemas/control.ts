@@ -12,6 +12,28 @@ export const resetBody = {
   },
 } as const satisfies JSONSchema
 
+/** What reset() takes in-process: the scenario as a name, a path or an object. */
+export const resetOptions = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    scenario: { anyOf: [resetBody.properties.scenario, { type: 'object' }] },
+    seed: resetBody.properties.seed,
+  },
+} as const satisfies JSONSchema
+
+/** The journal's filter (GET /__mock/requests?path=). */
+export const journalQuery = {
+  type: 'object',
+  properties: { path: { type: 'string', pattern: '^/', maxLength: 16384 } },
+} as const satisfies JSONSchema
+
+/** What GET /__mock/state takes: credentials are left out unless asked for (with the control token). */
+export const stateQuery = {
+  type: 'object',
+  properties: { credentials: { type: 'boolean', default: false, description: 'Include the API credentials (needs the control token)' } },
+} as const satisfies JSONSchema
+
 export const advanceBody = {
   type: 'object',
   additionalProperties: false,
@@ -33,11 +55,17 @@ export const clockAnswer = {
   properties: { status: { type: 'integer', const: 200 }, now: timestamp, mode: { type: 'string', enum: ['real', 'virtual'] } },
 } as const satisfies JSONSchema
 
-/** Header names are HTTP tokens; values hold no line breaks (a fault must not break the response it makes). */
+/**
+ * Header names are HTTP tokens; values are what Node may send as a header value: tab,
+ * visible ASCII, space and Latin-1 (no line breaks, NUL, DEL or `€`), so a fault cannot
+ * break the response it makes. Headers that frame the message (content-length,
+ * transfer-encoding, connection, ...) are refused by the controller.
+ */
 const headerMap = {
   type: 'object',
-  propertyNames: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
-  additionalProperties: { type: 'string', pattern: '^[^\\r\\n]*$' },
+  maxProperties: 50,
+  propertyNames: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", maxLength: 200 },
+  additionalProperties: { type: 'string', maxLength: 8192, pattern: '^[\\t\\x20-\\x7e\\x80-\\xff]*$' },
 } as const
 
 /** A fault: the next `times` requests matching method and path get it. */
@@ -46,10 +74,11 @@ export const faultBody = {
   additionalProperties: false,
   required: ['path'],
   properties: {
-    method: { type: 'string', pattern: '^[A-Za-z]+$', description: 'Any method when left out' },
+    method: { type: 'string', pattern: '^[A-Za-z]+$', maxLength: 20, description: 'Any method when left out' },
     path: {
       type: 'string',
       pattern: '^/',
+      maxLength: 16384,
       description: 'The path without query string; a trailing * matches any rest (/api/v1/candidates/*)',
     },
     status: { type: 'integer', minimum: 200, maximum: 599, description: 'Answer with this status instead (1xx would leave the client waiting)' },

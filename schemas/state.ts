@@ -11,6 +11,32 @@ import { storedFile } from './store.js'
 import { scenario } from './scenario.js'
 import { METRIC_LABELS } from './values.js'
 
+/**
+ * The largest file a saved board may describe: 50 MiB. Downloads are streamed, so this
+ * bounds the time a download takes rather than memory; the API's own schemas leave sizes
+ * open (a real board may hold larger files).
+ */
+export const MAX_FILE_SIZE = 52428800
+const fileSize = { type: 'integer', minimum: 0, maximum: MAX_FILE_SIZE } as const
+
+/** A stored file of a saved board, its size bounded. */
+const boundedFile = {
+  ...storedFile,
+  properties: { ...storedFile.properties, filesize: fileSize },
+} as const satisfies JSONSchema
+
+/** A timesheet of a saved board, its attachment's size bounded. */
+const boundedTimesheet = {
+  ...timesheet,
+  properties: {
+    ...timesheet.properties,
+    attachment: {
+      ...timesheet.properties.attachment,
+      properties: { ...timesheet.properties.attachment.properties, filesize: fileSize },
+    },
+  },
+} as const satisfies JSONSchema
+
 const month = { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$' } as const
 
 export const metricsState = {
@@ -42,11 +68,11 @@ export const storeState = {
         type: 'object',
         additionalProperties: false,
         required: ['candidate_id', 'record'],
-        properties: { candidate_id: id, attachment_filesize: { type: 'integer', minimum: 0 }, record: application },
+        properties: { candidate_id: id, attachment_filesize: fileSize, record: application },
       },
     },
-    timesheets: { type: 'array', items: timesheet },
-    files: { type: 'array', items: storedFile },
+    timesheets: { type: 'array', items: boundedTimesheet },
+    files: { type: 'array', items: boundedFile },
     marketing: { type: 'array', items: marketingRecord },
     metrics: metricsState,
     adds: { type: 'integer', minimum: 0 },

@@ -8,7 +8,7 @@ import { formatOption } from '../schemas/formats.js'
 import { jobIdBody, jobIdFieldBody, jobInput, jobInputLenient } from '../schemas/job.js'
 import { REALM } from './auth.js'
 import { Board } from './board.js'
-import { BoardError, boardError, sendError } from './errors.js'
+import { BoardError, boardError, BoardInputError, clientErrorResponse, sendError } from './errors.js'
 import { errorPolicy } from './error-style.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
 import { Controller } from './control.js'
@@ -30,7 +30,8 @@ import { API_PREFIX } from './store/links.js'
 import type { ProfileFile, ScenarioFile, ServerOptionsInput } from './types.js'
 import { applyProfile, loadProfile, type LoadedProfile } from './profile.js'
 import type { ValidateFunction } from 'ajv'
-import { createAjv } from './validation.js'
+import { createAjv, MAX_JSON_DEPTH, textNestsDeeper } from './validation.js'
+import type { Socket } from 'node:net'
 import { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { formatTimestamp } from './time.js'
@@ -66,17 +67,23 @@ export interface BuildOptions extends Omit<ServerOptionsInput, 'profile'> {
   profile?: string | ProfileFile | LoadedProfile
 }
 
-/** A stream of the first half of a body that then fails, so the connection closes short of Content-Length. */
-function cutShort(bytes: Buffer): Readable {
-  let sent = false
-  return new Readable({
-    read() {
-      if (sent) return
-      sent = true
-      this.push(bytes.subarray(0, Math.floor(bytes.length / 2)))
-      setImmediate(() => this.destroy(new Error('body cut short by a fault')))
-    },
-  })
+/** The first half of a body (a string, bytes or a download's stream), then a failure, so the connection closes short of Content-Length. */
+function cutShort(body: Buffer | Readable, length: number): Readable {
+  const half = Math.floor(length / 2)
+  return Readable.from(
+    (async function* () {
+      let sent = 0
+      for await (const chunk of Buffer.isBuffer(body) ? [body] : body) {
+        const piece = (chunk as Buffer).subarray(0, half - sent)
+        sent += piece.length
+        if (piece.length > 0) yield piece
+        if (sent >= half) break
+      }
+      await new Promise((resolve) => setImmediate(resolve))
+      throw new Error('body cut short by a fault')
+    })(),
+    { objectMode: false },
+  )
 }
 
 const faultKind = (fault: ArmedFault) =>
@@ -109,6 +116,38 @@ function bodyValidator(board: Board, schema: object, url: string): FastifyValida
   return validate as FastifyValidationResult
 }
 
+/** Keys a JSON body may not hold: they would reach an object's prototype if merged into one. */
+const POISON = /__proto__|constructor|\\u/
+const refusePoison = (key: string, value: unknown) => {
+  if (key === '__proto__' || (key === 'constructor' && value !== null && typeof value === 'object' && Object.hasOwn(value, 'prototype'))) {
+    throw new BoardInputError(key, `The body holds the key ${key}, which is refused: no field of the API or the control API has that name.`)
+  }
+  return value
+}
+
+/**
+ * The one JSON body parser: malformed text is a 400, a prototype key or nesting deeper
+ * than MAX_JSON_DEPTH a 412 naming it; "not valid JSON" is said only of text that is not.
+ */
+function parseJson(_request: FastifyRequest, text: string | Buffer, done: (error: Error | null, body?: unknown) => void): void {
+  const body = typeof text === 'string' ? text : text.toString('utf8')
+  if (body.trim().length === 0) return done(new BoardError('MALFORMED_BODY', 'The body is empty; a JSON object is required.'))
+  let parsed: unknown
+  try {
+    parsed = POISON.test(body) ? JSON.parse(body, refusePoison) : JSON.parse(body)
+  } catch (error) {
+    if (error instanceof BoardInputError) return done(error)
+    return done(new BoardError('MALFORMED_BODY', 'The body is not valid JSON.'))
+  }
+  if (textNestsDeeper(body)) {
+    return done(new BoardInputError('', `The body nests deeper than ${MAX_JSON_DEPTH} levels; no input of the fake does.`))
+  }
+  done(null, parsed)
+}
+
+/** Sends `{status, message}` for a framework error raised before routing, checking credentials first under /api/v1. */
+type Authenticate = (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+
 /**
  * ajv's coercion reads integers the way Number() does ("1e3", "0x10", " 7"); a query or
  * path integer must be written in plain digits, so those are refused first.
@@ -140,12 +179,43 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   const options = resolveOptions(profile === undefined ? rest : applyProfile(rest, loadProfile(profile)).options)
   const board = new Board(options, scenarioData)
 
+  // framework errors met before routing (a % that escapes nothing, an over-long id) answer
+  // through the one error handler too, after the credentials under /api/v1
+  let authenticateFirst: Authenticate | undefined
+  const statusPolicy = errorPolicy(board)
   const app = Fastify({
     logger: options.logger,
     trustProxy: options.trustProxy,
-    return503OnClosing: true,
-    forceCloseConnections: true,
+    // the fake answers its own 503 while closing ({status, message}), and lets requests in flight finish
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
+    requestTimeout: options.requestTimeout,
+    connectionTimeout: options.connectionTimeout,
+    // Node looks for late requests every connectionsCheckingInterval (30 s by default): a
+    // shorter requestTimeout is checked often enough to hold
+    http:
+      options.requestTimeout > 0
+        ? {
+            connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(options.requestTimeout / 4))),
+            headersTimeout: Math.min(60_000, options.requestTimeout),
+          }
+        : null,
     bodyLimit: 1_048_576,
+    frameworkErrors: (error, request, reply) => {
+      const underApi = request.url === API_PREFIX || request.url.startsWith(`${API_PREFIX}/`)
+      const check = underApi && authenticateFirst ? authenticateFirst(request, reply) : Promise.resolve()
+      check.then(
+        () => sendError(request, reply, error, statusPolicy),
+        (refusal: unknown) => sendError(request, reply, refusal, statusPolicy),
+      )
+    },
+    // what Node's parser refuses (a 16 KiB header, a body that never ends) never reaches Fastify
+    clientErrorHandler: (error: Error & { code?: string }, socket: Socket) => {
+      if (error.code === 'ECONNRESET' || socket.destroyed) return
+      const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage
+      if (socket.writable && !pending?.headersSent) socket.end(clientErrorResponse(error))
+      else socket.destroy()
+    },
     // the serializer resolves anyOf (next_page) with its own ajv: it must know the spec's formats
     serializerOpts: { ajv: { formats: formatOption() } },
   })
@@ -170,10 +240,27 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   app.setValidatorCompiler(({ schema, httpPart, url }) =>
     httpPart === 'body' ? bodyValidator(board, schema, url) : textValidator(board, paramsAjv.compile(schema), schema),
   )
-  const statusPolicy = errorPolicy(board)
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error, statusPolicy))
   // JSON is the only body the API and the control API take
   app.removeContentTypeParser('text/plain')
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson)
+
+  // shutdown: new requests get a 503 at once, those in flight finish (held delays are
+  // released), and after shutdownTimeout the connections still open are closed
+  let shuttingDown = false
+  app.addHook('onRequest', async (request, reply) => {
+    if (shuttingDown) return sendError(request, reply, boardError.shuttingDown(), statusPolicy)
+  })
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (shuttingDown) reply.header('connection', 'close')
+    return payload
+  })
+  app.addHook('preClose', async () => {
+    shuttingDown = true
+    closing.abort()
+    if (options.shutdownTimeout > 0) setTimeout(() => app.server.closeAllConnections(), options.shutdownTimeout).unref()
+  })
 
   // records carry links on the store's origin; answer with the request's when they differ.
   // A saved board keeps the store's own links, so that it restores anywhere.
@@ -187,6 +274,16 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   // a delay fault must not keep a closed fake's process alive
   const closing = new AbortController()
   app.addHook('onClose', async () => closing.abort())
+  /** Waits out a delay fault, or less: clearing the faults, a reset or close() releases it. */
+  const hold = async (request: FastifyRequest, ms: number) => {
+    // the socket's silence timeout must not cut a delay the test asked for
+    if (!isInProcess(request) && options.connectionTimeout > 0) request.raw.socket.setTimeout(ms + options.connectionTimeout)
+    try {
+      await sleep(ms, undefined, { signal: AbortSignal.any([closing.signal, board.faults.released]), ref: false })
+    } catch (error) {
+      if ((error as Error).name !== 'AbortError') throw error
+    }
+  }
 
   const journal = (request: FastifyRequest, status: number, extra?: string) => {
     const fault = request.fault ? faultKind(request.fault) : undefined
@@ -212,7 +309,7 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
     const fault = board.faults.take(request.method, request.url)
     if (!fault) return
     request.fault = fault
-    if (fault.delayMs) await sleep(fault.delayMs, undefined, { signal: closing.signal, ref: false })
+    if (fault.delayMs) await hold(request, fault.delayMs)
     if (fault.drop) {
       if (!isInProcess(request)) {
         reply.hijack()
@@ -237,11 +334,15 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   })
   app.addHook('onSend', async (request, reply, payload) => {
     if (!request.fault?.truncate || payload === null || payload === undefined) return payload
+    if (isInProcess(request)) {
+      reply.header('x-jobboard-kit-fault', 'truncate')
+      return payload
+    }
+    // a download's stream already carries its Content-Length; a body in memory gets one here
+    if (payload instanceof Readable) return cutShort(payload, Number(reply.getHeader('content-length') ?? 0))
     const bytes = Buffer.isBuffer(payload) ? payload : Buffer.from(String(payload))
     reply.header('content-length', String(bytes.length))
-    if (!isInProcess(request)) return cutShort(bytes)
-    reply.header('x-jobboard-kit-fault', 'truncate')
-    return payload
+    return cutShort(bytes, bytes.length)
   })
   // last of the onSend hooks: it sees the answer as it leaves
   if (responseCheck) checkResponses(app, responseCheck)
@@ -252,6 +353,7 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
     await new Promise<void>((resolve, reject) => app.basicAuth(request, reply, (error?: Error) => (error ? reject(error) : resolve())))
   }
+  authenticateFirst = authenticate
   await app.register(basicAuth, {
     authenticate: { realm: REALM },
     validate: async (username: string, password: string, request: FastifyRequest) => {
@@ -307,6 +409,13 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
     { prefix: API_PREFIX },
   )
   await app.register(publicPages)
-  if (options.control) await app.register(control, { prefix: CONTROL_PREFIX, controller, ...(options.controlToken ? { token: options.controlToken } : {}) })
+  if (options.control) {
+    await app.register(control, {
+      prefix: CONTROL_PREFIX,
+      controller,
+      stateBodyLimit: options.stateBodyLimit,
+      ...(options.controlToken ? { token: options.controlToken } : {}),
+    })
+  }
   return app
 }

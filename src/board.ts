@@ -8,7 +8,7 @@ import { Faults } from './faults.js'
 import { Journal } from './journal.js'
 import { effectiveScenario, type ResolvedOptions } from './options.js'
 import { RateLimiter } from './rate-limit.js'
-import { loadScenario, ScenarioError, type LoadedScenario } from './scenario.js'
+import { CompiledSchemas, loadScenario, ScenarioError, type LoadedScenario, type LoadPolicy } from './scenario.js'
 import { BoardError } from './errors.js'
 import { isDeepStrictEqual } from 'node:util'
 import { Store } from './store/store.js'
@@ -35,6 +35,8 @@ export class Board {
   readonly faults = new Faults()
   /** The extra record fields the routes' serializers were built with: a later board must keep them. */
   #extraFields: LoadedScenario['behaviour']['extraFields'] | undefined
+  /** Compiled scenario and state schemas, so that resets and restores do not compile them again. */
+  readonly compiled = new CompiledSchemas()
 
   constructor(options: ResolvedOptions, scenario?: string | ScenarioFile) {
     this.options = options
@@ -43,16 +45,29 @@ export class Board {
     this.reset()
   }
 
-  /** A fresh board: store, clock and rate-limit windows, from the current or a given scenario and seed. */
-  reset({ scenario, seed }: ResetOptions = {}): void {
+  /**
+   * A fresh board: store, clock and rate-limit windows, from the current or a given
+   * scenario and seed. A scenario that cannot be built throws a ScenarioError naming the
+   * field, and leaves the board as it was.
+   */
+  reset({ scenario, seed }: ResetOptions = {}, policy: LoadPolicy = {}): void {
     const source = scenario ?? this.#source
     const nextSeed = seed ?? (scenario === undefined ? this.#seed : this.options.seed)
-    const effective = effectiveScenario(loadScenario(source), { ...this.options, seed: nextSeed } as ResolvedOptions)
+    const effective = effectiveScenario(loadScenario(source, { compiled: this.compiled, ...policy }), { ...this.options, seed: nextSeed } as ResolvedOptions)
     const changed = this.#otherExtraFields(effective)
     if (changed) throw new ScenarioError(changed)
-    const clock = this.#newClock(effective)
-    // build before replacing anything: a scenario that fails to load leaves the board as it was
-    const store = Store.generate(effective, clock)
+    let clock: Clock
+    let store: Store
+    try {
+      clock = this.#newClock(effective)
+      // build before replacing anything: a scenario that fails to load leaves the board as it was
+      store = Store.generate(effective, clock, this.compiled)
+    } catch (error) {
+      if (error instanceof ScenarioError) throw error
+      // pinned records that collide (two candidates with one e-mail, a clock out of range)
+      const field = (error as { field?: unknown }).field
+      throw new ScenarioError(`Scenario "${effective.name}" cannot be built: ${(error as Error).message}`, typeof field === 'string' ? field : '')
+    }
     this.#install(source, nextSeed, effective, clock, store)
   }
 
@@ -62,8 +77,10 @@ export class Board {
     if (changed) throw new BoardError('INVALID_FIELD', changed)
     const clock = this.#newClock(scenario)
     clock.set(now)
+    // faults and held delays of the board being replaced end with it
+    this.faults.clear()
     // a reset after this rebuilds the restored board's own scenario, not the one before it
-    this.#install(structuredClone(scenario) as ScenarioFile, scenario.seed, scenario, clock, Store.restore(scenario, clock, state))
+    this.#install(structuredClone(scenario) as ScenarioFile, scenario.seed, scenario, clock, Store.restore(scenario, clock, state, this.compiled))
   }
 
   /** Why a board with this scenario cannot replace the current one, if it cannot. */
@@ -86,7 +103,7 @@ export class Board {
     this.scenario = scenario
     this.clock = clock
     this.store = store
-    this.limiter = new RateLimiter(clock, scenario.rateLimitWindow, scenario.behaviour.rateLimitCounts)
+    this.limiter = new RateLimiter(clock, scenario.rateLimitWindow, scenario.behaviour.rateLimitCounts, this.options.rateLimitMaxWindows)
     this.checkCredentials = credentialChecker(scenario.credentials)
     this.journal.clear()
     this.faults.clear()

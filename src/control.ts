@@ -2,11 +2,11 @@
 // its journal, arm faults, see and clear rate-limit windows, save and restore the
 // whole board. One implementation behind both the /__mock routes and the in-process
 // API (createMockServer), so the two cannot drift apart.
-import { jobInput as boardJobInput } from '../schemas/job.js'
+import { advanceBody, faultBody, journalQuery, resetOptions, setClockBody } from '../schemas/control.js'
 import { boardState } from '../schemas/state.js'
 import { stateWithExtraFields } from './extra-fields.js'
 import type { Board, ResetOptions } from './board.js'
-import { boardError, BoardError } from './errors.js'
+import { boardError, BoardError, BoardInputError } from './errors.js'
 import type { ArmedFault } from './faults.js'
 import { parseScenario, ScenarioError } from './scenario.js'
 import { boardLists, type Page } from './store/store.js'
@@ -26,7 +26,19 @@ import type {
   Timesheet,
   TimesheetSeed,
 } from './types.js'
-import { bindFieldValues, createAjv, explain } from './validation.js'
+import { bindFieldValues, createAjv, valueNestsDeeper, Validators } from './validation.js'
+
+/** Headers that frame an HTTP message: a fault setting them would answer with a broken response. */
+const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'host'])
+
+/** The largest body a fault may answer with, as JSON text: 1 MiB. */
+export const MAX_FAULT_BODY = 1_048_576
+
+/** What a saved board's scenario holds in place of credentials left out of an export. */
+export interface ExportOptions {
+  /** Include the API credentials (the control API asks for the control token first). */
+  credentials?: boolean
+}
 
 export type RecordKind = 'candidates' | 'applications' | 'timesheets' | 'marketing'
 
@@ -39,8 +51,15 @@ export interface ClockControl {
   set(now: string): string
 }
 
+/**
+ * Every method checks what it is given against the control API's schemas before it
+ * changes anything: the same gate for HTTP bodies and in-process calls, refusing with a
+ * BoardInputError that names the field.
+ */
 export class Controller {
   readonly #board: () => Board
+  /** Schemas without constrained lists: one compiled set for every board. */
+  readonly #validators = new Validators({})
 
   constructor(board: () => Board) {
     this.#board = board
@@ -50,11 +69,19 @@ export class Controller {
     return this.#board()
   }
 
+  #check<T>(schema: object, input: unknown): T {
+    const validate = this.#validators.get(schema)
+    if (!validate(input)) throw boardError.invalidInput(validate.errors ?? [], 'body', input)
+    return input as T
+  }
+
   reset(options: ResetOptions = {}): { scenario: string; seed: number; now: string } {
+    this.#check(resetOptions, options)
     try {
-      this.board.reset(options)
+      // a path may name any .json file on the machine: its refusal says where, not what it holds
+      this.board.reset(options, { redact: true })
     } catch (error) {
-      if (error instanceof ScenarioError) throw boardError.invalidField(error.message)
+      if (error instanceof ScenarioError) throw boardError.invalidField(error.message, error.field)
       throw error
     }
     return { scenario: this.board.scenario.name, seed: this.board.scenario.seed, now: this.clock.now() }
@@ -63,10 +90,12 @@ export class Controller {
   readonly clock: ClockControl = {
     now: () => formatTimestamp(this.board.clock.now()),
     advance: (seconds) => {
+      this.#check(advanceBody, { seconds })
       this.board.clock.advance(seconds)
       return this.clock.now()
     },
     set: (now) => {
+      this.#check(setClockBody, { now })
       this.board.clock.set(parseTime(now))
       return this.clock.now()
     },
@@ -90,12 +119,11 @@ export class Controller {
 
   /** A job as job/add makes it, without the rate limit. */
   addJob(input: JobInput): StoredJob {
-    const validate = this.board.store.validators.get(boardJobInput)
-    if (!validate(input)) throw boardError.invalidField(explain(validate.errors ?? [], 'body', input))
     return this.board.store.addJob(input)
   }
 
   requests(path?: string): JournalEntry[] {
+    if (path !== undefined) this.#check(journalQuery, { path })
     return this.board.journal.list(path)
   }
 
@@ -103,7 +131,29 @@ export class Controller {
     this.board.journal.clear()
   }
 
-  addFault(fault: FaultInput): ArmedFault {
+  addFault(input: FaultInput): ArmedFault {
+    const fault = this.#check<FaultInput>(faultBody, input)
+    for (const name of Object.keys(fault.headers ?? {})) {
+      if (FRAMING_HEADERS.has(name.toLowerCase())) {
+        throw boardError.invalidField(`The header ${name} (field headers.${name}) frames the HTTP message; a fault may not set it.`, `headers.${name}`)
+      }
+    }
+    if (fault.body !== undefined) {
+      let text: string | undefined
+      try {
+        text = valueNestsDeeper(fault.body) ? undefined : JSON.stringify(fault.body)
+      } catch {
+        text = undefined
+      }
+      if (text === undefined || text.length > MAX_FAULT_BODY) {
+        throw boardError.invalidField(
+          'The body (field body) is invalid: it must be JSON of at most 1 MiB, nested at most 64 levels deep.',
+          'body',
+        )
+      }
+      // armed as a copy: a caller changing its object later does not change the fault
+      return this.board.faults.add({ ...fault, body: JSON.parse(text) as unknown })
+    }
     return this.board.faults.add(fault)
   }
 
@@ -127,40 +177,87 @@ export class Controller {
     this.board.limiter.clear()
   }
 
-  exportState(): BoardState {
+  /** The board as a saved state; the API credentials only when asked for. */
+  exportState(options: ExportOptions = {}): BoardState {
+    const view = this.#stateView(options)
+    return { ...view, store: structuredClone(view.store) }
+  }
+
+  /**
+   * The saved state as JSON text in pieces, the same text as JSON.stringify(exportState())
+   * gives: a board too large for one string (the large scenario's, about 1.1 GiB) is
+   * still saved, and never held twice in memory.
+   */
+  *exportJson(options: ExportOptions = {}): Generator<string> {
+    const { store, ...head } = this.#stateView(options)
+    const top = JSON.stringify(head)
+    yield `${top.slice(0, -1)},"store":{`
+    let first = true
+    for (const [key, value] of Object.entries(store)) {
+      const name = `${first ? '' : ','}${JSON.stringify(key)}:`
+      first = false
+      if (!Array.isArray(value)) {
+        yield `${name}${JSON.stringify(value)}`
+        continue
+      }
+      yield `${name}[`
+      for (let i = 0; i < value.length; i += 500) {
+        yield `${i === 0 ? '' : ','}${value.slice(i, i + 500).map((item) => JSON.stringify(item)).join(',')}`
+      }
+      yield ']'
+    }
+    yield '}}'
+  }
+
+  #stateView({ credentials = false }: ExportOptions): BoardState {
     const board = this.board
+    const { credentials: secret, ...scenario } = structuredClone(board.scenario) as BoardState['scenario']
     return {
       format: 'jobboard-kit/state',
       version: 1,
-      scenario: structuredClone(board.scenario) as BoardState['scenario'],
+      scenario: (credentials ? { ...scenario, credentials: secret } : scenario) as BoardState['scenario'],
       clock: { now: this.clock.now() },
-      store: board.store.exportState(),
+      store: board.store.stateView(),
     }
   }
 
-  /** Replaces the board with a saved one; a state that does not validate changes nothing. */
+  /**
+   * Replaces the board with a saved one; a state that does not validate changes nothing.
+   * A state saved without credentials keeps the credentials the board has now.
+   */
   importState(state: unknown): void {
     const head = state as Partial<BoardState> | null
     if (head === null || typeof head !== 'object' || head.format !== 'jobboard-kit/state') {
-      throw boardError.invalidField('The state is invalid: it must be what GET /__mock/state answers (format "jobboard-kit/state").')
+      throw boardError.invalidField('The state is invalid: it must be what GET /__mock/state answers (format "jobboard-kit/state").', 'format')
     }
+    if (valueNestsDeeper(state)) throw boardError.invalidField('The state is invalid: it nests deeper than 64 levels.', '')
+    const given = head.scenario as Record<string, unknown> | undefined
+    const withCredentials =
+      given !== null && typeof given === 'object' && !Array.isArray(given) && !('credentials' in given)
+        ? { ...given, credentials: structuredClone(this.board.scenario.credentials) }
+        : given
     let scenario
     try {
-      scenario = parseScenario(head.scenario, 'The state\'s scenario')
+      scenario = parseScenario(withCredentials, 'The state\'s scenario', { compiled: this.board.compiled })
     } catch (error) {
-      if (error instanceof ScenarioError) throw boardError.invalidField(error.message)
+      if (error instanceof ScenarioError) throw boardError.invalidField(error.message, `scenario${error.field ? `.${error.field}` : ''}`)
       throw error
     }
     // the records are checked against the lists and extra fields of the scenario they were made under
-    const schema = stateWithExtraFields(boardState, scenario.behaviour.extraFields)
-    const validate = createAjv().compile(bindFieldValues(schema, boardLists(scenario)))
-    if (!validate(state)) throw boardError.invalidField(`The state is invalid: ${explain(validate.errors ?? [], 'body', state)}`)
-    const valid = state as BoardState
+    const lists = boardLists(scenario)
+    const extra = scenario.behaviour.extraFields
+    const validate = this.board.compiled.get(`state ${JSON.stringify(lists)} ${JSON.stringify(extra)}`, () =>
+      createAjv().compile(bindFieldValues(stateWithExtraFields(boardState, extra), lists)),
+    )
+    const checked = { ...head, scenario: withCredentials }
+    if (!validate(checked)) throw boardError.invalidInput(validate.errors ?? [], 'body', checked, 'The state is invalid: ')
+    const valid = checked as BoardState
     try {
       this.board.restore(scenario, parseTime(valid.clock.now), valid.store)
     } catch (error) {
       // links that do not hold (an application of a candidate that is not there) surface here
-      if (error instanceof BoardError) throw boardError.invalidField(`The state is invalid: ${error.message}`)
+      if (error instanceof BoardInputError) throw boardError.invalidField(`The state is invalid: ${error.message}`, error.field)
+      if (error instanceof BoardError) throw boardError.invalidField(`The state is invalid: ${error.message}`, 'store')
       throw error
     }
   }

@@ -1,8 +1,9 @@
 // The catalogue of coded errors the fake answers with, and the one place that turns
 // any thrown error into the API's `{status, message}` body. Nothing else builds an
 // error body.
+import type { ErrorObject } from 'ajv'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { explain, type Part } from './validation.js'
+import { explain, firstField, type Part } from './validation.js'
 
 export const ERROR_CODES = {
   /** Fields of a posted body are invalid (the spec's 412). */
@@ -23,6 +24,18 @@ export const ERROR_CODES = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   /** A body over the size limit. */
   BODY_TOO_LARGE: 413,
+  /** A request line or header Node's parser refuses, or a path Fastify cannot decode (`%zz`). */
+  BAD_REQUEST: 400,
+  /** A request whose body or headers did not arrive within requestTimeout. */
+  REQUEST_TIMEOUT: 408,
+  /** A path parameter longer than the router reads (a 150-digit id). */
+  URI_TOO_LONG: 414,
+  /** Request line and headers over Node's header size limit (16 KiB). */
+  HEADERS_TOO_LARGE: 431,
+  /** A control API call that needs the control token to be set and given (credentials in a state export). */
+  CONTROL_FORBIDDEN: 403,
+  /** A request that arrived while the fake is closing. */
+  SHUTTING_DOWN: 503,
   /** A control API call that lacks the token. */
   CONTROL_TOKEN: 401,
   /** A control API call that does not fit the board (e.g. a record linking to nothing). */
@@ -49,8 +62,30 @@ export class BoardError extends Error {
   }
 }
 
+/**
+ * What a test handed the fake (an in-process helper's argument, a control API body, a
+ * scenario or a saved state) that it refuses: `field` names the part at fault
+ * (`candidate_id`, `headers.x-trace`, `store.files[3].filesize`; '' for the whole input),
+ * `reason` says why in a sentence. Over HTTP it answers `{status, message}`: 412, or
+ * 409 for a record that links to nothing. Nothing is stored when it is thrown.
+ */
+export class BoardInputError extends BoardError {
+  readonly field: string
+  readonly reason: string
+
+  constructor(field: string, reason: string, code: 'INVALID_FIELD' | 'CONTROL_CONFLICT' = 'INVALID_FIELD') {
+    super(code, reason)
+    this.name = 'BoardInputError'
+    this.field = field
+    this.reason = reason
+  }
+}
+
 export const boardError = {
-  invalidField: (message: string) => new BoardError('INVALID_FIELD', message),
+  invalidField: (message: string, field = '') => new BoardInputError(field, message),
+  /** The first schema error of an input, as a BoardInputError naming its field. */
+  invalidInput: (errors: readonly ErrorObject[], part: Part, data: unknown, prefix = '') =>
+    new BoardInputError(firstField(errors), `${prefix}${explain(errors, part, data)}`),
   invalidParameter: (message: string) => new BoardError('INVALID_PARAMETER', message),
   unauthorized: (realm: string, message = 'Authentication required: send HTTP Basic credentials.') =>
     new BoardError('UNAUTHORIZED', message, { headers: { 'www-authenticate': `Basic realm="${realm}", charset="UTF-8"` } }),
@@ -67,7 +102,10 @@ export const boardError = {
     new BoardError('CONTROL_TOKEN', 'The control API needs the control token: send Authorization: Bearer <token>.', {
       headers: { 'www-authenticate': 'Bearer realm="jobboard-kit control"' },
     }),
-  controlConflict: (message: string) => new BoardError('CONTROL_CONFLICT', message),
+  controlConflict: (message: string, field = '') => new BoardInputError(field, message, 'CONTROL_CONFLICT'),
+  controlForbidden: (message: string) => new BoardError('CONTROL_FORBIDDEN', message),
+  shuttingDown: () =>
+    new BoardError('SHUTTING_DOWN', 'The fake is shutting down: it takes no new request.', { headers: { connection: 'close' } }),
   injected: (status: number, message: string, headers: Record<string, string> = {}) =>
     new BoardError('INJECTED', message, { status, headers }),
 }
@@ -87,7 +125,33 @@ const FASTIFY_CODES: Record<string, { code: ErrorCode; message: (e: FastifyError
     message: () => 'The body is empty; a JSON object is required.',
   },
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'BODY_TOO_LARGE', message: () => 'The body is too large.' },
-  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'MALFORMED_BODY', message: (e) => `The body is not valid JSON: ${e.message}` },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'MALFORMED_BODY', message: () => 'The body is not valid JSON.' },
+  FST_ERR_BAD_URL: { code: 'BAD_REQUEST', message: () => 'The path is not a valid URL: a % must start an escape such as %20.' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'URI_TOO_LONG', message: () => 'A path parameter is too long (over 100 characters).' },
+  FST_ERR_CTP_INVALID_CONTENT_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: () => 'The Content-Type header is not valid.' },
+  FST_ERR_ASYNC_CONSTRAINT: { code: 'BAD_REQUEST', message: () => 'The request could not be routed.' },
+}
+
+/** What Node's HTTP parser refuses before Fastify sees a request, by error code. */
+const CLIENT_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { code: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time (requestTimeout).' },
+  HPE_HEADER_OVERFLOW: { code: 'HEADERS_TOO_LARGE', message: 'The request line and headers are too large (over 16 KiB).' },
+}
+
+/**
+ * The bytes to write on a socket whose request Node's parser refused (`clientError`):
+ * a whole HTTP answer with the `{status, message}` body, then the connection closes.
+ * No request was parsed, so no credentials can be checked.
+ */
+export function clientErrorResponse(error: { code?: string }): string {
+  const known = (error.code && CLIENT_ERRORS[error.code]) || { code: 'BAD_REQUEST' as const, message: 'The request is not valid HTTP.' }
+  const status = ERROR_CODES[known.code]
+  const body = JSON.stringify({ status, message: known.message })
+  const reason = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }[status as 400 | 408 | 431]
+  return (
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  )
 }
 
 export interface ErrorAnswer {
@@ -119,9 +183,9 @@ export function toErrorAnswer(error: unknown, input: (part: Part) => unknown = (
   if (known) {
     return { code: known.code, status: ERROR_CODES[known.code], message: known.message(fastifyError), headers: {}, unexpected: false }
   }
-  // JSON.parse errors that come through Fastify's parser carry a 400 statusCode
+  // other framework refusals carry their 4xx; their own messages may name internals, so they are not passed on
   if (fastifyError?.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
-    return { status: fastifyError.statusCode, message: fastifyError.message || 'Bad request.', headers: {}, unexpected: false }
+    return { status: fastifyError.statusCode, message: `The request was refused (HTTP ${fastifyError.statusCode}).`, headers: {}, unexpected: true }
   }
   return { status: 500, message: 'The fake failed to answer this request; this is a bug in jobboard-kit.', headers: {}, unexpected: true }
 }

@@ -1,6 +1,7 @@
 // Faults a test arms (POST /__mock/faults): the next matching requests get an error
 // status, a delay, a dropped connection or a body cut short, instead of (or before)
-// the real answer.
+// the real answer. Clearing them (faults.clear(), a reset, a restore) also releases the
+// requests their delays hold: those then answer at once.
 import type { Fault, FaultInput } from './types.js'
 
 export interface ArmedFault extends Fault {
@@ -12,6 +13,12 @@ export interface ArmedFault extends Fault {
 export class Faults {
   #armed: ArmedFault[] = []
   #next = 1
+  #release = new AbortController()
+
+  /** Aborted when the faults are cleared: what a held delay waits on besides its timer. */
+  get released(): AbortSignal {
+    return this.#release.signal
+  }
 
   add(fault: FaultInput): ArmedFault {
     const armed = { ...fault, times: fault.times ?? 1, id: this.#next++, remaining: fault.times ?? 1 }
@@ -25,6 +32,8 @@ export class Faults {
 
   clear(): void {
     this.#armed = []
+    this.#release.abort()
+    this.#release = new AbortController()
   }
 
   /** The first armed fault for this request, used up by one; undefined when none applies. */

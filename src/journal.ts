@@ -1,10 +1,15 @@
 // The journal of requests a fake answered: what a test asks to see which calls its
-// client made (GET /__mock/requests). Bounded, newest last.
+// client made (GET /__mock/requests). Bounded twice, newest last: by entries and by the
+// characters of their URLs, so 10,000 requests with 16 KiB URLs cannot hold 160 MiB.
 import type { JournalEntry } from './types.js'
+
+/** Characters of URLs the journal holds together at most: 8 Mi (about 8 MiB: URLs are one-byte strings). */
+export const MAX_JOURNAL_URL_CHARS = 8 * 1024 * 1024
 
 export class Journal {
   readonly #entries: JournalEntry[] = []
   readonly #limit: number
+  #urlChars = 0
 
   constructor(limit = 10_000) {
     this.#limit = limit
@@ -12,7 +17,13 @@ export class Journal {
 
   record(entry: JournalEntry): void {
     this.#entries.push(entry)
-    if (this.#entries.length > this.#limit) this.#entries.splice(0, this.#entries.length - this.#limit)
+    this.#urlChars += entry.url.length
+    let drop = Math.max(0, this.#entries.length - this.#limit)
+    let chars = this.#urlChars
+    for (let i = 0; i < drop; i++) chars -= (this.#entries[i] as JournalEntry).url.length
+    while (chars > MAX_JOURNAL_URL_CHARS && drop < this.#entries.length - 1) chars -= (this.#entries[drop++] as JournalEntry).url.length
+    if (drop > 0) this.#entries.splice(0, drop)
+    this.#urlChars = chars
   }
 
   /** Entries in the order they were answered; with `path`, those whose path is it or lies below it. */
@@ -25,7 +36,12 @@ export class Journal {
     })
   }
 
+  get size(): number {
+    return this.#entries.length
+  }
+
   clear(): void {
     this.#entries.length = 0
+    this.#urlChars = 0
   }
 }

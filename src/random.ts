@@ -29,28 +29,38 @@ const MAGIC: Record<string, Uint8Array> = {
   xlsx: Uint8Array.of(0x50, 0x4b, 0x03, 0x04),
 }
 
+/** Bytes generated at a time: a download is streamed in pieces of this size, never built whole. */
+export const FILE_CHUNK = 65_536
+
 /**
- * `size` bytes for a file, a pure function of (seed, kind, id): a signature for its
- * extension, then xorshift32 noise.
+ * The content of a generated file, piece by piece: a pure function of (seed, kind, id)
+ * and its size, a signature for its extension, then xorshift32 noise. The one place
+ * file content is made; downloads stream it, so a 50 MiB file costs 64 KiB of memory.
  */
-export function fileBytes(seed: number, kind: string, id: number, size: number, extension: string): Buffer {
-  const out = Buffer.allocUnsafe(size)
+export function* fileChunks(seed: number, kind: string, id: number, size: number, extension: string): Generator<Buffer> {
   const magic = MAGIC[extension.toLowerCase()] ?? new Uint8Array(0)
-  const head = Math.min(magic.length, size)
-  out.set(magic.subarray(0, head), 0)
   let x = hash32(seed, kind, id) || 0x9e3779b9
-  let i = head
-  for (; i + 4 <= size; i += 4) {
-    x ^= x << 13
-    x ^= x >>> 17
-    x ^= x << 5
-    out.writeUInt32LE(x >>> 0, i)
+  for (let from = 0; from < size; from += FILE_CHUNK) {
+    const out = Buffer.allocUnsafe(Math.min(FILE_CHUNK, size - from))
+    let i = 0
+    for (; from + i < magic.length && i < out.length; i++) out[i] = magic[from + i] as number
+    for (; i + 4 <= out.length; i += 4) {
+      x ^= x << 13
+      x ^= x >>> 17
+      x ^= x << 5
+      out.writeUInt32LE(x >>> 0, i)
+    }
+    for (; i < out.length; i++) {
+      x ^= x << 13
+      x ^= x >>> 17
+      x ^= x << 5
+      out[i] = x & 0xff
+    }
+    yield out
   }
-  for (; i < size; i++) {
-    x ^= x << 13
-    x ^= x >>> 17
-    x ^= x << 5
-    out[i] = x & 0xff
-  }
-  return out
+}
+
+/** A whole generated file in memory: for tests and small files; downloads use fileChunks. */
+export function fileBytes(seed: number, kind: string, id: number, size: number, extension: string): Buffer {
+  return Buffer.concat([...fileChunks(seed, kind, id, size, extension)], size)
 }

@@ -8,19 +8,30 @@ export type CountPolicy = 'all' | 'success'
 
 export type Admission = { admitted: true } | { admitted: false; retryAfter: number }
 
+/** Characters of keys (credential, method, URL) the open windows may hold together: 32 Mi, about 32 MiB (URLs are one-byte strings). */
+export const MAX_KEY_CHARS = 32 * 1024 * 1024
+
 export class RateLimiter {
   readonly #clock: Clock
   readonly #windowMs: number
   readonly #counts: CountPolicy
-  /** When each key's window opened. */
+  /** When each key's window opened, oldest first (a reopened key moves to the end). */
   readonly #opened = new Map<string, number>()
+  readonly #maxWindows: number
+  #keyChars = 0
   /** The size at which closed windows are swept out; doubles when a sweep frees little, so sweeping stays amortized O(1). */
   #sweepAt = 10_000
 
-  constructor(clock: Clock, windowSeconds: number, counts: CountPolicy) {
+  constructor(clock: Clock, windowSeconds: number, counts: CountPolicy, maxWindows = 100_000) {
     this.#clock = clock
     this.#windowMs = windowSeconds * 1000
     this.#counts = counts
+    this.#maxWindows = maxWindows
+  }
+
+  /** How many windows are held (open, or closed and not yet swept). */
+  get size(): number {
+    return this.#opened.size
   }
 
   get enabled(): boolean {
@@ -44,17 +55,30 @@ export class RateLimiter {
       this.#sweep(now)
       this.#sweepAt = Math.max(10_000, this.#opened.size * 2)
     }
+    this.#delete(key)
     this.#opened.set(key, now)
+    this.#keyChars += key.length
+    // a client sending ever new URLs must not grow the fake without bound: the oldest window goes first
+    while (this.#opened.size > this.#maxWindows || this.#keyChars > MAX_KEY_CHARS) {
+      const oldest = this.#opened.keys().next()
+      if (oldest.done) break
+      this.#delete(oldest.value)
+    }
     return { admitted: true }
   }
 
   /** After the answer: under the `success` policy a failed answer gives its window back. */
   settle(key: string, status: number): void {
-    if (this.#counts === 'success' && status >= 400) this.#opened.delete(key)
+    if (this.#counts === 'success' && status >= 400) this.#delete(key)
   }
 
   clear(): void {
     this.#opened.clear()
+    this.#keyChars = 0
+  }
+
+  #delete(key: string): void {
+    if (this.#opened.delete(key)) this.#keyChars -= key.length
   }
 
   /** The keys whose windows are open now, and the seconds left on each. */
@@ -66,7 +90,7 @@ export class RateLimiter {
   }
 
   #sweep(now: number): void {
-    for (const [key, opened] of this.#opened) if (now - opened >= this.#windowMs) this.#opened.delete(key)
+    for (const [key, opened] of this.#opened) if (now - opened >= this.#windowMs) this.#delete(key)
   }
 }
 

@@ -1,20 +1,74 @@
 // Loads a scenario, by name from scenarios/ or from a path, validates it against the
-// scenario schema with its defaults filled in, and freezes it. A bad file fails with
-// an error naming the file and the field.
+// scenario schema with its defaults filled in, and freezes it. Pinned records are
+// checked against the scenario's own constrained lists (`fieldValues`), not the spec's.
+// A bad file fails with an error naming the file and the field.
+import type { ErrorObject, ValidateFunction } from 'ajv'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { scenario as scenarioSchema } from '../schemas/scenario.js'
+import { FIELD_NAMES, FIELD_VALUES, sectorDisciplinesOf, UK_LOCATIONS, type FieldValues } from '../schemas/values.js'
 import { deepFreeze, type DeepReadonly } from './freeze.js'
 import { SCENARIOS_DIR } from './paths.js'
+import type { BoardLists } from './store/generate.js'
 import type { Scenario, ScenarioFile } from './types.js'
-import { createAjv, explain } from './validation.js'
+import { bindFieldValues, createAjv, explain, fieldOf, firstField, valueNestsDeeper } from './validation.js'
 
 export type LoadedScenario = DeepReadonly<Scenario>
 
 export class ScenarioError extends Error {
-  constructor(message: string) {
+  /** The scenario field at fault (`records.applications[0].candidate_id`), '' when the whole file is. */
+  readonly field: string
+
+  constructor(message: string, field = '') {
     super(message)
     this.name = 'ScenarioError'
+    this.field = field
+  }
+}
+
+/**
+ * How much a refusal may say. A scenario named by path through the control API may be
+ * any .json file on the machine: its refusal names the field at fault but never the
+ * file's values or unknown keys, so a reset cannot be used to read files.
+ */
+export interface LoadPolicy {
+  redact?: boolean
+  /** Compiled scenario schemas by the lists bound in, kept by the caller (an app instance) across loads. */
+  compiled?: CompiledSchemas
+}
+
+/**
+ * A few compiled validators (or sets of them) by key, oldest dropped first: compiling a
+ * schema costs far more than running it, and resets and restores mostly reuse the lists.
+ */
+export class CompiledSchemas {
+  readonly #cache = new Map<string, unknown>()
+  readonly #limit: number
+
+  constructor(limit = 8) {
+    this.#limit = limit
+  }
+
+  get<T = ValidateFunction>(key: string, compile: () => T): T {
+    let found = this.#cache.get(key) as T | undefined
+    if (found === undefined) {
+      found = compile()
+      if (this.#cache.size >= this.#limit) this.#cache.delete(this.#cache.keys().next().value as string)
+      this.#cache.set(key, found)
+    }
+    return found
+  }
+}
+
+/** The constrained lists of a board made from this scenario: its fieldValues, else the spec's. */
+export function boardLists(scenario: Pick<Scenario, 'fieldValues' | 'predefinedLocations'> | DeepReadonly<Pick<Scenario, 'fieldValues' | 'predefinedLocations'>>): BoardLists {
+  const given = scenario.fieldValues as Partial<Record<string, readonly string[]>>
+  const values = Object.fromEntries(FIELD_NAMES.map((name) => [name, given[name] ?? FIELD_VALUES[name]])) as FieldValues
+  const locations = scenario.predefinedLocations ?? UK_LOCATIONS
+  return {
+    ...values,
+    sector_disciplines: sectorDisciplinesOf(values.job_industry),
+    job_locations: locations.map((l) => l.name),
   }
 }
 
@@ -26,7 +80,7 @@ export function scenarioNames(): string[] {
     .sort()
 }
 
-function readScenarioFile(ref: string): { source: string; data: unknown } {
+function readScenarioFile(ref: string, { redact = false }: LoadPolicy = {}): { source: string; data: unknown } {
   const named = join(SCENARIOS_DIR, `${ref}.json`)
   const path = /^[a-z0-9][a-z0-9-]*$/.test(ref) && existsSync(named) ? named : resolve(ref)
   // a file is read only if it says it is a scenario: a reset through the control API cannot read /etc/passwd
@@ -39,21 +93,55 @@ function readScenarioFile(ref: string): { source: string; data: unknown } {
   try {
     return { source: path, data: JSON.parse(readFileSync(path, 'utf8')) as unknown }
   } catch (error) {
-    throw new ScenarioError(`Scenario file ${path} is not valid JSON: ${(error as Error).message}`)
+    // JSON.parse quotes the text it stopped at: not to be passed on for a file anyone may name
+    throw new ScenarioError(`Scenario file ${path} is not valid JSON${redact ? '.' : `: ${(error as Error).message}`}`)
   }
 }
 
-/** Validates scenario data, fills in defaults and freezes it. */
-export function parseScenario(data: unknown, source = 'scenario'): LoadedScenario {
-  const validate = createAjv({ useDefaults: true }).compile<Scenario>(scenarioSchema)
-  const copy = structuredClone(data)
-  if (!validate(copy)) throw new ScenarioError(`${source} is invalid: ${explain(validate.errors ?? [], 'scenario', copy)}`)
-  return deepFreeze(copy)
+/** The refusal of a scenario that breaks its schema. */
+function refusal(errors: readonly ErrorObject[], source: string, data: unknown, redact: boolean): ScenarioError {
+  const first = errors.find((e) => e.keyword !== 'if')
+  const unknownKey = first?.keyword === 'additionalProperties'
+  // an unknown key is named by its parent when redacted: the key itself may be what a file holds
+  const field = unknownKey && redact && first ? fieldOf({ ...first, keyword: 'type' }) : firstField(errors)
+  if (!redact) return new ScenarioError(`${source} is invalid: ${explain(errors, 'scenario', data)}`, field)
+  const where = field === '' ? 'at its top level' : `at ${field}`
+  return new ScenarioError(
+    `${source} is not a valid scenario: ${unknownKey ? 'it has a field no scenario has' : 'a field does not fit the scenario format'} ${where} (load it with jobboard-kit serve --scenario to see more).`,
+    field,
+  )
+}
+
+/** The parts of a scenario that decide the lists its pinned records are checked against. */
+const listsPart = {
+  type: 'object',
+  properties: { fieldValues: scenarioSchema.properties.fieldValues, predefinedLocations: scenarioSchema.properties.predefinedLocations },
+} as const
+
+/**
+ * Validates scenario data, fills in defaults and freezes it. Its own lists (fieldValues,
+ * predefinedLocations) are checked first, then the whole scenario with them bound in, so
+ * a pinned record may hold a value only this scenario lists.
+ */
+export function parseScenario(data: unknown, source = 'scenario', { redact = false, compiled = new CompiledSchemas() }: LoadPolicy = {}): LoadedScenario {
+  let copy: unknown
+  try {
+    copy = valueNestsDeeper(data) ? undefined : structuredClone(data)
+  } catch {
+    copy = undefined
+  }
+  if (copy === undefined) throw new ScenarioError(`${source} is invalid: it must be JSON data, nested at most 64 levels deep.`)
+  const lists = compiled.get('lists', () => createAjv({ useDefaults: true }).compile(listsPart))
+  if (!lists(copy)) throw refusal(lists.errors ?? [], source, copy, redact)
+  const bound = boardLists(copy as Scenario)
+  const validate = compiled.get(JSON.stringify(bound), () => createAjv({ useDefaults: true }).compile(bindFieldValues(scenarioSchema, bound)))
+  if (!validate(copy)) throw refusal(validate.errors ?? [], source, copy, redact)
+  return deepFreeze(copy as Scenario)
 }
 
 /** A scenario by name (scenarios/NAME.json), by path, or given as an object. */
-export function loadScenario(ref: string | ScenarioFile): LoadedScenario {
-  if (typeof ref !== 'string') return parseScenario(ref, `Scenario "${ref.name ?? '(inline)'}"`)
-  const { source, data } = readScenarioFile(ref)
-  return parseScenario(data, `Scenario file ${source}`)
+export function loadScenario(ref: string | ScenarioFile, policy: LoadPolicy = {}): LoadedScenario {
+  if (typeof ref !== 'string') return parseScenario(ref, `Scenario "${typeof ref?.name === 'string' ? ref.name : '(inline)'}"`, { compiled: policy.compiled })
+  const { source, data } = readScenarioFile(ref, policy)
+  return parseScenario(data, `Scenario file ${source}`, policy)
 }

@@ -6,7 +6,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { isIP } from 'node:net'
 import { buildApp, type BuildOptions } from './app.js'
 import type { Board, ResetOptions } from './board.js'
-import type { ClockControl, Controller } from './control.js'
+import type { ClockControl, Controller, ExportOptions } from './control.js'
 import type { ArmedFault } from './faults.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
 import { applyProfile, loadProfile, type ProfileOverride } from './profile.js'
@@ -83,7 +83,9 @@ export interface MockServer {
   readonly profileOverrides: readonly ProfileOverride[]
   /** A fresh board: store, clock, rate-limit windows, journal and faults. */
   reset(options?: ResetOptions): void
-  exportState(): BoardState
+  /** The board as a saved state; credentials left out unless `{credentials: true}`. */
+  exportState(options?: ExportOptions): BoardState
+  /** Replaces the board; a state saved without credentials keeps the board's. Throws BoardInputError when invalid. */
   importState(state: BoardState): void
 }
 
@@ -155,7 +157,7 @@ export async function createMockServer(input: BuildOptions = {}): Promise<MockSe
     reset: (resetOptions) => {
       control.reset(resetOptions)
     },
-    exportState: () => control.exportState(),
+    exportState: (exportOptions) => control.exportState(exportOptions),
     importState: (state) => control.importState(state),
   }
 }

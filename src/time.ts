@@ -28,14 +28,20 @@ export function formatDate(ms: number): string {
  * must already have been validated (schemas/formats.ts); this does not check it.
  */
 export function parseTime(text: string): number {
-  return Date.UTC(
-    num(text, 0, 4),
+  const year = num(text, 0, 4)
+  const ms = Date.UTC(
+    year,
     num(text, 5, 2) - 1,
     num(text, 8, 2),
     text.length > 10 ? num(text, 11, 2) : 0,
     text.length > 13 ? num(text, 14, 2) : 0,
     text.length > 16 ? num(text, 17, 2) : 0,
   )
+  // Date.UTC reads years 0-99 as 1900-1999: "0050-01-01" must stay in year 50
+  if (year >= 100) return ms
+  const date = new Date(ms)
+  date.setUTCFullYear(year)
+  return date.getTime()
 }
 
 function num(text: string, from: number, width: number): number {

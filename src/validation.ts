@@ -174,15 +174,28 @@ function valueAt(data: unknown, instancePath: string): unknown {
 }
 
 /**
+ * The errors in the order a message tells them: `if` reports its own failure beside the
+ * branch's; the branch says what is wrong, and goes after the unconditional errors.
+ */
+function ordered(errors: readonly ErrorObject[]): ErrorObject[] {
+  const conditional = (e: ErrorObject) => /\/(then|else)\//.test(e.schemaPath)
+  return errors.filter((e) => e.keyword !== 'if').sort((a, b) => Number(conditional(a)) - Number(conditional(b)))
+}
+
+/** The field of the problem a message tells first ('' for the whole input). */
+export function firstField(errors: readonly ErrorObject[]): string {
+  const first = ordered(errors)[0]
+  return first ? fieldOf(first) : ''
+}
+
+/**
  * A message naming the first problem in plain words and listing the other fields at
  * fault, e.g. `The salary unit (field salary_unit) is invalid: "Per decade" is not one
  * of Per hour, Per year, Per week, Per month.`
  */
 export function explain(errors: readonly ErrorObject[], part: Part, data?: unknown): string {
-  // `if` reports its own failure beside the branch's; the branch says what is wrong, and
-  // goes after the unconditional errors (a missing title matters before coordinates)
-  const conditional = (e: ErrorObject) => /\/(then|else)\//.test(e.schemaPath)
-  const useful = errors.filter((e) => e.keyword !== 'if').sort((a, b) => Number(conditional(a)) - Number(conditional(b)))
+  // a missing title matters before coordinates
+  const useful = ordered(errors)
   const first = useful[0]
   if (!first) return 'The request is invalid.'
   let message = sentence(first, part, valueAt(data, first.instancePath))
@@ -192,4 +205,41 @@ export function explain(errors: readonly ErrorObject[], part: Part, data?: unkno
   const others = [...new Set(useful.slice(1).map(fieldOf))].filter((f) => f !== fieldOf(first))
   if (others.length > 0) message += ` Also invalid: ${others.join(', ')}.`
   return message
+}
+
+/** How deep JSON may nest in anything the fake takes (a body, a fault's body): deeper recursion is where 500s hide. */
+export const MAX_JSON_DEPTH = 64
+
+/** Whether JSON text nests deeper than `max` (brackets outside strings). The text must already parse. */
+export function textNestsDeeper(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 92) i++ // backslash: skip the escaped character
+      else if (c === 34) inString = false
+    } else if (c === 34) inString = true
+    else if (c === 123 || c === 91) {
+      if (++depth > max) return true
+    } else if (c === 125 || c === 93) depth--
+  }
+  return false
+}
+
+/**
+ * Whether a value nests deeper than `max` (a cycle nests without end) or holds more
+ * than a million nodes (shared branches counted each time). Iterative: no stack to overflow.
+ */
+export function valueNestsDeeper(value: unknown, max = MAX_JSON_DEPTH): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]]
+  let budget = 1_000_000
+  while (stack.length > 0) {
+    if (--budget < 0) return true
+    const [node, depth] = stack.pop() as [unknown, number]
+    if (node === null || typeof node !== 'object') continue
+    if (depth + 1 > max) return true
+    for (const child of Object.values(node)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1])
+  }
+  return false
 }

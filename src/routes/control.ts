@@ -2,15 +2,18 @@
 // rate limit, behind a bearer token when one is set. Each route is one Controller call.
 import type { FastifyInstance } from 'fastify'
 import { timingSafeEqual, createHash } from 'node:crypto'
+import { Readable } from 'node:stream'
 import {
   advanceBody,
   applicationSeed,
   candidateSeed,
   faultBody,
   jobInput,
+  journalQuery,
   marketingSeed,
   resetBody,
   setClockBody,
+  stateQuery,
   timesheetSeed,
 } from '../../schemas/index.js'
 import type { Controller } from '../control.js'
@@ -21,7 +24,14 @@ export const CONTROL_PREFIX = '/__mock'
 
 const digest = (text: string) => createHash('sha256').update(text).digest()
 
-export default async function control(app: FastifyInstance, { controller, token }: { controller: Controller; token?: string }): Promise<void> {
+export interface ControlOptions {
+  controller: Controller
+  token?: string
+  /** Bytes PUT /state may read (options.stateBodyLimit). */
+  stateBodyLimit: number
+}
+
+export default async function control(app: FastifyInstance, { controller, token, stateBodyLimit }: ControlOptions): Promise<void> {
   if (token !== undefined) {
     const expected = digest(`Bearer ${token}`)
     app.addHook('onRequest', async (request) => {
@@ -72,7 +82,7 @@ export default async function control(app: FastifyInstance, { controller, token 
   const listing = <T>(data: T[]) => ok({ total: data.length, data })
   app.get<{ Querystring: { path?: string } }>(
     '/requests',
-    { schema: { querystring: { type: 'object', properties: { path: { type: 'string', pattern: '^/' } } } } },
+    { schema: { querystring: journalQuery } },
     async (request) => listing(controller.requests(request.query.path)),
   )
   app.delete('/requests', async () => {
@@ -99,8 +109,16 @@ export default async function control(app: FastifyInstance, { controller, token 
   app.get('/openapi.json', async () => app.swagger())
   app.get('/openapi.yaml', async (_request, reply) => reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })))
 
-  app.get('/state', async () => controller.exportState())
-  app.put('/state', { bodyLimit: 1024 * 1024 * 1024 }, async (request) => {
+  // the API password is a secret even on loopback: only a caller holding the control token gets it
+  app.get<{ Querystring: { credentials?: boolean } }>('/state', { schema: { querystring: stateQuery } }, async (request, reply) => {
+    if (request.query.credentials && token === undefined) {
+      throw boardError.controlForbidden('Credentials are exported only to a caller with the control token: start the fake with --control-token.')
+    }
+    // streamed: a large board's state does not fit in one string
+    const pieces = controller.exportJson({ credentials: request.query.credentials === true })
+    return reply.type('application/json; charset=utf-8').send(Readable.from(pieces, { objectMode: false }))
+  })
+  app.put('/state', { bodyLimit: stateBodyLimit }, async (request) => {
     controller.importState(request.body)
     return ok({ message: 'The board has been restored.', now: controller.clock.now() })
   })

@@ -2,6 +2,7 @@
 // a list or detail answer with its paging links, and a file download's headers.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Socket } from 'node:net'
+import { Readable } from 'node:stream'
 import { behaviourProperties } from '../../schemas/behaviour.js'
 import { boardError } from '../errors.js'
 import { API_PREFIX } from '../store/links.js'
@@ -86,14 +87,14 @@ export function contentDisposition(filename: string): string {
   return plain === filename ? disposition : `${disposition}; filename*=UTF-8''${encodeURIComponent(filename)}`
 }
 
+/** A download, streamed: the file is generated piece by piece as the client reads it. */
 export function sendDownload(reply: FastifyReply, download: Download, contentType: string): FastifyReply {
-  const bytes = download.bytes()
   return reply
     .header('content-type', contentType)
-    .header('content-length', String(bytes.length))
+    .header('content-length', String(download.size))
     .header('content-disposition', contentDisposition(download.filename))
     .header('content-transfer-encoding', 'binary')
-    .send(bytes)
+    .send(Readable.from(download.chunks(), { objectMode: false }))
 }
 
 export const OCTET_STREAM = 'application/octet-stream'

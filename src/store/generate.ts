@@ -23,7 +23,7 @@ import type {
   StoredJob,
   TimesheetSeed,
 } from '../types.js'
-import { BoardError } from '../errors.js'
+import { ScenarioError } from '../scenario.js'
 import type { FileKind, Links } from './links.js'
 import { COUNTED_METRICS, Metrics, type MetricLabel } from './metrics.js'
 import { applicationEntry, consentEntryOf, fileEntry, newestFirst, optedIn, vacancyOf } from './views.js'
@@ -386,7 +386,7 @@ export function generateBoard(scenario: LoadedScenario, ctx: MakerContext): Boar
   const startMs = addMonth(nowMs, -scenario.historyMonths)
 
   if (counts.applications > 0 && (counts.jobs === 0 || counts.candidates === 0)) {
-    throw new BoardError('INTERNAL', `Scenario "${scenario.name}": applications need at least one job and one candidate.`)
+    throw new ScenarioError(`Scenario "${scenario.name}": applications need at least one job and one candidate.`, 'counts.applications')
   }
 
   // jobs, oldest first, ids in time order; pinned ones overlay theirs or come after
@@ -455,14 +455,14 @@ export function generateBoard(scenario: LoadedScenario, ctx: MakerContext): Boar
     specs.sort((a, b) => a.ms - b.ms)
     specs.forEach((spec, i) => files.push(maker.file(kind, i + 1, spec.candidate, spec.ms, spec.seed)))
   }
-  for (const seed of records.timesheets ?? []) placeTimesheet(seed as TimesheetSeed)
+  ;(records.timesheets ?? []).forEach((seed, i) => placeTimesheet(seed as TimesheetSeed, i))
 
-  function placeTimesheet(seed: TimesheetSeed): void {
+  function placeTimesheet(seed: TimesheetSeed, index: number): void {
     const timesheets = files.filter((file) => file.kind === 'timesheet')
     const id = seed.id ?? timesheets.length + 1
     const old = timesheets.find((file) => file.id === id)
     const candidate = candidateById.get(seed.candidate_id ?? old?.candidate_id ?? (candidates[0]?.id as number))
-    if (!candidate) throw new BoardError('INTERNAL', `Scenario "${scenario.name}": timesheet ${id} names candidate ${seed.candidate_id}, which does not exist.`)
+    if (!candidate) throw new ScenarioError(`Scenario "${scenario.name}": timesheet ${id} names candidate ${seed.candidate_id}, which does not exist.`, `records.timesheets[${index}].candidate_id`)
     const ms = seed.created_at ? parseTime(seed.created_at) : maker.between(parseTime(candidate.created_at), nowMs)
     const file = maker.file('timesheet', id, candidate, ms, seed)
     if (old) files[files.indexOf(old)] = file
@@ -489,14 +489,17 @@ export function generateBoard(scenario: LoadedScenario, ctx: MakerContext): Boar
     applications.push(maker.application(id, ms, nowMs, candidate, vacancies.get(job.id) as Application['vacancy']))
     applicationCandidates[id] = candidate.id
   }
-  for (const seed of records.applications ?? []) {
+  for (const [index, seed] of (records.applications ?? []).entries()) {
     const s = seed as ApplicationSeed
     const id = s.id ?? applications.length + 1
     const at = applications.findIndex((a) => a.id === id)
     const candidate = candidateById.get(s.candidate_id ?? applicationCandidates[id] ?? (candidates[0]?.id as number))
     const vacancy = vacancies.get(s.job_id ?? applications[at]?.vacancy.id ?? (jobs[0]?.id as number))
     if (!candidate || !vacancy) {
-      throw new BoardError('INTERNAL', `Scenario "${scenario.name}": application ${id} names a candidate or job that does not exist.`)
+      throw new ScenarioError(
+        `Scenario "${scenario.name}": application ${id} names a ${candidate ? 'job' : 'candidate'} that does not exist.`,
+        `records.applications[${index}].${candidate ? 'job_id' : 'candidate_id'}`,
+      )
     }
     const ms = s.created_at ? parseTime(s.created_at) : at >= 0 ? parseTime((applications[at] as Application).created_at) : maker.between(parseTime(candidate.created_at), nowMs)
     const application = maker.application(id, ms, nowMs, candidate, vacancy, s)
@@ -522,10 +525,10 @@ export function generateBoard(scenario: LoadedScenario, ctx: MakerContext): Boar
     const at = candidate ? Math.max(ms, parseTime(candidate.created_at)) : ms
     marketing.push({ candidate: { email, id: candidate?.id ?? 0, ip_address: maker.ip() }, action, created_at: formatTimestamp(at) })
   }
-  for (const seed of records.marketing ?? []) {
+  for (const [index, seed] of (records.marketing ?? []).entries()) {
     const s = seed as MarketingSeed
     const candidate = s.candidate_id ? candidateById.get(s.candidate_id) : candidates.find((c) => c.email === s.email)
-    if (s.candidate_id && !candidate) throw new BoardError('INTERNAL', `Scenario "${scenario.name}": a marketing record names candidate ${s.candidate_id}, which does not exist.`)
+    if (s.candidate_id && !candidate) throw new ScenarioError(`Scenario "${scenario.name}": a marketing record names candidate ${s.candidate_id}, which does not exist.`, `records.marketing[${index}].candidate_id`)
     const email = candidate?.email ?? s.email ?? maker.unknownEmail()
     marketing.push({
       candidate: { email, id: candidate?.id ?? 0, ip_address: s.ip_address ?? maker.ip() },

@@ -2,21 +2,26 @@
 // routes and the control API call. Reads page from indexes; writes validate the record
 // against its schema, keep the links between records and the metrics in step, and
 // never leave a half-made change behind (each builds its records before storing any).
-import { application, candidate, id as idSchema, marketingRecord, storedFile, storedJob, timesheet } from '../../schemas/index.js'
 import {
-  FIELD_NAMES,
-  FIELD_VALUES,
-  MARKETING_ACTIONS,
-  sectorDisciplinesOf,
-  splitIndustry,
-  UK_LOCATIONS,
-  type FieldValues,
-} from '../../schemas/values.js'
+  application,
+  applicationSeed,
+  candidate,
+  candidateSeed,
+  id as idSchema,
+  jobInput,
+  marketingRecord,
+  marketingSeed,
+  storedFile,
+  storedJob,
+  timesheet,
+  timesheetSeed,
+} from '../../schemas/index.js'
+import { FIELD_NAMES, MARKETING_ACTIONS, splitIndustry, UK_LOCATIONS, type FieldValues } from '../../schemas/values.js'
 import type { Clock } from '../clock.js'
 import { BoardError, boardError } from '../errors.js'
-import { createFaker, fileBytes, hash32 } from '../random.js'
+import { createFaker, fileChunks, hash32 } from '../random.js'
 import type { DeepReadonly } from '../freeze.js'
-import type { LoadedScenario } from '../scenario.js'
+import { boardLists, CompiledSchemas, type LoadedScenario } from '../scenario.js'
 import { addMonth, formatMinute, formatTimestamp, monthOfTimestamp, parseTime, sinceToTimestamp, styledMonth } from '../time.js'
 import type {
   Application,
@@ -58,11 +63,11 @@ export interface Page<T> {
 
 export type { ListQuery }
 
-/** A file to download: its original name and size, and its bytes on demand. */
+/** A file to download: its original name and size, and its content on demand, in pieces. */
 export interface Download {
   filename: string
   size: number
-  bytes(): Buffer
+  chunks(): Iterable<Buffer>
 }
 
 export type JobOperation = 'close' | 'expire' | 'repost' | 'delete'
@@ -73,15 +78,7 @@ export interface JobView {
   state: StoredJob['state']
 }
 
-export function boardLists(scenario: LoadedScenario): BoardLists {
-  const values = Object.fromEntries(FIELD_NAMES.map((name) => [name, scenario.fieldValues[name] ?? FIELD_VALUES[name]])) as FieldValues
-  const locations = scenario.predefinedLocations ?? UK_LOCATIONS
-  return {
-    ...values,
-    sector_disciplines: sectorDisciplinesOf(values.job_industry),
-    job_locations: locations.map((l) => l.name),
-  }
-}
+export { boardLists }
 
 /** The same ids in the opposite order, oldest first (behaviour.listOrder). */
 function oldestFirst(ids: IdList): IdList {
@@ -124,13 +121,14 @@ export class Store {
   #nextJobId = 1
   #adds = 0
 
-  private constructor(scenario: LoadedScenario, clock: Clock) {
+  private constructor(scenario: LoadedScenario, clock: Clock, compiled: CompiledSchemas) {
     this.scenario = scenario
     this.clock = clock
     this.lists = boardLists(scenario)
     this.locations = scenario.predefinedLocations ?? UK_LOCATIONS
     this.links = makeLinks(scenario.publicBaseUrl ?? DEFAULT_ORIGIN)
-    this.validators = new Validators(this.lists)
+    const lists = this.lists
+    this.validators = compiled.get(`validators ${JSON.stringify(lists)}`, () => new Validators(lists))
     const since = scenario.behaviour.sinceField
     const v = (schema: object) => this.validators.get(schema)
     // records carry the board's extra fields (behaviour.extraFields), and must: validated like the rest
@@ -148,15 +146,15 @@ export class Store {
   }
 
   /** A board generated from a scenario and its seed. */
-  static generate(scenario: LoadedScenario, clock: Clock): Store {
-    const store = new Store(scenario, clock)
+  static generate(scenario: LoadedScenario, clock: Clock, compiled = new CompiledSchemas()): Store {
+    const store = new Store(scenario, clock, compiled)
     store.#load(generateBoard(scenario, store.#makerContext(createFaker(scenario.seed))))
     return store
   }
 
   /** A board restored from exportState(). */
-  static restore(scenario: LoadedScenario, clock: Clock, state: StoreState): Store {
-    const store = new Store(scenario, clock)
+  static restore(scenario: LoadedScenario, clock: Clock, state: StoreState, compiled = new CompiledSchemas()): Store {
+    const store = new Store(scenario, clock, compiled)
     const applicationCandidates: number[] = []
     for (const a of state.applications) applicationCandidates[a.record.id] = a.candidate_id
     const attachmentSizes = new Map(
@@ -180,8 +178,17 @@ export class Store {
     return store
   }
 
+  /** A copy of the whole board, for saving and for tests to change. */
   exportState(): StoreState {
-    return structuredClone({
+    return structuredClone(this.stateView())
+  }
+
+  /**
+   * The whole board as exportState() gives it, without copying the records (they are
+   * frozen): what GET /__mock/state streams, record by record.
+   */
+  stateView(): StoreState {
+    return {
       jobs: [...this.jobs.values()],
       deletedJobs: [...this.#deletedJobs].sort((a, b) => a - b),
       nextJobId: this.#nextJobId,
@@ -196,7 +203,7 @@ export class Store {
       marketing: [...this.marketing.values()],
       metrics: this.metrics.export(),
       adds: this.#adds,
-    })
+    }
   }
 
   #makerContext(faker: ReturnType<typeof createFaker>): MakerContext {
@@ -355,7 +362,7 @@ export class Store {
     const make = (filename: string, size: number, key: string): Download => ({
       filename,
       size,
-      bytes: () => fileBytes(seed, key, id, size, filename.split('.').pop() ?? ''),
+      chunks: () => fileChunks(seed, key, id, size, filename.split('.').pop() ?? ''),
     })
     if (kind === 'attachment') {
       const found = this.applications.get(id)
@@ -410,8 +417,9 @@ export class Store {
     throw boardError.notFound('Job', id)
   }
 
-  /** job/add: the body has been validated against the job schema already. */
-  addJob(input: JobInput): StoredJob {
+  /** job/add and the control API's job add: the input is checked against job/add's schema first. */
+  addJob(given: JobInput): StoredJob {
+    const input = this.#check<JobInput>(jobInput, given)
     const now = this.now()
     const id = this.#nextJobId
     const { sector, subSector } = splitIndustry(input.job_industry, this.lists.job_industry)
@@ -458,19 +466,42 @@ export class Store {
 
   // ---- records added by a test (control API) ----------------------------------
 
-  /** A record maker whose faker is seeded by the number of adds, so an imported board goes on the same way. */
+  /**
+   * The gate of every add: the input must fit its schema (with this board's lists)
+   * before anything is made, or a BoardInputError names the field and nothing changes.
+   */
+  #check<T>(schema: object, input: unknown): T {
+    const validate = this.validators.get(schema)
+    if (!validate(input)) throw boardError.invalidInput(validate.errors ?? [], 'body', input)
+    // the timestamp format reads any year; a record before the epoch would stretch the metrics back centuries
+    const created = (input as { created_at?: string }).created_at
+    if (created !== undefined && parseTime(created) < 0) {
+      throw boardError.invalidField(`The created at (field created_at) is invalid: "${created}" lies before 1970.`, 'created_at')
+    }
+    return input as T
+  }
+
+  /**
+   * A record maker whose faker is seeded by the number of adds, so an imported board goes
+   * on the same way. The count moves only when an add succeeds (#added), so a refused add
+   * leaves the saved board as it was.
+   */
   #maker(): RecordMaker {
+    return new RecordMaker(this.#makerContext(createFaker(hash32(this.scenario.seed, 'add', this.#adds + 1))))
+  }
+
+  #added<T>(record: T): T {
     this.#adds += 1
-    return new RecordMaker(this.#makerContext(createFaker(hash32(this.scenario.seed, 'add', this.#adds))))
+    return record
   }
 
   #candidateOrThrow(id: number | undefined, maker: RecordMaker): Candidate {
     if (id !== undefined) {
       const found = this.candidates.get(id)
-      if (!found) throw boardError.controlConflict(`Candidate ${id} does not exist.`)
+      if (!found) throw boardError.controlConflict(`Candidate ${id} does not exist.`, 'candidate_id')
       return found
     }
-    if (this.candidates.size === 0) throw boardError.controlConflict('The board has no candidate yet: add one first.')
+    if (this.candidates.size === 0) throw boardError.controlConflict('The board has no candidate yet: add one first.', 'candidate_id')
     const at = maker.int(0, this.candidates.size - 1)
     return this.candidates.get(this.candidates.all().slice(at, at + 1)[0] as number) as Candidate
   }
@@ -478,11 +509,11 @@ export class Store {
   /** The id a new record gets: the one asked for if free, else the next after the highest. */
   #newId(collection: Pick<Collection<object>, 'has' | 'lastId'>, asked: number | undefined, what: string): number {
     if (asked !== undefined) {
-      if (collection.has(asked)) throw boardError.controlConflict(`${what} ${asked} exists already.`)
+      if (collection.has(asked)) throw boardError.controlConflict(`${what} ${asked} exists already.`, 'id')
       return asked
     }
     const next = collection.lastId + 1
-    if (next > MAX_ID) throw boardError.controlConflict(`No ${what.toLowerCase()} id is left after ${collection.lastId}.`)
+    if (next > MAX_ID) throw boardError.controlConflict(`No ${what.toLowerCase()} id is left after ${collection.lastId}.`, 'id')
     return next
   }
 
@@ -490,13 +521,14 @@ export class Store {
     return this.candidates.replace(c.id, { ...c, ...change, updated_at: this.now() })
   }
 
-  addCandidate(seed: CandidateSeed = {}): Candidate {
+  addCandidate(input: CandidateSeed = {}): Candidate {
+    const seed = this.#check<CandidateSeed>(candidateSeed, input)
     const maker = this.#maker()
     const { resumes = [], documents = [], ...fields } = seed
     const id = this.#newId(this.candidates, fields.id, 'Candidate')
     const createdMs = fields.created_at ? parseTime(fields.created_at) : this.clock.now()
     const base: CandidateBase = maker.candidate(id, createdMs, this.clock.now(), fields)
-    if (this.#candidateByEmail.has(base.email)) throw boardError.controlConflict(`A candidate with e-mail ${base.email} exists already.`)
+    if (this.#candidateByEmail.has(base.email)) throw boardError.controlConflict(`A candidate with e-mail ${base.email} exists already.`, 'email')
     const made = (kind: 'resume' | 'document', seeds: typeof resumes) =>
       seeds.map((s, i) => maker.file(kind, this.#newId(this.files[kind], undefined, 'File') + i, base, createdMs, s))
     const newResumes = made('resume', resumes)
@@ -514,19 +546,20 @@ export class Store {
     for (const f of [...newResumes, ...newDocuments]) this.files[f.kind as 'resume' | 'document'].insert(f.id, f)
     this.#candidateByEmail.set(stored.email, stored.id)
     this.metrics.add(COUNTED_METRICS.candidates, monthOfTimestamp(stored.created_at))
-    return stored
+    return this.#added(stored)
   }
 
-  addApplication(seed: ApplicationSeed = {}): Application {
+  addApplication(input: ApplicationSeed = {}): Application {
+    const seed = this.#check<ApplicationSeed>(applicationSeed, input)
     const maker = this.#maker()
     const owner = this.#candidateOrThrow(seed.candidate_id, maker)
     let job: StoredJob | undefined
     if (seed.job_id !== undefined) {
       job = this.jobs.get(seed.job_id)
-      if (!job) throw boardError.controlConflict(`Job ${seed.job_id} does not exist${this.#deletedJobs.has(seed.job_id) ? ' any more' : ''}.`)
+      if (!job) throw boardError.controlConflict(`Job ${seed.job_id} does not exist${this.#deletedJobs.has(seed.job_id) ? ' any more' : ''}.`, 'job_id')
     } else {
       const ids = this.jobs.all()
-      if (ids.length === 0) throw boardError.controlConflict('The board has no job yet: add one first.')
+      if (ids.length === 0) throw boardError.controlConflict('The board has no job yet: add one first.', 'job_id')
       const at = maker.int(0, ids.length - 1)
       job = this.jobs.get(ids.slice(at, at + 1)[0] as number)
     }
@@ -540,10 +573,11 @@ export class Store {
     this.#applicationsByJob.get(stored.vacancy.id)?.sort((a, b) => a - b)
     this.#touch(owner, { applications: [applicationEntry(stored), ...owner.applications] })
     this.metrics.add(COUNTED_METRICS.applications, monthOfTimestamp(stored.created_at))
-    return stored
+    return this.#added(stored)
   }
 
-  addTimesheet(seed: TimesheetSeed = {}): Timesheet {
+  addTimesheet(input: TimesheetSeed = {}): Timesheet {
+    const seed = this.#check<TimesheetSeed>(timesheetSeed, input)
     const maker = this.#maker()
     const owner = this.#candidateOrThrow(seed.candidate_id, maker)
     const id = this.#newId(this.timesheets, seed.id, 'Timesheet')
@@ -553,10 +587,11 @@ export class Store {
     const stored = this.timesheets.insert(id, this.#finish('timesheet', entry, this.#addFaker()))
     this.#touch(owner, { timesheets: [fileEntry(file, this.links), ...owner.timesheets] })
     this.metrics.add(COUNTED_METRICS.timesheets, monthOfTimestamp(stored.created_at))
-    return stored
+    return this.#added(stored)
   }
 
-  addMarketing(seed: MarketingSeed = {}): MarketingRecord {
+  addMarketing(input: MarketingSeed = {}): MarketingRecord {
+    const seed = this.#check<MarketingSeed>(marketingSeed, input)
     const maker = this.#maker()
     const byEmail = seed.email === undefined ? undefined : this.#candidateByEmail.get(seed.email)
     // id 0 means "no account": it cannot name an e-mail that has one, nor can an id disagree with its e-mail
@@ -565,6 +600,7 @@ export class Store {
         byEmail === undefined
           ? `Candidate ${seed.candidate_id} does not have the e-mail ${seed.email}.`
           : `${seed.email} belongs to candidate ${byEmail}: give candidate_id ${byEmail}, or leave it out.`,
+        'email',
       )
     }
     const owner =
@@ -583,7 +619,7 @@ export class Store {
       this.#touch(owner, { consent, marketing_opted_in: optedIn(consent, APPROVED) })
     }
     this.metrics.add(stored.action === REVOKED ? COUNTED_METRICS.optOuts : COUNTED_METRICS.optIns, monthOfTimestamp(stored.created_at))
-    return stored
+    return this.#added(stored)
   }
 }
 
