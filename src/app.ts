@@ -9,6 +9,7 @@ import { jobInput, jobInputLenient } from '../schemas/job.js'
 import { REALM } from './auth.js'
 import { Board } from './board.js'
 import { BoardError, boardError, sendError, type HttpStatusPolicy } from './errors.js'
+import { logMode, type RequestLog } from './log.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
 import { Controller } from './control.js'
 import type { ArmedFault } from './faults.js'
@@ -57,6 +58,8 @@ declare module 'fastify' {
 export interface BuildOptions extends ServerOptionsInput {
   /** A scenario given as an object rather than a name or path. */
   scenarioData?: ScenarioFile
+  /** Called once per answered (or abandoned) request: the pretty request log. */
+  requestLog?: RequestLog
 }
 
 /** The HTTP status for a JSON error: the body's, or 200 for 404/412 when behaviour.errorHttpStatus is "ok". */
@@ -124,12 +127,12 @@ function textValidator(coercing: ValidateFunction, schema: object): FastifyValid
 }
 
 export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Promise<FastifyInstance> {
-  const { scenarioData, ...rest } = input as BuildOptions
+  const { scenarioData, requestLog, ...rest } = input as BuildOptions
   const options = resolveOptions(rest)
   const board = new Board(options, scenarioData)
 
   const app = Fastify({
-    logger: options.logger,
+    logger: logMode(options) === 'json',
     trustProxy: options.trustProxy,
     return503OnClosing: true,
     forceCloseConnections: true,
@@ -191,7 +194,10 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
     if (!isInProcess(request)) {
       // answers cut short, dropped or given up on never reach onResponse: the journal sees them here
       reply.raw.once('close', () => {
-        if (!reply.raw.writableFinished) journal(request, reply.raw.headersSent ? reply.statusCode : 0, request.fault ? undefined : 'the client closed the connection')
+        if (reply.raw.writableFinished) return
+        const status = reply.raw.headersSent ? reply.statusCode : 0
+        journal(request, status, request.fault ? undefined : 'the client closed the connection')
+        requestLog?.(request, reply, status)
       })
     }
     const fault = board.faults.take(request.method, request.url)
@@ -230,6 +236,7 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   })
   app.addHook('onResponse', async (request, reply) => {
     if (!request.url.startsWith(CONTROL_PREFIX)) journal(request, reply.statusCode)
+    requestLog?.(request, reply, reply.statusCode)
   })
 
   const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {

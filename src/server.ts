@@ -8,6 +8,7 @@ import { buildApp, type BuildOptions } from './app.js'
 import type { Board, ResetOptions } from './board.js'
 import type { ClockControl, Controller } from './control.js'
 import type { ArmedFault } from './faults.js'
+import { logMode, prettyRequestLog } from './log.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
 import type { ListQuery, Page } from './store/store.js'
 import type {
@@ -87,7 +88,8 @@ export interface MockServer {
 export async function createMockServer(input: BuildOptions = {}): Promise<MockServer> {
   const { scenarioData, ...rest } = input
   const options = resolveOptions(rest)
-  const app = await buildApp({ ...options, ...(scenarioData ? { scenarioData } : {}) } as BuildOptions)
+  const requestLog = logMode(options) === 'pretty' ? await prettyRequestLog({ prefer: options.prefer }) : undefined
+  const app = await buildApp({ ...options, ...(scenarioData ? { scenarioData } : {}), ...(requestLog ? { requestLog } : {}) } as BuildOptions)
   const control = app.controller
   let url: string | undefined
 
