@@ -1,11 +1,14 @@
 // interceptBoard: every request a client makes to a board's base URL, through
 // node:http/https (and libraries on them) or the global fetch, is answered by the fake
 // in-process via nock. Imported from `jobboard-kit/nock`, so that importing the package
-// entry never patches http; nock itself is a peer dependency of this one module.
+// entry never patches http; nock itself is a peer dependency of this one module, loaded
+// by the first interceptBoard call once its version is known to work on this Node (nock
+// patches the network when loaded: nock 15 on Node 20 would break every socket).
 // nock 14 hands reply functions (uri, body, callback); nock 15 hands them a fetch Request.
 import type { FastifyInstance } from 'fastify'
-import nock from 'nock'
+import type nock from 'nock'
 import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
@@ -40,34 +43,50 @@ const major = (version: string) => Number.parseInt(version, 10)
 
 /**
  * Why this pair of versions cannot work, or undefined when it can: nock 14 on Node 20 and
- * later; nock 15, whose interceptors need Node 22, on Node 22 and later.
+ * later; nock 15, whose interceptors need Node 22 (and which is an ES module, loaded here
+ * with require, as Node does from 22.12), on Node 22.12 and later.
  */
 export function nockSupport(nockVersion: string, nodeVersion: string): string | undefined {
-  const node = major(nodeVersion.replace(/^v/, ''))
-  const works = 'jobboard-kit/nock works with nock 14 on Node 20 or later, and nock 15 on Node 22 or later'
+  const [node = 0, minor = 0] = nodeVersion.replace(/^v/, '').split('.').map(Number)
+  const works = 'jobboard-kit/nock works with nock 14 on Node 20 or later, and nock 15 on Node 22.12 or later'
   if (![14, 15].includes(major(nockVersion))) return `${works}; nock ${nockVersion} is installed. Install one of those: npm install --save-dev nock@14`
-  if (major(nockVersion) === 15 && node < 22) {
-    return `${works}: nock ${nockVersion} cannot intercept fetch or http on Node ${nodeVersion.replace(/^v/, '')} (its interceptors need Node 22). Use nock 14 on this Node (npm install --save-dev nock@14), or Node 22 or later.`
+  if (major(nockVersion) === 15 && (node < 22 || (node === 22 && minor < 12))) {
+    return `${works}: nock ${nockVersion} cannot intercept fetch or http on Node ${nodeVersion.replace(/^v/, '')} (its interceptors need Node 22). Use nock 14 on this Node (npm install --save-dev nock@14), or Node 22.12 or later.`
   }
   return undefined
 }
 
-/** The version of the nock this module imports (resolved as the import was), if it can be read. */
-export function installedNockVersion(): string | undefined {
+/** Where `nock` resolves from here (through any resolver hooks, as an import would), if anywhere. */
+function resolveNock(): string | undefined {
   try {
-    let dir = dirname(fileURLToPath(import.meta.resolve('nock')))
-    for (let up = 0; up < 5; up++, dir = dirname(dir)) {
-      try {
-        const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string }
-        if (pkg.name === 'nock') return pkg.version
-      } catch {
-        // no package.json at this level: look further up
-      }
-    }
+    return fileURLToPath(import.meta.resolve('nock'))
   } catch {
-    // a resolver that cannot answer: nothing to check against
+    return undefined
+  }
+}
+
+/** The version of the nock this module loads, if it can be read. */
+export function installedNockVersion(): string | undefined {
+  const main = resolveNock()
+  if (main === undefined) return undefined
+  let dir = dirname(main)
+  for (let up = 0; up < 5; up++, dir = dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string }
+      if (pkg.name === 'nock') return pkg.version
+    } catch {
+      // no package.json at this level: look further up
+    }
   }
   return undefined
+}
+
+/** nock itself: CommonJS (14) or an ES module (15), loaded synchronously. */
+function loadNock(): typeof nock {
+  const main = resolveNock()
+  if (main === undefined) throw new NockVersionError('jobboard-kit/nock needs nock installed beside it: npm install --save-dev nock@14')
+  const loaded = createRequire(import.meta.url)(main) as typeof nock | { default: typeof nock }
+  return 'default' in loaded && typeof loaded.default === 'function' ? loaded.default : (loaded as typeof nock)
 }
 
 function toPayload(body: unknown): string | Buffer | undefined {
@@ -90,6 +109,7 @@ export function interceptBoard(baseUrl: string, mock: MockServer | FastifyInstan
   const nockVersion = installedNockVersion() ?? '14'
   const unsupported = nockSupport(nockVersion, process.versions.node)
   if (unsupported) throw new NockVersionError(unsupported)
+  const nock = loadNock()
   const app = 'inject' in mock && 'app' in mock ? mock.app : (mock as FastifyInstance)
   const origin = new URL(baseUrl).origin
   const made: InterceptedRequest[] = []
