@@ -19,7 +19,7 @@ import type { ServerOptionsInput } from './types.js'
 const seeHelp = (command?: string) => `see jobboard-kit${command ? ` ${command}` : ''} --help`
 
 /** A commander message ("error: unknown option '--prot'\n(Did you mean --port?)") as one line. */
-export const oneLine = (message: string, command?: string) =>
+const oneLine = (message: string, command?: string) =>
   `jobboard-kit: ${message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ').trim().replace(/\.$/, '')}; ${seeHelp(command)}\n`
 
 /** Plain words for the slips people make most; the schema's own message covers the rest. */
