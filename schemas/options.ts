@@ -34,7 +34,12 @@ export const serverOptions = {
     controlToken: { type: 'string', minLength: 8, description: 'Bearer token of the control API (required off loopback)' },
     prefer: { type: 'boolean', default: true, description: 'Honour Prefer: code=NNN request headers' },
     trustProxy: { type: 'boolean', default: false, description: 'Trust X-Forwarded-* headers for the origin of links' },
-    logger: { type: 'boolean', default: false, description: 'Log every request (JSON lines on stdout)' },
+    log: {
+      type: 'string',
+      enum: ['pretty', 'json', 'off'],
+      description: "Request log on stdout: pretty (one line per request), json (Fastify's JSON lines), off (default: pretty on a terminal, else off)",
+    },
+    logger: { type: 'boolean', default: false, description: 'Deprecated: --logger on is --log json' },
     profile: { type: 'string', minLength: 1, description: 'Deployment profile (JSON) whose points set the knobs below; a knob given as well wins' },
     requestTimeout: {
       type: 'integer',

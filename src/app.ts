@@ -10,6 +10,7 @@ import { REALM } from './auth.js'
 import { Board } from './board.js'
 import { BoardError, boardError, BoardInputError, clientErrorResponse, sendError } from './errors.js'
 import { errorPolicy } from './error-style.js'
+import { logMode, type RequestLog } from './log.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
 import { Controller } from './control.js'
 import type { ArmedFault } from './faults.js'
@@ -65,6 +66,8 @@ export interface BuildOptions extends Omit<ServerOptionsInput, 'profile'> {
   checkResponses?: ResponseCheck
   /** A deployment profile, by path or as an object: its points set the knobs not given here. */
   profile?: string | ProfileFile | LoadedProfile
+  /** Called once per answered (or abandoned) request: the pretty request log. */
+  requestLog?: RequestLog
 }
 
 /** The first half of a body (a string, bytes or a download's stream), then a failure, so the connection closes short of Content-Length. */
@@ -175,7 +178,7 @@ function textValidator(board: Board, coercing: ValidateFunction, schema: object)
 }
 
 export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Promise<FastifyInstance> {
-  const { scenarioData, checkResponses: responseCheck, profile, ...rest } = input as BuildOptions
+  const { scenarioData, checkResponses: responseCheck, profile, requestLog, ...rest } = input as BuildOptions
   const options = resolveOptions(profile === undefined ? rest : applyProfile(rest, loadProfile(profile)).options)
   const board = new Board(options, scenarioData)
 
@@ -184,7 +187,7 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   let authenticateFirst: Authenticate | undefined
   const statusPolicy = errorPolicy(board)
   const app = Fastify({
-    logger: options.logger,
+    logger: logMode(options) === 'json',
     trustProxy: options.trustProxy,
     // the fake answers its own 503 while closing ({status, message}), and lets requests in flight finish
     return503OnClosing: false,
@@ -303,7 +306,10 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
     if (!isInProcess(request)) {
       // answers cut short, dropped or given up on never reach onResponse: the journal sees them here
       reply.raw.once('close', () => {
-        if (!reply.raw.writableFinished) journal(request, reply.raw.headersSent ? reply.statusCode : 0, request.fault ? undefined : 'the client closed the connection')
+        if (reply.raw.writableFinished) return
+        const status = reply.raw.headersSent ? reply.statusCode : 0
+        journal(request, status, request.fault ? undefined : 'the client closed the connection')
+        requestLog?.(request, reply, status)
       })
     }
     const fault = board.faults.take(request.method, request.url)
@@ -348,6 +354,7 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   if (responseCheck) checkResponses(app, responseCheck)
   app.addHook('onResponse', async (request, reply) => {
     if (!request.url.startsWith(CONTROL_PREFIX)) journal(request, reply.statusCode)
+    requestLog?.(request, reply, reply.statusCode)
   })
 
   const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {

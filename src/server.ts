@@ -8,6 +8,7 @@ import { buildApp, type BuildOptions } from './app.js'
 import type { Board, ResetOptions } from './board.js'
 import type { ClockControl, Controller, ExportOptions } from './control.js'
 import type { ArmedFault } from './faults.js'
+import { logMode, prettyRequestLog } from './log.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
 import { applyProfile, loadProfile, type ProfileOverride } from './profile.js'
 import type { ListQuery, Page } from './store/store.js'
@@ -93,7 +94,13 @@ export async function createMockServer(input: BuildOptions = {}): Promise<MockSe
   const { scenarioData, checkResponses, profile, ...rest } = input
   const profiled = profile === undefined ? { options: rest, overrides: [] } : applyProfile(rest, loadProfile(profile))
   const options = resolveOptions(profiled.options)
-  const app = await buildApp({ ...options, ...(scenarioData ? { scenarioData } : {}), ...(checkResponses ? { checkResponses } : {}) } as BuildOptions)
+  const requestLog = logMode(options) === 'pretty' ? await prettyRequestLog({ prefer: options.prefer }) : undefined
+  const app = await buildApp({
+    ...options,
+    ...(scenarioData ? { scenarioData } : {}),
+    ...(checkResponses ? { checkResponses } : {}),
+    ...(requestLog ? { requestLog } : {}),
+  } as BuildOptions)
   const control = app.controller
   let url: string | undefined
 

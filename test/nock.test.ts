@@ -129,8 +129,9 @@ t.test('turns a dropped connection into a network error and a cut body into a sh
   await t.rejects(viaHttp(`${BOARD}/api/v1/metrics/list`), { code: 'ECONNRESET' }, 'node:http errors')
   t.same(interception.requests().map((r) => r.status), [0, 0], 'the handle lists the drops with status 0')
   mock.faults.add({ path: '/api/v1/candidates/resume/1', truncate: true, times: 2 })
-  const cut = await viaFetch(`${BOARD}/api/v1/candidates/resume/1`)
-  t.ok(cut.body.length < Number(cut.headers['content-length']), 'fetch gets fewer bytes than Content-Length')
+  // nock 14 cannot cut a fetch body mid-way, so it ends short; nock 15 fails it mid-body, as a socket would
+  const cut = await viaFetch(`${BOARD}/api/v1/candidates/resume/1`).catch((error: Error) => error)
+  t.ok(cut instanceof Error || cut.body.length < Number(cut.headers['content-length']), 'fetch gets fewer bytes than Content-Length, or fails mid-body')
   await t.rejects(viaHttp(`${BOARD}/api/v1/candidates/resume/1`), /aborted/, 'node:http sees the response aborted')
 })
 
@@ -139,7 +140,10 @@ t.test('stops intercepting when told to', async (t) => {
   const interception = interceptBoard('http://stop.example.com', mock)
   t.equal((await viaFetch('http://stop.example.com/api/v1/metrics/list')).status, 200)
   interception.stop()
-  await t.rejects(viaFetch('http://stop.example.com/api/v1/metrics/list'), 'the host is no longer answered')
+  const after = await viaFetch('http://stop.example.com/api/v1/metrics/list').catch((error: Error) => error)
+  t.equal(interception.requests().length, 1, 'the fake answers no more')
+  // nock 14 fails the request; nock 15 answers 501 for a request that matches nothing
+  t.ok(after instanceof Error || after.status === 501, 'the host is no longer answered')
 })
 
 t.test('passes request bodies as sent: pretty JSON is accepted, broken JSON refused with 400', async (t) => {

@@ -19,7 +19,8 @@ import {
 import { FIELD_NAMES, MARKETING_ACTIONS, splitIndustry, UK_LOCATIONS, type FieldValues } from '../../schemas/values.js'
 import type { Clock } from '../clock.js'
 import { BoardError, boardError } from '../errors.js'
-import { createFaker, fileChunks, hash32 } from '../random.js'
+import { createFaker, hash32 } from '../random.js'
+import { filePieces } from './files.js'
 import type { DeepReadonly } from '../freeze.js'
 import { boardLists, CompiledSchemas, type LoadedScenario } from '../scenario.js'
 import { addMonth, formatMinute, formatTimestamp, monthOfTimestamp, parseTime, sinceToTimestamp, styledMonth } from '../time.js'
@@ -359,25 +360,27 @@ export class Store {
   /** A candidate's file, or an application's attachment (kind `attachment`, by application id). */
   download(kind: FileKind | 'attachment', id: number): Download {
     const seed = this.scenario.seed
-    const make = (filename: string, size: number, key: string): Download => ({
+    // the file names its record in its one line of text, so a client that opens it can tell
+    const make = (filename: string, size: number, key: string, label: string, createdAt: string): Download => ({
       filename,
       size,
-      chunks: () => fileChunks(seed, key, id, size, filename.split('.').pop() ?? ''),
+      chunks: () => filePieces({ seed, key, id, filename, size, label: `${label}: ${filename}`, createdAt }),
     })
     if (kind === 'attachment') {
       const found = this.applications.get(id)
       if (!found) throw boardError.notFound('Application attachment', id)
       const size = this.#attachmentSizes.get(id) ?? 3_000 + (hash32(seed, 'attachment-size', id) % 397_000)
-      return make(found.applicant.attachment.filename, size, 'attachment')
+      return make(found.applicant.attachment.filename, size, 'attachment', `Attachment of application ${id} by ${found.applicant.name}`, found.created_at)
     }
     if (kind === 'timesheet') {
       const found = this.timesheets.get(id)
       if (!found) throw boardError.notFound('Timesheet', id)
-      return make(found.attachment.filename, found.attachment.filesize, 'timesheet')
+      return make(found.attachment.filename, found.attachment.filesize, 'timesheet', `Timesheet ${id} of ${found.candidate.name}`, found.created_at)
     }
     const found = this.files[kind].get(id)
     if (!found) throw boardError.notFound(kind === 'resume' ? 'Resume' : 'Document', id)
-    return make(found.filename, found.filesize, kind)
+    const owner = this.candidates.get(found.candidate_id)?.name ?? `candidate ${found.candidate_id}`
+    return make(found.filename, found.filesize, kind, `${kind === 'resume' ? 'Resume' : 'Document'} ${id} of ${owner}`, found.created_at)
   }
 
   metricsAnswer(): Metric[] {

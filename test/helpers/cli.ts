@@ -10,8 +10,8 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): ChildProces
 }
 
 /** Starts `jobboard-kit serve` and answers its URL once it prints the listening line. */
-export function serve(t: Test, args: string[] = []): Promise<{ url: string; child: ChildProcessWithoutNullStreams; output: () => string }> {
-  const child = runCli(['serve', '--port', '0', ...args])
+export function serve(t: Test, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<{ url: string; child: ChildProcessWithoutNullStreams; output: () => string }> {
+  const child = runCli(['serve', '--port', '0', ...args], env)
   let out = ''
   let err = ''
   t.teardown(() => {
