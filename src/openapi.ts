@@ -94,6 +94,14 @@ const media = (type: unknown) => String(type ?? '').split(';')[0]?.trim().toLowe
  * JSON body is valid against its schema. Answers made by an armed fault are the test's
  * own and are not checked; nor are paths no route answers.
  */
+/** The content-type knob of a download route, if it has one (application attachments have none: the spec fixes theirs). */
+function downloadTypeKnob(route: string, behaviour: FastifyInstance['board']['scenario']['behaviour']): string | undefined {
+  if (/\/candidates\/(timesheet\/|timesheets\/download\/)/.test(route)) return behaviour.timesheetContentType
+  if (route.includes('/candidates/resume/')) return behaviour.resumeContentType
+  if (route.includes('/candidates/document/')) return behaviour.documentContentType
+  return undefined
+}
+
 export function checkResponses(app: FastifyInstance, report: ResponseCheck): void {
   let document: Document | undefined
   // one validator per schema object of the document, bound to the board's constrained values
@@ -115,8 +123,11 @@ export function checkResponses(app: FastifyInstance, report: ResponseCheck): voi
     const method = request.method === 'HEAD' ? 'get' : request.method.toLowerCase()
     const operation = document.paths[openApiPath(route)]?.[method]
     if (!operation) return [`the document has no operation ${method.toUpperCase()} ${openApiPath(route)}`]
+    const behaviour = app.board.scenario.behaviour
     const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? undefined : null
-    let status = reply.statusCode
+    // the document gives the fake at its defaults; a profile's knobs (docs/profile.md) change
+    // some answers in ways it names: map those back to what the document describes
+    let status = reply.statusCode === 403 && behaviour.authStatus === 403 ? 401 : reply.statusCode
     let body: unknown
     const type = media(reply.getHeader('content-type'))
     if (type === 'application/json' && typeof text === 'string' && request.method !== 'HEAD') {
@@ -127,18 +138,23 @@ export function checkResponses(app: FastifyInstance, report: ResponseCheck): voi
       }
       // errorHttpStatus "ok" sends 404 and 412 bodies with HTTP 200: the body's status is the documented one
       const said = (body as { status?: unknown })?.status
-      if (status === 200 && app.board.scenario.behaviour.errorHttpStatus === 'ok' && (said === 404 || said === 412)) status = said
+      if (status === 200 && behaviour.errorHttpStatus === 'ok' && (said === 404 || said === 412)) status = said
+      // an auth refusal sent as 403 says 403 in its body too
+      if (status !== reply.statusCode && said === reply.statusCode) body = { ...(body as object), status }
     }
     const response = operation.responses[String(status)]
     if (!response) return [`status ${status} is not among those documented (${Object.keys(operation.responses).join(', ')})`]
     const problems: string[] = []
     for (const name of Object.keys(response.headers ?? {})) {
-      if (reply.getHeader(name) === undefined) problems.push(`status ${status} lacks the documented header ${name}`)
+      const unchallenged = status === 401 && !behaviour.authChallenge && name.toLowerCase() === 'www-authenticate'
+      if (reply.getHeader(name) === undefined && !unchallenged) problems.push(`status ${status} lacks the documented header ${name}`)
     }
+    // error bodies the knobs send as text or empty are not the document's JSON
+    const bodyStyle = { 401: behaviour.authBody, 404: behaviour.notFoundBody, 429: behaviour.rateLimitBody }[status as 401 | 404 | 429] ?? 'json'
+    if (bodyStyle !== 'json' && body === undefined) return problems
     const types = Object.keys(response.content ?? {})
-    // the timesheet type is a knob; the document gives its default
-    const timesheet = app.board.scenario.behaviour.timesheetContentType
-    const allowed = types.some((t) => t === type || (type === timesheet && /timesheet/.test(route)))
+    const knobType = downloadTypeKnob(route, behaviour)
+    const allowed = types.some((t) => t === type) || (knobType !== undefined && type === knobType)
     if (types.length > 0 && !allowed) problems.push(`status ${status} came as ${type || 'no content type'}, documented as ${types.join(', ')}`)
     const schema = response.content?.[type]?.schema
     if (body !== undefined && schema) {
