@@ -2,7 +2,7 @@
 // and delete, the repost body, the job/fields answer, and the job as the fake stores it.
 import type { JSONSchema } from 'json-schema-to-ts'
 import { constrained, email, flag, id, jobDate, messageAnswer, timestamp, url } from './common.js'
-import { FIELD_VALUES, UK_LOCATIONS } from './values.js'
+import { type FIELD_VALUES, UK_LOCATIONS } from './values.js'
 
 const requiredText = { type: 'string', minLength: 1 } as const
 const freeText = { type: 'string' } as const

@@ -141,7 +141,7 @@ export function interceptBoard(baseUrl: string, mock: MockServer | FastifyInstan
   if (major(nockVersion) >= 15) {
     // nock 15: the reply function gets the request as a fetch Request, body unread
     for (const interceptor of interceptors) {
-      const reply = async function (request: Request): Promise<Reply> {
+      const reply = async (request: Request): Promise<Reply> => {
         const { pathname, search } = new URL(request.url)
         const body = request.body === null ? undefined : Buffer.from(await request.arrayBuffer())
         return answer(request.method, `${pathname}${search}`, Object.fromEntries(request.headers), body && body.length > 0 ? body : undefined)

@@ -64,7 +64,7 @@ t.test('a server that differs only in observation-level choices exits 0 with war
   seen('page-size', /a full page holds 40 records/)
   seen('last-page', /the last page's next_page(, for one vacancy)?: null/)
   seen('download', /Content-Type: application\/pdf/)
-  t.match(run.output, /Observations \(\d+; they warn, they do not fail\):\n(.*\n)*  \[month-style\] metrics\/list: /, 'the warnings are on screen')
+  t.match(run.output, /Observations \(\d+; they warn, they do not fail\):\n(.*\n)* {2}\[month-style\] metrics\/list: /, 'the warnings are on screen')
   const xml = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'testsuite' || name === 'property' }).parse(readFileSync(junit, 'utf8')) as {
     testsuites: { testsuite: Array<{ '@_name': string; properties?: { property: Array<{ '@_name': string; '@_value': string }> } }> }
   }

@@ -9,7 +9,7 @@
 // id is known; cleanup() deletes what is left when the delete window allows, else the
 // job is written to the ledger as pending and deletePending() deletes it first next run.
 import type { Minimal } from '@tapjs/core'
-import { JOB_REQUIRED, jobAddAnswer, jobInput, messageAnswer } from '../../../schemas/index.js'
+import { type JOB_REQUIRED, jobAddAnswer, jobInput, messageAnswer } from '../../../schemas/index.js'
 import { formatMinute, formatTimestamp } from '../../time.js'
 import type { JobInput } from '../../types.js'
 import { check, endpoint, need, Skip, where, type Asserter } from '../checks.js'
