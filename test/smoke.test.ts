@@ -52,5 +52,7 @@ t.test(`contract against serve on Node ${process.versions.node}: exits 0 with a 
   const { url } = await serve(t, ['--clock', 'virtual'])
   const run = await runToEnd(['contract'], { JOBBOARD_BASE_URL: url, JOBBOARD_USERNAME: 'jobboard', JOBBOARD_PASSWORD: 'jobboard' })
   t.equal(run.code, 0, run.stderr)
-  t.match(run.stdout, /\n\d+ passed, 0 failed, \d+ skipped\n$/)
+  const tally = /\n(\d+) passed, 0 failed, \d+ skipped, 0 errored; checked (\d+) of (\d+) planned\n$/.exec(run.stdout)
+  t.ok(tally, 'ends with the tally line')
+  t.equal(tally?.[2], tally?.[3], 'every planned check was made')
 })
