@@ -70,7 +70,7 @@ export function splitIndustry(value: string, known: readonly string[] = JOB_INDU
   let best: string | null = null
   for (const sector of knownSectors(known)) {
     if (value === sector) return { sector, subSector: null }
-    if (value.startsWith(sector + '/') && (best === null || sector.length > best.length)) best = sector
+    if (value.startsWith(`${sector}/`) && (best === null || sector.length > best.length)) best = sector
   }
   if (best !== null) return { sector: best, subSector: value.slice(best.length + 1) }
   for (let i = 1; i < value.length - 1; i++) {
@@ -83,7 +83,7 @@ export function splitIndustry(value: string, known: readonly string[] = JOB_INDU
 
 /** The values of a job_industry list that are sectors: those no other value prefixes with a slash. */
 function knownSectors(known: readonly string[]): string[] {
-  return known.filter((value) => !known.some((other) => other !== value && value.startsWith(other + '/')))
+  return known.filter((value) => !known.some((other) => other !== value && value.startsWith(`${other}/`)))
 }
 
 /** splitIndustry over one list, each value split once: for callers that split many times. */

@@ -134,16 +134,20 @@ const refusePoison = (key: string, value: unknown) => {
  */
 function parseJson(_request: FastifyRequest, text: string | Buffer, done: (error: Error | null, body?: unknown) => void): void {
   const body = typeof text === 'string' ? text : text.toString('utf8')
-  if (body.trim().length === 0) return done(new BoardError('MALFORMED_BODY', 'The body is empty; a JSON object is required.'))
+  if (body.trim().length === 0) {
+    done(new BoardError('MALFORMED_BODY', 'The body is empty; a JSON object is required.'))
+    return
+  }
   let parsed: unknown
   try {
     parsed = POISON.test(body) ? JSON.parse(body, refusePoison) : JSON.parse(body)
   } catch (error) {
-    if (error instanceof BoardInputError) return done(error)
-    return done(new BoardError('MALFORMED_BODY', 'The body is not valid JSON.'))
+    done(error instanceof BoardInputError ? error : new BoardError('MALFORMED_BODY', 'The body is not valid JSON.'))
+    return
   }
   if (textNestsDeeper(body)) {
-    return done(new BoardInputError('', `The body nests deeper than ${MAX_JSON_DEPTH} levels; no input of the fake does.`))
+    done(new BoardInputError('', `The body nests deeper than ${MAX_JSON_DEPTH} levels; no input of the fake does.`))
+    return
   }
   done(null, parsed)
 }
@@ -267,7 +271,7 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
 
   // records carry links on the store's origin; answer with the request's when they differ.
   // A saved board keeps the store's own links, so that it restores anywhere.
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', async (request, _reply, payload) => {
     const from = board.store.links.base
     const to = baseUrl(request)
     if (typeof payload !== 'string' || from === to || request.url.startsWith(`${CONTROL_PREFIX}/state`)) return payload

@@ -8,7 +8,7 @@ import { stateWithExtraFields } from './extra-fields.js'
 import type { Board, ResetOptions } from './board.js'
 import { boardError, BoardError, BoardInputError } from './errors.js'
 import type { ArmedFault } from './faults.js'
-import { parseScenario, ScenarioError } from './scenario.js'
+import { type LoadedScenario, parseScenario, ScenarioError } from './scenario.js'
 import { boardLists, type Page } from './store/store.js'
 import { formatTimestamp, parseTime } from './time.js'
 import type {
@@ -236,7 +236,7 @@ export class Controller {
       given !== null && typeof given === 'object' && !Array.isArray(given) && !('credentials' in given)
         ? { ...given, credentials: structuredClone(this.board.scenario.credentials) }
         : given
-    let scenario
+    let scenario: LoadedScenario
     try {
       scenario = parseScenario(withCredentials, 'The state\'s scenario', { compiled: this.board.compiled })
     } catch (error) {

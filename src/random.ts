@@ -13,7 +13,7 @@ export function createFaker(seed: number): Faker {
 export function hash32(...parts: Array<string | number>): number {
   let h = 0x811c9dc5
   for (const part of parts) {
-    const text = String(part) + '\u0000'
+    const text = `${String(part)}\u0000`
     for (let i = 0; i < text.length; i++) {
       h ^= text.charCodeAt(i)
       h = Math.imul(h, 0x01000193) >>> 0

@@ -117,7 +117,7 @@ t.test('answers concurrent requests each with its own answer', async (t) => {
   t.teardown(() => interception.stop())
   const ids = Array.from({ length: 20 }, (_, i) => i + 1)
   const answers = await Promise.all(ids.map((id) => viaFetch(`${BOARD}/api/v1/candidates/details/${id}`)))
-  answers.forEach((answer, i) => t.equal(JSON.parse(answer.body.toString()).data[0].id, ids[i]))
+  for (const [i, answer] of answers.entries()) t.equal(JSON.parse(answer.body.toString()).data[0].id, ids[i])
 })
 
 t.test('turns a dropped connection into a network error and a cut body into a short one', async (t) => {

@@ -7,7 +7,7 @@ import { parse } from 'yaml'
 import { buildApp } from '../src/app.js'
 import { messageAnswer } from '../schemas/index.js'
 import { API_PREFIX } from '../src/store/links.js'
-import { board, call } from './helpers/board.js'
+import { board, call, type Json } from './helpers/board.js'
 import { runToEnd } from './helpers/cli.js'
 
 const EVERYWHERE = ['200', '400', '401', '429', '500', '503']
@@ -32,25 +32,31 @@ t.test('is a valid OpenAPI 3.1 document of every API endpoint, served at /openap
   t.same((await app.inject('/__mock/openapi.json')).json(), document, 'the same document under /__mock')
 })
 
+/** The parts of an OpenAPI operation the next test reads. */
+type Operation = {
+  parameters?: Array<{ in: string; name: string }>
+  responses: Record<string, { description: string; content: Record<string, { schema: Json }>; headers?: Record<string, unknown> }>
+}
+
 t.test('lists every status each operation answers, with its body and headers', async (t) => {
   const app = await board(t, { scenario: 'empty' })
   const document = (await app.inject('/openapi.json')).json()
-  for (const [path, operations] of Object.entries<any>(document.paths)) {
-    for (const [method, operation] of Object.entries<any>(operations)) {
+  for (const [path, operations] of Object.entries<Record<string, Operation>>(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
       const name = `${method.toUpperCase()} ${path}`
       const expected = new Set(EVERYWHERE)
-      if (path.includes('{id}')) ['404', '412'].forEach((s) => expected.add(s))
-      if (operation.parameters?.some((p: any) => p.in === 'query')) expected.add('412')
-      if (operation.parameters?.some((p: any) => p.name === 'page')) expected.add('404')
-      if (method === 'post') ['412', '413', '415'].forEach((s) => expected.add(s))
+      if (path.includes('{id}')) for (const s of ['404', '412']) expected.add(s)
+      if (operation.parameters?.some((p) => p.in === 'query')) expected.add('412')
+      if (operation.parameters?.some((p) => p.name === 'page')) expected.add('404')
+      if (method === 'post') for (const s of ['412', '413', '415']) expected.add(s)
       if (method === 'post' && !path.endsWith('/job/add')) expected.add('404')
       t.same(Object.keys(operation.responses).sort(), [...expected].sort(), `${name} lists its statuses`)
-      for (const [status, response] of Object.entries<any>(operation.responses)) {
+      for (const [status, response] of Object.entries(operation.responses)) {
         t.ok(response.description.length > 20, `${name} ${status} says when`)
         if (status === '200') continue
-        t.same(response.content['application/json'].schema.properties.status, { type: 'integer', enum: [Number(status)] }, `${name} ${status} has its error body`)
+        t.same(response.content['application/json']?.schema.properties.status, { type: 'integer', enum: [Number(status)] }, `${name} ${status} has its error body`)
       }
-      const header = (status: string, name: string) => operation.responses[status].headers?.[name]
+      const header = (status: string, name: string) => operation.responses[status]?.headers?.[name]
       t.match(header('401', 'WWW-Authenticate'), { required: true, schema: { type: 'string' } }, `${name} 401 has WWW-Authenticate`)
       t.match(header('429', 'Retry-After'), { required: true, schema: { pattern: '^[0-9]+$' } }, `${name} 429 has Retry-After`)
     }

@@ -9,7 +9,7 @@ import type { Command } from 'commander'
 import type { Output } from './run.js'
 import { contractOptions } from '../../schemas/contract.js'
 import { schemaOptions } from '../cli-options.js'
-import { resolveSettings, UsageError, type ContractFlags } from './settings.js'
+import { resolveSettings, UsageError, type ContractFlags, type ContractSettings } from './settings.js'
 
 export interface ContractProcess {
   stdout: Output
@@ -37,7 +37,7 @@ const nodeProcess: ContractProcess = {
 
 export async function contractAction(flags: ContractFlags, io: ContractProcess = nodeProcess): Promise<number> {
   const say = (reason: string) => io.stderr.write(`jobboard-kit contract: ${reason}\n`)
-  let settings
+  let settings: ContractSettings
   try {
     settings = resolveSettings(flags, io.env)
   } catch (error) {

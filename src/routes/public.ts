@@ -4,11 +4,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { id as idSchema } from '../../schemas/common.js'
 
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string)
 
 const page = (title: string, body: string) =>
-  `<!doctype html>\n<html lang="en-GB"><head><meta charset="utf-8"><title>${escape(title)}</title></head>` +
+  `<!doctype html>\n<html lang="en-GB"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
   `<body><main>${body}</main></body></html>\n`
 
 function notFound(reply: FastifyReply): FastifyReply {
@@ -25,12 +25,12 @@ export default async function publicPages(app: FastifyInstance): Promise<void> {
     const status =
       state === 'expired'
         ? '<p class="status closed">Applications for this job are closed.</p>'
-        : `<p class="status open">Accepting applications${job.closing_date ? ` until ${escape(job.closing_date)}` : ''}.</p>`
+        : `<p class="status open">Accepting applications${job.closing_date ? ` until ${escapeHtml(job.closing_date)}` : ''}.</p>`
     const body =
-      `<h1>${escape(job.job_title)}</h1>` +
-      `<p class="meta">${escape(job.job_location)} · ${escape(job.job_type)} · ${escape(job.contract_type)} · ${escape(job.salary_visible)}</p>` +
+      `<h1>${escapeHtml(job.job_title)}</h1>` +
+      `<p class="meta">${escapeHtml(job.job_location)} · ${escapeHtml(job.job_type)} · ${escapeHtml(job.contract_type)} · ${escapeHtml(job.salary_visible)}</p>` +
       status +
-      `<p>${escape(job.job_description)}</p><p class="reference">Reference ${escape(job.job_reference)}</p>`
+      `<p>${escapeHtml(job.job_description)}</p><p class="reference">Reference ${escapeHtml(job.job_reference)}</p>`
     return reply.type('text/html; charset=utf-8').send(page(job.job_title, body))
   }
   app.get<{ Params: { id: string } }>('/jobs/:id', handler)

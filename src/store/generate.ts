@@ -309,6 +309,7 @@ export class RecordMaker {
       id,
       href: links.application(id),
       created_at: createdAt,
+      // biome-ignore lint/complexity/useMathMinMax: timestamps are strings, which Math.max would turn into NaN
       updated_at: updatedAt > createdAt ? updatedAt : createdAt,
       applicant: {
         name: candidate.name,
@@ -453,9 +454,9 @@ export function generateBoard(scenario: LoadedScenario, ctx: MakerContext): Boar
       for (const seed of pinned[kind] ?? []) specs.push({ candidate, ms: maker.between(parseTime(candidate.created_at), nowMs), seed })
     }
     specs.sort((a, b) => a.ms - b.ms)
-    specs.forEach((spec, i) => files.push(maker.file(kind, i + 1, spec.candidate, spec.ms, spec.seed)))
+    for (const [i, spec] of specs.entries()) files.push(maker.file(kind, i + 1, spec.candidate, spec.ms, spec.seed))
   }
-  ;(records.timesheets ?? []).forEach((seed, i) => placeTimesheet(seed as TimesheetSeed, i))
+  for (const [i, seed] of (records.timesheets ?? []).entries()) placeTimesheet(seed as TimesheetSeed, i)
 
   function placeTimesheet(seed: TimesheetSeed, index: number): void {
     const timesheets = files.filter((file) => file.kind === 'timesheet')
@@ -566,7 +567,10 @@ function linkCandidates(
   const byCandidate = new Map<number, { timesheet: StoredFile[]; resume: StoredFile[]; document: StoredFile[]; applications: Application[]; marketing: MarketingRecord[] }>()
   const slot = (id: number) => {
     let entry = byCandidate.get(id)
-    if (!entry) byCandidate.set(id, (entry = { timesheet: [], resume: [], document: [], applications: [], marketing: [] }))
+    if (!entry) {
+      entry = { timesheet: [], resume: [], document: [], applications: [], marketing: [] }
+      byCandidate.set(id, entry)
+    }
     return entry
   }
   for (const file of files) slot(file.candidate_id)[file.kind].push(file)
@@ -597,6 +601,7 @@ function linkCandidates(
       candidate.applications[0]?.application_date,
       candidate.consent[0]?.date,
     ].filter((t): t is string => t !== undefined)
+    // biome-ignore lint/complexity/useMathMinMax: timestamps are strings, which Math.max would turn into NaN
     let updated = activity.reduce((a, b) => (a > b ? a : b))
     // some candidates edit their profile after their last activity
     if (maker.chance(0.4)) updated = formatTimestamp(maker.between(parseTime(updated), nowMs))

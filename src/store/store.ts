@@ -295,7 +295,10 @@ export class Store {
 
   #indexApplication(a: Application): void {
     let ids = this.#applicationsByJob.get(a.vacancy.id)
-    if (!ids) this.#applicationsByJob.set(a.vacancy.id, (ids = []))
+    if (!ids) {
+      ids = []
+      this.#applicationsByJob.set(a.vacancy.id, ids)
+    }
     ids.push(a.id)
   }
 

@@ -17,6 +17,7 @@ async function logLines(output: () => string, count: number): Promise<string[]> 
   return lines()
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the colour codes this strips
 const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '')
 
 t.test('--log pretty prints one line per request, with a mark for 429, fault and Prefer answers', async (t) => {
@@ -30,7 +31,7 @@ t.test('--log pretty prints one line per request, with a mark for 429, fault and
   const lines = await logLines(output, 6)
   t.equal(lines.length, 6, `six requests, six lines:\n${output()}`)
   const parsed = lines.map((line) => LINE.exec(line))
-  parsed.forEach((match, i) => t.ok(match, `line ${i + 1} has time, level, method, URL, status and ms: ${lines[i]}`))
+  for (const [i, match] of parsed.entries()) t.ok(match, `line ${i + 1} has time, level, method, URL, status and ms: ${lines[i]}`)
   const [ok, limited, preferred, control, fault, refused] = parsed.map((m) => ({ level: m?.[1], method: m?.[2], url: m?.[3], status: m?.[4], mark: m?.[6] }))
   t.match(ok, { level: 'INFO', method: 'GET', url: '/api/v1/metrics/list', status: '200', mark: undefined }, 'an ordinary answer has no mark')
   t.match(limited, { level: 'WARN', status: '429', mark: 'rate limited' })

@@ -81,14 +81,18 @@ const VARIANTS: Variant[] = [
   },
   {
     deviation: 'total as a string',
-    breakage: changeJson(/^\/applications\/list$/, (b) => void (b.total = String(b.total))),
+    breakage: changeJson(/^\/applications\/list$/, (b) => {
+      b.total = String(b.total)
+    }),
     flags: { only: 'applications' },
     endpoint: 'applications/list',
     check: 'the first page fits the application list schema',
   },
   {
     deviation: 'a timestamp in ISO 8601',
-    breakage: changeJson(/^\/candidates\/list$/, (b) => b.data.slice(0, 1).forEach((c: { created_at: string }) => (c.created_at = `${c.created_at.replace(' ', 'T')}Z`))),
+    breakage: changeJson(/^\/candidates\/list$/, (b) => {
+      for (const c of (b.data as Array<{ created_at: string }>).slice(0, 1)) c.created_at = `${c.created_at.replace(' ', 'T')}Z`
+    }),
     flags: { only: 'candidates' },
     endpoint: 'candidates/list',
     check: 'the first page fits the candidate list schema',
@@ -102,14 +106,18 @@ const VARIANTS: Variant[] = [
   },
   {
     deviation: 'next_page without page',
-    breakage: changeJson(/^\/timesheets\/list$/, (b) => void (typeof b.next_page === 'string' && (b.next_page = b.next_page.replace(/[?&]page=[0-9]+/, '')))),
+    breakage: changeJson(/^\/timesheets\/list$/, (b) => {
+      if (typeof b.next_page === 'string') b.next_page = b.next_page.replace(/[?&]page=[0-9]+/, '')
+    }),
     flags: { only: 'timesheets' },
     endpoint: 'timesheets/list',
     check: 'next_page of the first page is an absolute URL on the same origin carrying page',
   },
   {
     deviation: 'prev_page null on the first page',
-    breakage: changeJson(/^\/timesheets\/list$/, (b) => void (b.prev_page === false && (b.prev_page = null))),
+    breakage: changeJson(/^\/timesheets\/list$/, (b) => {
+      if (b.prev_page === false) b.prev_page = null
+    }),
     flags: { only: 'timesheets' },
     endpoint: 'timesheets/list',
     check: 'prev_page is false on the first page',
@@ -154,7 +162,12 @@ const VARIANTS: Variant[] = [
   {
     deviation: '400 instead of 412 for an invalid job',
     breakage: {
-      reply: (x, r) => (on(x, /^\/job\/add$/) && r.status === 412 ? json({ ...r, status: 400 }, (b) => void (b.status = 400)) : r),
+      reply: (x, r) =>
+        on(x, /^\/job\/add$/) && r.status === 412
+          ? json({ ...r, status: 400 }, (b) => {
+              b.status = 400
+            })
+          : r,
     },
     ...ALL_WRITES,
     endpoint: 'job/add',
@@ -162,16 +175,18 @@ const VARIANTS: Variant[] = [
   },
   {
     deviation: 'a candidate whose sector_disciplines breaks the <Sector>::<Discipline> form',
-    breakage: changeJson(/^\/candidates\/list$/, (b) =>
-      b.data.slice(0, 1).forEach((c: { sector_disciplines: string[] }) => (c.sector_disciplines = ['Veterinary Surgeon/Small Animal Vet Surgeon'])),
-    ),
+    breakage: changeJson(/^\/candidates\/list$/, (b) => {
+      for (const c of (b.data as Array<{ sector_disciplines: string[] }>).slice(0, 1)) c.sector_disciplines = ['Veterinary Surgeon/Small Animal Vet Surgeon']
+    }),
     flags: { only: 'candidates' },
     endpoint: 'candidates/list',
     check: 'the first page fits the candidate list schema',
   },
   {
     deviation: 'metrics oldest month first',
-    breakage: changeJson(/^\/metrics\/list$/, (b) => b.metrics.forEach((m: { aggregations: unknown[] }) => m.aggregations.reverse())),
+    breakage: changeJson(/^\/metrics\/list$/, (b) => {
+      for (const m of b.metrics as Array<{ aggregations: unknown[] }>) m.aggregations.reverse()
+    }),
     flags: { only: 'metrics' },
     endpoint: 'metrics/list',
     check: 'months are newest first within each metric',
@@ -187,14 +202,23 @@ const VARIANTS: Variant[] = [
   },
   {
     deviation: 'next_page on another origin',
-    breakage: changeJson(/^\/marketing\/list$/, (b) => void (typeof b.next_page === 'string' && (b.next_page = b.next_page.replace(/^http:\/\/[^/]+/, 'http://elsewhere.example')))),
+    breakage: changeJson(/^\/marketing\/list$/, (b) => {
+      if (typeof b.next_page === 'string') b.next_page = b.next_page.replace(/^http:\/\/[^/]+/, 'http://elsewhere.example')
+    }),
     flags: { only: 'marketing' },
     endpoint: 'marketing/list',
     check: 'next_page of the first page is an absolute URL on the same origin carrying page',
   },
   {
     deviation: 'total that changes from page to page',
-    breakage: { reply: (x, r) => (on(x, /^\/candidates\/list$/) && x.url.includes('page=2') ? json(r, (b) => void (b.total += 1)) : r) },
+    breakage: {
+      reply: (x, r) =>
+        on(x, /^\/candidates\/list$/) && x.url.includes('page=2')
+          ? json(r, (b) => {
+              b.total += 1
+            })
+          : r,
+    },
     flags: { only: 'candidates' },
     endpoint: 'candidates/list',
     check: 'total is the same on the first and the second page',
@@ -224,7 +248,9 @@ const VARIANTS: Variant[] = [
   },
   {
     deviation: 'job/fields writing a spec value in another casing',
-    breakage: changeJson(/^\/job\/fields$/, (b) => void (b.data.job_type = b.data.job_type.map((v: string) => (v === 'Full time' ? 'Full Time' : v)))),
+    breakage: changeJson(/^\/job\/fields$/, (b) => {
+      b.data.job_type = b.data.job_type.map((v: string) => (v === 'Full time' ? 'Full Time' : v))
+    }),
     flags: { only: 'fields' },
     endpoint: 'job/fields',
     check: "values the spec lists keep the spec's exact casing",
@@ -232,7 +258,9 @@ const VARIANTS: Variant[] = [
   },
   {
     deviation: "a candidate's sector_disciplines value in another casing",
-    breakage: changeJson(/^\/candidates\/list$/, (b) => b.data.slice(0, 1).forEach((c: { sector_disciplines: string[] }) => (c.sector_disciplines = ['veterinary surgeon::small animal vet surgeon']))),
+    breakage: changeJson(/^\/candidates\/list$/, (b) => {
+      for (const c of (b.data as Array<{ sector_disciplines: string[] }>).slice(0, 1)) c.sector_disciplines = ['veterinary surgeon::small animal vet surgeon']
+    }),
     flags: { only: 'candidates' },
     endpoint: 'candidates/list',
     check: 'the first page fits the candidate list schema',
@@ -294,7 +322,9 @@ const VARIANTS: Variant[] = [
   },
   {
     deviation: 'a month that is no month name',
-    breakage: changeJson(/^\/metrics\/list$/, (b) => void (b.metrics[0].aggregations[1].month = 'Smarch')),
+    breakage: changeJson(/^\/metrics\/list$/, (b) => {
+      b.metrics[0].aggregations[1].month = 'Smarch'
+    }),
     flags: { only: 'metrics' },
     endpoint: 'metrics/list',
     check: 'months are newest first within each metric',
@@ -327,7 +357,9 @@ for (const variant of VARIANTS) {
 
 t.test('a field the schemas do not know is an observation, not a failure', async (t) => {
   // in the lists and the details alike, as a service that added a field would
-  const { url } = await board(t, changeJson(/^\/applications\/(list|details\/[0-9]+)$/, (b) => b.data.forEach((a: Record<string, unknown>) => (a.source = 'job board'))))
+  const { url } = await board(t, changeJson(/^\/applications\/(list|details\/[0-9]+)$/, (b) => {
+      for (const a of b.data as Array<Record<string, unknown>>) a.source = 'job board'
+    }))
   const run = await contract({ baseUrl: url, only: 'applications' })
   t.equal(run.exitCode, 0, 'the run passes')
   t.equal(run.check('applications/list', 'the first page fits the application list schema')?.status, 'pass')

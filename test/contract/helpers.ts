@@ -12,7 +12,7 @@ import { resolveSettings, type ContractFlags } from '../../src/contract/settings
 import type { CheckResult } from '../../src/contract/suite.js'
 import { createMockServer, type MockServer } from '../../src/server.js'
 import type { BuildOptions } from '../../src/app.js'
-import { checked } from '../helpers/board.js'
+import { checked, type Json } from '../helpers/board.js'
 
 export const CREDENTIALS = { username: 'jobboard', password: 'jobboard' }
 export const AUTHORIZATION = `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}`
@@ -45,7 +45,7 @@ export interface Breakage {
 }
 
 /** A 200 reply whose JSON body `change` rewrites (in place or by returning a new value); other replies as they are. */
-export function json(reply: Reply, change: (body: any) => unknown): Reply {
+export function json(reply: Reply, change: (body: Json) => unknown): Reply {
   if (reply.status !== 200 || !/json/.test(reply.headers['content-type'] ?? '')) return reply
   const body = JSON.parse(reply.body.toString('utf8')) as unknown
   const changed = change(body) ?? body
@@ -53,7 +53,7 @@ export function json(reply: Reply, change: (body: any) => unknown): Reply {
 }
 
 /** Rewrites the JSON of the 200 answers of one API path. */
-export const changeJson = (pattern: RegExp, change: (body: any) => unknown): Breakage => ({
+export const changeJson = (pattern: RegExp, change: (body: Json) => unknown): Breakage => ({
   reply: (exchange, reply) => (on(exchange, pattern) ? json(reply, change) : reply),
 })
 

@@ -48,7 +48,7 @@ t.test('a 429 within --max-wait is waited out and asked again', async (t) => {
 })
 
 t.test('a run in which every answer is a 429 does not exit 0', async (t) => {
-  const { url } = await board(t, { reply: (_x, r) => tooMany(900) })
+  const { url } = await board(t, { reply: () => tooMany(900) })
   const run = await contract({ baseUrl: url })
   t.equal(run.report.summary.passed + run.report.summary.failed, 0, 'nothing was checked')
   t.equal(run.exitCode, 3)

@@ -19,7 +19,13 @@ const parse = (path: string) =>
 
 t.test('a gateway answering HTML 502 on one list errors its checks and exits 3, with the 502 body in JUnit', async (t) => {
   let asked = 0
-  const { url } = await board(t, { answer: (x) => (on(x, /^\/timesheets\/list$/) ? (asked++, badGateway) : undefined) })
+  const { url } = await board(t, {
+    answer: (x) => {
+      if (!on(x, /^\/timesheets\/list$/)) return undefined
+      asked++
+      return badGateway
+    },
+  })
   const junit = join(t.testdir(), 'contract.xml')
   const clock = steppingClock()
   const run = await contract({ baseUrl: url, junit }, { clock })

@@ -3,7 +3,8 @@
 import http from 'node:http'
 import t, { type Test } from 'tap'
 import { createMockServer, type MockServer } from '../../src/server.js'
-import { checked } from '../helpers/board.js'
+import type { BoardState } from '../../src/types.js'
+import { checked, type Json } from '../helpers/board.js'
 
 const AUTH = { authorization: `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}` }
 
@@ -17,7 +18,7 @@ async function served(t: Test, options: Parameters<typeof createMockServer>[0] =
 const json = async (url: string, init: RequestInit = {}) => {
   const type: Record<string, string> = init.body === undefined ? {} : { 'content-type': 'application/json' }
   const response = await fetch(url, { ...init, headers: { ...type, ...((init.headers as Record<string, string>) ?? {}) } })
-  return { status: response.status, headers: response.headers, body: (await response.json()) as any }
+  return { status: response.status, headers: response.headers, body: (await response.json()) as Json }
 }
 const post = (url: string, body: unknown = {}) => json(url, { method: 'POST', body: JSON.stringify(body) })
 
@@ -210,7 +211,7 @@ t.test('export then import gives back byte-identical list answers', async (t) =>
   const restored = await json(`${url}/__mock/state`, { method: 'PUT', body: state })
   t.equal(restored.status, 200)
   const after = await read()
-  urls.forEach((u, i) => t.ok(after[i]?.equals(before[i] as Buffer), `${u} is byte-identical`))
+  for (const [i, u] of urls.entries()) t.ok(after[i]?.equals(before[i] as Buffer), `${u} is byte-identical`)
   t.equal((await json(`${url}/__mock/clock`)).body.now, '2026-11-23 09:30:00', 'the clock came back too')
   const again = await post(`${url}/__mock/candidates`, {})
   t.equal(again.body.id, 50, 'and the board goes on from where it was')
@@ -218,7 +219,7 @@ t.test('export then import gives back byte-identical list answers', async (t) =>
 
 t.test('refuses a state that is not one, and keeps the board', async (t) => {
   const { url } = await served(t, { rateLimitWindow: 0 })
-  const state = await (await fetch(`${url}/__mock/state`)).json() as any
+  const state = (await (await fetch(`${url}/__mock/state`)).json()) as BoardState
   for (const [why, bad] of [
     ['not a state', { hello: 'world' }],
     ['a broken record', { ...state, store: { ...state.store, candidates: [{ ...state.store.candidates[0], email: 'nope' }] } }],
@@ -333,13 +334,14 @@ t.test('answers 409, not 500, when no id is left', async (t) => {
 
 t.test('refuses a state with links that lead nowhere or labels it does not know', async (t) => {
   const { url } = await served(t)
-  const state = (await (await fetch(`${url}/__mock/state`)).json()) as any
-  const owner = state.store.candidates.find((c: any) => c.applications.length > 0)
-  owner.applications[0].href = owner.applications[0].href.replace(/\d+$/, '999999')
+  const state = (await (await fetch(`${url}/__mock/state`)).json()) as BoardState
+  const entry = state.store.candidates.find((c) => c.applications.length > 0)?.applications[0]
+  if (!entry) throw new Error('the default board has no candidate with an application')
+  entry.href = entry.href.replace(/\d+$/, '999999')
   const broken = await json(`${url}/__mock/state`, { method: 'PUT', body: JSON.stringify(state) })
   t.equal(broken.status, 412)
   t.match(broken.body.message, /not one of their applications/)
-  const fresh = (await (await fetch(`${url}/__mock/state`)).json()) as any
+  const fresh = (await (await fetch(`${url}/__mock/state`)).json()) as BoardState
   fresh.store.metrics.counts['Made up'] = { '2026-01': 1 }
   t.equal((await json(`${url}/__mock/state`, { method: 'PUT', body: JSON.stringify(fresh) })).status, 412)
 })

@@ -21,7 +21,14 @@ export async function board(t: Test, options: BuildOptions = {}): Promise<Fastif
   return app
 }
 
-export interface Answer<T = any> {
+/**
+ * A JSON body a test reads without a schema type: tests probe answers field by field and let
+ * t.equal, t.match and t.same do the checking; a test that relies on a shape passes its type.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the one untyped JSON body of the suite, named so that its uses are visible
+export type Json = any
+
+export interface Answer<T = Json> {
   status: number
   headers: LightMyRequestResponse['headers']
   body: T
@@ -29,7 +36,7 @@ export interface Answer<T = any> {
 }
 
 /** An authenticated GET (or any request) whose JSON body is parsed. */
-export async function call<T = any>(app: FastifyInstance, request: string | InjectOptions): Promise<Answer<T>> {
+export async function call<T = Json>(app: FastifyInstance, request: string | InjectOptions): Promise<Answer<T>> {
   const options: InjectOptions = typeof request === 'string' ? { url: request } : request
   const raw = await app.inject({ ...options, headers: { ...AUTH, ...(options.headers ?? {}) } })
   const json = /json/.test(String(raw.headers['content-type'] ?? ''))
@@ -37,7 +44,7 @@ export async function call<T = any>(app: FastifyInstance, request: string | Inje
 }
 
 /** Every page of a list, following next_page until it stops. */
-export async function allPages<T = any>(app: FastifyInstance, first: string): Promise<Array<Answer<{ data: T[]; next_page?: unknown; prev_page?: unknown; total: number }>>> {
+export async function allPages<T = Json>(app: FastifyInstance, first: string): Promise<Array<Answer<{ data: T[]; next_page?: unknown; prev_page?: unknown; total: number }>>> {
   const pages = []
   let url: string | undefined = first
   while (url !== undefined) {

@@ -16,7 +16,7 @@ export function ruledValues(schema: unknown, sample: unknown, path: Array<string
     if (b.format && typeof sample === 'string') out.push(...ruledValues(b, sample, path))
   }
   if (Array.isArray(sample) && node.items) {
-    sample.forEach((item, i) => out.push(...ruledValues(node.items, item, [...path, i])))
+    for (const [i, item] of sample.entries()) out.push(...ruledValues(node.items, item, [...path, i]))
   } else if (sample !== null && typeof sample === 'object' && node.properties) {
     for (const [key, child] of Object.entries(node.properties as Record<string, unknown>)) {
       if (key in (sample as object)) out.push(...ruledValues(child, (sample as Record<string, unknown>)[key], [...path, key]))

@@ -2,6 +2,7 @@
 // 0, total the sum of the aggregations.
 import t from 'tap'
 import { METRIC_LABELS, MONTH_NAMES } from '../../schemas/values.js'
+import type { Application, Candidate, MarketingRecord, Timesheet } from '../../src/types.js'
 import { allPages, board, call } from '../helpers/board.js'
 
 type Metric = { label: string; total: number; aggregations: Array<{ year: string; month: string; total: number }> }
@@ -36,13 +37,13 @@ t.test('answers every label, newest month first, each total the sum of its month
 t.test('counts registrations, applications, timesheets and consent from the records', async (t) => {
   const app = await board(t)
   const metrics = (await call<{ metrics: Metric[] }>(app, '/api/v1/metrics/list')).body.metrics
-  const list = async (name: string) => (await allPages(app, `/api/v1/${name}`)).flatMap((p) => p.body.data) as any[]
+  const list = async <T>(name: string) => (await allPages<T>(app, `/api/v1/${name}`)).flatMap((p) => p.body.data)
   const expected: Record<string, Map<string, number>> = {
-    Registrations: perMonth((await list('candidates/list')).map((c) => c.created_at)),
-    Applications: perMonth((await list('applications/list')).map((a) => a.created_at)),
-    Timesheets: perMonth((await list('timesheets/list')).map((s) => s.created_at)),
-    'Consent opt-ins': perMonth((await list('marketing/list')).filter((m) => m.action === 'Approved').map((m) => m.created_at)),
-    'Consent opt-outs': perMonth((await list('marketing/list')).filter((m) => m.action === 'Revoked').map((m) => m.created_at)),
+    Registrations: perMonth((await list<Candidate>('candidates/list')).map((c) => c.created_at)),
+    Applications: perMonth((await list<Application>('applications/list')).map((a) => a.created_at)),
+    Timesheets: perMonth((await list<Timesheet>('timesheets/list')).map((s) => s.created_at)),
+    'Consent opt-ins': perMonth((await list<MarketingRecord>('marketing/list')).filter((m) => m.action === 'Approved').map((m) => m.created_at)),
+    'Consent opt-outs': perMonth((await list<MarketingRecord>('marketing/list')).filter((m) => m.action === 'Revoked').map((m) => m.created_at)),
   }
   for (const [label, counts] of Object.entries(expected)) {
     const metric = metrics.find((m) => m.label === label) as Metric

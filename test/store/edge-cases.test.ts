@@ -1,13 +1,14 @@
 // The edge cases the spec names appear in the edge-cases scenario.
 import t from 'tap'
+import type { Application, Candidate, MarketingRecord } from '../../src/types.js'
 import { allPages, board } from '../helpers/board.js'
 
 t.test('the edge-cases board shows every edge case the spec names', async (t) => {
   const app = await board(t, { scenario: 'edge-cases' })
-  const list = async (name: string) => (await allPages(app, `/api/v1/${name}`)).flatMap((p) => p.body.data) as any[]
-  const candidates = await list('candidates/list')
-  const marketing = await list('marketing/list')
-  const applications = await list('applications/list')
+  const list = async <T>(name: string) => (await allPages<T>(app, `/api/v1/${name}`)).flatMap((p) => p.body.data)
+  const candidates = await list<Candidate>('candidates/list')
+  const marketing = await list<MarketingRecord>('marketing/list')
+  const applications = await list<Application>('applications/list')
 
   const pinned = candidates.find((c) => c.id === 1)
   t.match(pinned, { address: '', city: '', county: '', postcode: '', latitude: '', longitude: '', resumes: [], documents: [] }, 'the pinned candidate 1')
@@ -21,7 +22,7 @@ t.test('the edge-cases board shows every edge case the spec names', async (t) =>
   t.ok(candidates.some((c) => c.applications.length === 0), 'a candidate with no applications')
   t.ok(candidates.some((c) => c.sector_disciplines.some((s: string) => !s.includes('::'))), 'a sector alone in sector_disciplines')
   t.ok(candidates.some((c) => c.sector_disciplines.some((s: string) => s.includes('::'))), 'a <Sector>::<Discipline>')
-  t.ok(pinned.sector_disciplines.includes('Veterinary Admin / Other::Veterinary Receptionist'), 'a sector holding " / "')
+  t.ok(pinned?.sector_disciplines.includes('Veterinary Admin / Other::Veterinary Receptionist'), 'a sector holding " / "')
   const job = app.board.store.jobs.get(1)
   t.match(job, { sector: 'Veterinary Admin / Other', sub_sector: 'Veterinary Receptionist', job_location: 'Harrogate' }, 'the pinned job is split and placed')
   t.ok(applications.length >= 10)

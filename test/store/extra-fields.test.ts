@@ -20,7 +20,7 @@ t.test('values follow the example\'s shape', async (t) => {
       t.type(c.vip, 'boolean')
     }
   }
-  const m = server.store.marketing().items[0] as Record<string, any>
+  const m = server.store.marketing().items[0] as Record<string, unknown>
   t.match(m.channel, { name: /^[a-z]{3}$/, id: Number })
 })
 

@@ -71,7 +71,7 @@ async function download(app: FastifyInstance, href: string): Promise<Buffer> {
   return answer.raw.rawPayload
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 t.test('every kind of download the generator makes opens, naming its record', async (t) => {
   const app = await board(t)
@@ -86,14 +86,14 @@ t.test('every kind of download the generator makes opens, naming its record', as
         const bytes = await download(app, file.href)
         t.equal(bytes.length, Number(file.filesize), `${file.filename}: the listed filesize`)
         const id = path(file.href).split('/').pop()
-        await opens(t, file.filename, bytes, new RegExp(`${kind === 'resumes' ? 'Resume' : kind === 'documents' ? 'Document' : 'Timesheet'} ${id} of ${escape(candidate.name)}: ${escape(file.filename)}`))
+        await opens(t, file.filename, bytes, new RegExp(`${kind === 'resumes' ? 'Resume' : kind === 'documents' ? 'Document' : 'Timesheet'} ${id} of ${escapeRegExp(candidate.name)}: ${escapeRegExp(file.filename)}`))
       }
     }
   }
   const applications = (await call(app, '/api/v1/applications/list')).body.data as Array<{ id: number; applicant: { name: string; attachment: { href: string; filename: string } } }>
   for (const { id, applicant } of applications.slice(0, 6)) {
     const bytes = await download(app, applicant.attachment.href)
-    await opens(t, applicant.attachment.filename, bytes, new RegExp(`Attachment of application ${id} by ${escape(applicant.name)}: ${escape(applicant.attachment.filename)}`))
+    await opens(t, applicant.attachment.filename, bytes, new RegExp(`Attachment of application ${id} by ${escapeRegExp(applicant.name)}: ${escapeRegExp(applicant.attachment.filename)}`))
   }
   t.same([...seen.keys()].sort(), ['documents docx', 'documents pdf', 'resumes docx', 'resumes pdf', 'timesheets pdf', 'timesheets xlsx'], 'every extension of every kind was opened')
 })
@@ -114,7 +114,7 @@ t.test('files named by the control API open as their extension says, at any size
     for (const file of listed) {
       const bytes = await download(app, file.href)
       t.equal(bytes.length, Number(file.filesize), `${file.filename}: exactly ${file.filesize} bytes`)
-      await opens(t, file.filename.toLowerCase(), bytes, new RegExp(`(Resume|Document) \\d+ of Grace Hopper: ${escape(file.filename)}`))
+      await opens(t, file.filename.toLowerCase(), bytes, new RegExp(`(Resume|Document) \\d+ of Grace Hopper: ${escapeRegExp(file.filename)}`))
     }
   }
   const huge = await call(app, { method: 'POST', url: '/__mock/timesheets', payload: { candidate_id: added.body.id, filename: 'big.docx', filesize: 10_485_760 } })

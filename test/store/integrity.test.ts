@@ -3,18 +3,19 @@
 import t from 'tap'
 import { MARKETING_ACTIONS, sectorDisciplinesOf, JOB_INDUSTRIES } from '../../schemas/values.js'
 import { availabilityParts } from '../../src/time.js'
-import { allPages, board, call } from '../helpers/board.js'
+import type { Application, Candidate, MarketingRecord, Timesheet } from '../../src/types.js'
+import { allPages, board } from '../helpers/board.js'
 
 const path = (href: string) => new URL(href).pathname
-const all = async (app: Parameters<typeof allPages>[0], list: string) => (await allPages(app, `/api/v1/${list}`)).flatMap((p) => p.body.data) as any[]
+const all = async <T>(app: Parameters<typeof allPages>[0], list: string) => (await allPages<T>(app, `/api/v1/${list}`)).flatMap((p) => p.body.data)
 
 for (const scenario of ['default', 'edge-cases']) {
   t.test(`the ${scenario} board holds together`, async (t) => {
     const app = await board(t, { scenario })
-    const candidates = await all(app, 'candidates/list')
-    const applications = await all(app, 'applications/list')
-    const timesheets = await all(app, 'timesheets/list')
-    const marketing = await all(app, 'marketing/list')
+    const candidates = await all<Candidate>(app, 'candidates/list')
+    const applications = await all<Application>(app, 'applications/list')
+    const timesheets = await all<Timesheet>(app, 'timesheets/list')
+    const marketing = await all<MarketingRecord>(app, 'marketing/list')
     const byId = new Map(candidates.map((c) => [c.id, c]))
     const byEmail = new Map(candidates.map((c) => [c.email, c]))
     const applicationById = new Map(applications.map((a) => [a.id, a]))
@@ -27,6 +28,7 @@ for (const scenario of ['default', 'edge-cases']) {
           entries += 1
           const application = applicationById.get(Number(path(entry.href).split('/').pop()))
           t.ok(application, `${entry.href} resolves`)
+          if (!application) continue
           t.equal(application.applicant.email, candidate.email, 'applied as that candidate')
           t.equal(entry.application_date, application.created_at)
           t.same(entry.job, { id: application.vacancy.id, title: application.vacancy.title, reference: application.vacancy.reference, location: application.vacancy.location })
@@ -48,12 +50,14 @@ for (const scenario of ['default', 'edge-cases']) {
       for (const entry of timesheets) {
         const candidate = byId.get(entry.candidate.id)
         t.ok(candidate, `candidate ${entry.candidate.id} exists`)
+        if (!candidate) continue
         t.equal(entry.candidate.email, candidate.email)
         t.equal(entry.candidate.name, candidate.name)
         t.equal(path(entry.candidate.href), `/api/v1/candidates/details/${candidate.id}`)
         t.equal(path(entry.attachment.href), `/api/v1/candidates/timesheet/${entry.id}`)
         const listed = candidate.timesheets.find((f: { href: string }) => f.href === entry.attachment.href)
         t.ok(listed, 'the candidate lists the timesheet')
+        if (!listed) continue
         t.equal(listed.filesize, String(entry.attachment.filesize), 'with the same size')
         t.equal(listed.filename, entry.attachment.filename, 'and name')
       }
@@ -65,7 +69,7 @@ for (const scenario of ['default', 'edge-cases']) {
       t.ok(marketing.some((m) => m.candidate.id === 0), 'some e-mails have no account')
       t.ok(marketing.some((m) => m.action === 'Revoked'), 'some consents are revoked')
       for (const record of marketing) {
-        t.ok(MARKETING_ACTIONS.includes(record.action), record.action)
+        t.ok((MARKETING_ACTIONS as readonly string[]).includes(record.action), record.action)
         if (record.candidate.id === 0) t.notOk(byEmail.has(record.candidate.email), `${record.candidate.email} has no account`)
         else t.equal(byId.get(record.candidate.id)?.email, record.candidate.email, `candidate ${record.candidate.id} has that e-mail`)
       }

@@ -5,7 +5,7 @@
 // page's next_page, the order where the spec gives none, what a malformed since answers.
 import type { Minimal } from '@tapjs/core'
 import { isTimestamp } from '../../../schemas/formats.js'
-import { check, need, Skip, where, type Asserter, type Got } from '../checks.js'
+import { check, need, Skip, where, type Got } from '../checks.js'
 import type { RunContext } from '../context.js'
 import type { Client } from '../http.js'
 import type { ListDef, SinceField } from '../lists.js'
@@ -104,6 +104,7 @@ function sinceVerdict(list: ListDef, since: string, answer: Page, without: Rec[]
   const partial = typeof answer.nextPage === 'string'
   // a partial answer covers the records down to its oldest, if it runs newest first
   const ordered = firstDisorder(answer.data.map(list.orderKey)) === undefined
+  // biome-ignore lint/complexity/useMathMinMax: order keys may be timestamp strings, which Math.min would turn into NaN
   const covered = partial && keys.length > 0 ? keys.reduce((a, b) => (a < b ? a : b)) : undefined
   return list.sinceFields.map((field: SinceField) => {
     const before = answer.data.filter((r) => {
@@ -201,6 +202,7 @@ export function listChecks(t: Minimal, ctx: RunContext, list: ListDef): void {
     const without = await plan.records(list)
     const known = new Set(without.map(list.identity))
     const keys = without.map(list.orderKey).filter((k) => k !== undefined)
+    // biome-ignore lint/complexity/useMathMinMax: order keys may be timestamp strings, which Math.min would turn into NaN
     const oldest = keys.length > 0 ? keys.reduce((x, y) => (x < y ? x : y)) : undefined
     // records older than the oldest fetched without since are not known: not counted against it
     const strangers = answer.data.filter((r) => {

@@ -43,7 +43,7 @@ export function metricsGroup(root: Minimal, ctx: RunContext): void {
     check(t, 'months are newest first within each metric', async (a) => {
       const problems = (await metrics()).flatMap((m) => {
         const months = recs(m.aggregations).map(monthIndex)
-        const bad = months.findIndex((month) => month === undefined)
+        const bad = months.indexOf(undefined)
         if (bad >= 0) return [`${String(m.label)}: aggregation ${bad + 1} cannot be ordered: ${unreadable(recs(m.aggregations)[bad])}`]
         const at = months.findIndex((month, i) => i > 0 && (months[i - 1] as number) <= (month as number))
         return at < 0 ? [] : [`${String(m.label)}: month ${at + 1} (${JSON.stringify(recs(m.aggregations)[at])}) is not older than the one before`]
