@@ -132,6 +132,16 @@ class Slots {
   }
 }
 
+/** One outcome the run got (public job pages aside), for reading the deployment's profile afterwards. */
+export interface Seen {
+  readonly credentials: Credentials
+  readonly outcome: Outcome
+  /** The clock's time when it came (ms). */
+  readonly at: number
+  /** The JSON body a POST sent, if any. */
+  readonly body: unknown
+}
+
 /** The first characters of a body, on one line, for a report. */
 export function excerpt(bytes: Buffer): string {
   return bytes.toString('utf8').replace(/\s+/g, ' ').trim().slice(0, BODY_EXCERPT)
@@ -169,6 +179,8 @@ export class Client {
   #spacing = 0
   #nextStart = 0
   readonly log: RequestRecord[] = []
+  /** Every outcome the run got, in the order they came, with whose credentials and when: what a profile is read from. */
+  readonly seen: Seen[] = []
 
   /** How the kit slowed down for a burst limiter, if it had to: requests at once, and the least time between two. */
   get pace(): { concurrency: number; spacingMs: number } | undefined {
@@ -289,6 +301,12 @@ export class Client {
    * 429 check's second request, ledgered but never waited for; `page`: outside the API.
    */
   async #send(method: string, url: string, options: RequestOptions, credentials: Credentials, mode: 'shared' | 'repeat' | 'page'): Promise<Outcome> {
+    const outcome = await this.#attempt(method, url, options, credentials, mode)
+    if (mode !== 'page') this.seen.push({ credentials, outcome, at: this.#clock.now(), body: options.body })
+    return outcome
+  }
+
+  async #attempt(method: string, url: string, options: RequestOptions, credentials: Credentials, mode: 'shared' | 'repeat' | 'page'): Promise<Outcome> {
     const record: RequestRecord = {
       method,
       url,
