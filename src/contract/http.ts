@@ -46,6 +46,8 @@ export interface Unavailable {
   readonly url: string
   readonly cause: UnavailableCause
   readonly reason: string
+  /** The 429 that made it unavailable, when one did: its body and Retry-after are the deployment's choices. */
+  readonly limited?: Answer
 }
 
 /** How much of an error page a report keeps. */
@@ -320,10 +322,10 @@ export class Client {
     }
     this.log.push(record)
     const ledgerId = ledgerKey(this.#user(credentials), method, url)
-    const unavailable = (cause: UnavailableCause, reason: string): Unavailable => {
+    const unavailable = (cause: UnavailableCause, reason: string, limited?: Answer): Unavailable => {
       record.note = reason
       record.outcome = cause
-      return { kind: 'unavailable', method, url, cause, reason }
+      return { kind: 'unavailable', method, url, cause, reason, ...(limited ? { limited } : {}) }
     }
     const interrupted = () => unavailable('aborted', 'the run was interrupted')
 
@@ -373,10 +375,10 @@ export class Client {
       // the retry of a request that met a service error spent its window: the service error is the news
       if (serviceError) return unavailable(serviceError.cause, `${serviceError.reason}; asked again, it answered 429`)
       const retryAfter = retryAfterSeconds(got.headers['retry-after'])
-      if (retryAfter === undefined) return unavailable('rate-limited', 'answered 429 without a Retry-after in seconds')
+      if (retryAfter === undefined) return unavailable('rate-limited', 'answered 429 without a Retry-after in seconds', got)
       if (retryAfter <= SHORT_RETRY_AFTER_SECONDS) this.#slowDown(retryAfter)
       if (!this.#affords(retryAfter * 1000)) {
-        return unavailable('rate-limited', `answered 429; Retry-after ${retryAfter} s is beyond what is left of --max-wait ${this.#settings.maxWait} s`)
+        return unavailable('rate-limited', `answered 429; Retry-after ${retryAfter} s is beyond what is left of --max-wait ${this.#settings.maxWait} s`, got)
       }
       if (!(await this.#wait(retryAfter * 1000, record, options))) return interrupted()
     }

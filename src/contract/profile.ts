@@ -98,7 +98,11 @@ class Evidence {
       const parsed = new URL(url)
       return { path: parsed.pathname.startsWith(this.#prefix) ? parsed.pathname.slice(this.#prefix.length) : parsed.pathname, query: parsed.searchParams }
     }
-    this.#all = seen.flatMap((s) => (s.outcome.kind === 'answer' ? [{ answer: s.outcome, at: s.at, credentials: s.credentials, body: s.body, ...api(s.outcome.url) }] : []))
+    // a 429 the client gave up on is an answer too: its body and Retry-after are choices of the deployment
+    this.#all = seen.flatMap((s) => {
+      const answer = s.outcome.kind === 'answer' ? s.outcome : s.outcome.limited
+      return answer ? [{ answer, at: s.at, credentials: s.credentials, body: s.body, ...api(answer.url) }] : []
+    })
     this.#missing = seen.flatMap((s) =>
       s.outcome.kind === 'unavailable' && s.outcome.cause !== 'aborted' ? [{ path: api(s.outcome.url).path, cause: isServiceError(s.outcome.cause) ? ('error' as const) : ('unavailable' as const) }] : [],
     )

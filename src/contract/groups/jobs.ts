@@ -79,7 +79,8 @@ export function otherIdField(answer: Answer, sent: IdField): IdField | undefined
   if (status !== 412 && status !== 400) return undefined
   const message = str(body.message) ?? answer.bytes.toString('utf8')
   if (sent === 'id') return /\bjob_id\b/.test(message) ? 'job_id' : undefined
-  return !/\bjob_id\b/.test(message) && /\bid\b/.test(message) ? 'id' : undefined
+  // "The field id is missing", "id is required": the message asks for id itself, not only for job_id's absence
+  return /\bfield id\b|\bid is (missing|required)\b/i.test(message) ? 'id' : undefined
 }
 
 /**
