@@ -142,6 +142,8 @@ export interface Seen {
   readonly at: number
   /** The JSON body a POST sent, if any. */
   readonly body: unknown
+  /** Its place among the requests as the plan asked them (answers come back in any order). */
+  readonly order: number
 }
 
 /** The first characters of a body, on one line, for a report. */
@@ -183,6 +185,7 @@ export class Client {
   readonly log: RequestRecord[] = []
   /** Every outcome the run got, in the order they came, with whose credentials and when: what a profile is read from. */
   readonly seen: Seen[] = []
+  #started = 0
 
   /** How the kit slowed down for a burst limiter, if it had to: requests at once, and the least time between two. */
   get pace(): { concurrency: number; spacingMs: number } | undefined {
@@ -303,8 +306,9 @@ export class Client {
    * 429 check's second request, ledgered but never waited for; `page`: outside the API.
    */
   async #send(method: string, url: string, options: RequestOptions, credentials: Credentials, mode: 'shared' | 'repeat' | 'page'): Promise<Outcome> {
+    const order = this.#started++
     const outcome = await this.#attempt(method, url, options, credentials, mode)
-    if (mode !== 'page') this.seen.push({ credentials, outcome, at: this.#clock.now(), body: options.body })
+    if (mode !== 'page') this.seen.push({ credentials, outcome, at: this.#clock.now(), body: options.body, order })
     return outcome
   }
 

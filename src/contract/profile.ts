@@ -99,7 +99,7 @@ class Evidence {
       return { path: parsed.pathname.startsWith(this.#prefix) ? parsed.pathname.slice(this.#prefix.length) : parsed.pathname, query: parsed.searchParams }
     }
     // a 429 the client gave up on is an answer too: its body and Retry-after are choices of the deployment
-    this.#all = seen.flatMap((s) => {
+    this.#all = [...seen].sort((a, b) => a.order - b.order).flatMap((s) => {
       const answer = s.outcome.kind === 'answer' ? s.outcome : s.outcome.limited
       return answer ? [{ answer, at: s.at, credentials: s.credentials, body: s.body, ...api(answer.url) }] : []
     })
@@ -235,7 +235,8 @@ function errorHttpStatus(e: Evidence): Reading {
 
 const unknownIds = (e: Evidence) => {
   const paths = Object.values(ID_PATHS).flat().map((path) => `${path}/${UNKNOWN_ID}`)
-  return e.on(new RegExp(`/${UNKNOWN_ID}$`), (g) => paths.includes(g.path))
+  // in the plan's order, not the order the answers came in: the same run records the same request
+  return e.on(new RegExp(`/${UNKNOWN_ID}$`), (g) => paths.includes(g.path)).sort((a, b) => paths.indexOf(a.path) - paths.indexOf(b.path))
 }
 
 function notFoundBody(e: Evidence): Reading {
