@@ -128,7 +128,7 @@ class Evidence {
 
   /** The list's pages fetched without filters: the first and those its next_page led to. */
   plainPages(list: ListDef): Got[] {
-    return this.on(list.path, (g) => !g.query.has('since') && !g.query.has('vacancy') && (g.query.get('page') ?? '1') <= '2' && pageOf(g.answer) !== undefined)
+    return this.on(list.path, (g) => !g.query.has('since') && !g.query.has('vacancy') && Number(g.query.get('page') ?? 1) <= 2 && pageOf(g.answer) !== undefined)
   }
 
   first(list: ListDef): Got | undefined {

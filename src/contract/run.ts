@@ -2,13 +2,13 @@
 // host cannot be reached or refuses the credentials), bind its values, delete the jobs
 // an earlier run left behind and plan this run's write turns, fetch what the selected
 // groups need, run the tap suite, delete what the run made (or leave it pending in the
-// ledger), save the ledger, write --report and --junit, print the summary, and say the
-// exit code and why: 0 complete and conforming, 1 a check failed or a job is left
-// behind, 2 usage, unreachable host, refused credentials or interrupted, 3 incomplete.
+// ledger), save the ledger, write --write-profile, --report and --junit, print the
+// summary, and say the exit code and why: 0 complete and conforming, 1 a check failed
+// or a job is left behind, 2 usage, unreachable host, refused credentials or
+// interrupted, 3 incomplete.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
-import { PROFILE_KIND } from '../../schemas/profile.js'
 import { PACKAGE_VERSION } from '../paths.js'
-import { loadProfile, parseProfile, ProfileError, profileValues, type LoadedProfile } from '../profile.js'
+import { loadProfile, ProfileError, profileValues, type LoadedProfile } from '../profile.js'
 import { mergeProfile, readProfile } from './profile.js'
 import { dirname } from 'node:path'
 import { realKitClock, type KitClock } from './clock.js'
@@ -81,8 +81,6 @@ function incompleteReason(results: readonly CheckResult[], checked: number, plan
   return `incomplete: checked ${checked} of ${planned} planned (${Math.floor(made)}%, below --min-coverage ${minimum}%); ${parts.join('; ')}`
 }
 
-const EMPTY_PROFILE = parseProfile({ kind: PROFILE_KIND, version: 1, deployment: { origin: 'http://127.0.0.1' }, points: {} })
-
 /** Writes the deployment's profile merged with the earlier file, and says what changed; a problem, if the write failed. */
 function writeProfile(ctx: RunContext, path: string, prior: LoadedProfile | undefined, out: Output): string | undefined {
   let merged
@@ -131,7 +129,8 @@ export async function runContract(settings: ContractSettings, io: RunIO): Promis
   const client = new Client({ settings, clock, ledger, signal })
   const ctx = new RunContext(settings, client, clock, ledger)
   ctx.profile = profiles.checked
-  ctx.known = profileValues((profiles.checked ?? profiles.prior) as LoadedProfile | undefined ?? EMPTY_PROFILE)
+  const known = profiles.checked ?? profiles.prior
+  ctx.known = known === undefined ? {} : profileValues(known)
   const credentials = settings.username === undefined ? 'without credentials' : `as ${settings.username}`
   io.stdout.write(`jobboard-kit contract: ${settings.baseUrl} ${credentials}, ${settings.writes ? 'with writes' : 'read-only'}; groups ${settings.groups.join(', ')}\n`)
 
