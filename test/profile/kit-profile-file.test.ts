@@ -34,6 +34,7 @@ t.test('a second run fills what the first could not see, keeps what it cannot se
   const second = await contract({ baseUrl: await fake(t, { notFoundBody: 'text' }), writeProfile: file })
   t.equal(second.exitCode, 0, second.reason ?? 'exit 0')
   t.match(second.output, /merged with the earlier file/)
+  t.match(second.output, /  deployment: the file was recorded from http:\/\/127\.0\.0\.1:\d+, this run asked http:\/\/127\.0\.0\.1:\d+/, 'another origin is said')
   t.match(second.output, /  changed: notFoundBody json → text \(GET \/api\/v1\/candidates\/details\/2147483647\)/, 'the change is printed with the request that showed it')
   t.match(second.output, /  filled: authStatus 401 \(GET \/api\/v1\/marketing\/list\?page=3\)/, 'a point the first could not see is filled')
   t.equal(point(file, 'notFoundBody')?.value, 'text', 'the changed point is updated')
