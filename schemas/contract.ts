@@ -43,6 +43,16 @@ export const contractOptions = {
       description: `Run only these groups, comma-separated: ${CONTRACT_GROUPS.join(', ')} (rate-limit runs only when named)`,
     },
     ledger: { type: 'string', minLength: 1, description: 'Remember across runs, in this file: when each full request was made, whose write checks had their turn, jobs still to delete' },
+    writeProfile: {
+      type: 'string',
+      minLength: 1,
+      description: "Write the deployment's profile (its choices where the spec is silent, docs/profile.md) to this file, merged with the file's earlier points; prints what changed",
+    },
+    profile: {
+      type: 'string',
+      minLength: 1,
+      description: 'Check the deployment against this profile too: a recorded point that now differs fails (without it those points are only observed)',
+    },
     requestTimeout: { type: 'integer', minimum: 1, maximum: 600, default: 30, description: 'Seconds before one request is given up' },
   },
 } as const satisfies JSONSchema

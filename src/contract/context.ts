@@ -1,6 +1,8 @@
 // What the checks of one run share: the settings, the client and its plan, the values
 // job/fields gave (bound into the schemas), the observations, and the jobs the run
 // created, so that cleanup can delete them whatever happens.
+import type { ProfilePointName } from '../../schemas/profile.js'
+import type { LoadedProfile } from '../profile.js'
 import { FIELD_VALUES, type FieldValues } from '../../schemas/values.js'
 import type { Asserter } from './checks.js'
 import type { KitClock } from './clock.js'
@@ -43,8 +45,21 @@ export class RunContext {
     this.clock = clock
     this.ledger = ledger
     this.deployment = deploymentKey(settings.username, settings.baseUrl)
-    this.plan = new Plan(client, settings.groups)
+    this.plan = new Plan(client, settings.groups, settings.profile !== undefined || settings.writeProfile !== undefined)
   }
+
+  /**
+   * Choices known before the run (the --profile's, else those of the --write-profile file
+   * already there): how to talk to the deployment where the spec is silent, such as the
+   * field that names the job in close and expire.
+   */
+  known: Readonly<Partial<Record<ProfilePointName, unknown>>> = {}
+
+  /** The --profile the deployment is checked against, if one was given. */
+  profile: LoadedProfile | undefined
+
+  /** The field close and expire name the job by, once an answer showed it, with the request that did. */
+  idField: { value: 'id' | 'job_id'; request: string; at: number } | undefined
 
   /** The constrained values in force: job/fields' when its shape was understood, else the spec's. */
   get values(): FieldValues {

@@ -46,6 +46,8 @@ export interface Unavailable {
   readonly url: string
   readonly cause: UnavailableCause
   readonly reason: string
+  /** The 429 that made it unavailable, when one did: its body and Retry-after are the deployment's choices. */
+  readonly limited?: Answer
 }
 
 /** How much of an error page a report keeps. */
@@ -132,6 +134,18 @@ class Slots {
   }
 }
 
+/** One outcome the run got (public job pages aside), for reading the deployment's profile afterwards. */
+export interface Seen {
+  readonly credentials: Credentials
+  readonly outcome: Outcome
+  /** The clock's time when it came (ms). */
+  readonly at: number
+  /** The JSON body a POST sent, if any. */
+  readonly body: unknown
+  /** Its place among the requests as the plan asked them (answers come back in any order). */
+  readonly order: number
+}
+
 /** The first characters of a body, on one line, for a report. */
 export function excerpt(bytes: Buffer): string {
   return bytes.toString('utf8').replace(/\s+/g, ' ').trim().slice(0, BODY_EXCERPT)
@@ -169,6 +183,9 @@ export class Client {
   #spacing = 0
   #nextStart = 0
   readonly log: RequestRecord[] = []
+  /** Every outcome the run got, in the order they came, with whose credentials and when: what a profile is read from. */
+  readonly seen: Seen[] = []
+  #started = 0
 
   /** How the kit slowed down for a burst limiter, if it had to: requests at once, and the least time between two. */
   get pace(): { concurrency: number; spacingMs: number } | undefined {
@@ -289,6 +306,13 @@ export class Client {
    * 429 check's second request, ledgered but never waited for; `page`: outside the API.
    */
   async #send(method: string, url: string, options: RequestOptions, credentials: Credentials, mode: 'shared' | 'repeat' | 'page'): Promise<Outcome> {
+    const order = this.#started++
+    const outcome = await this.#attempt(method, url, options, credentials, mode)
+    if (mode !== 'page') this.seen.push({ credentials, outcome, at: this.#clock.now(), body: options.body, order })
+    return outcome
+  }
+
+  async #attempt(method: string, url: string, options: RequestOptions, credentials: Credentials, mode: 'shared' | 'repeat' | 'page'): Promise<Outcome> {
     const record: RequestRecord = {
       method,
       url,
@@ -302,10 +326,10 @@ export class Client {
     }
     this.log.push(record)
     const ledgerId = ledgerKey(this.#user(credentials), method, url)
-    const unavailable = (cause: UnavailableCause, reason: string): Unavailable => {
+    const unavailable = (cause: UnavailableCause, reason: string, limited?: Answer): Unavailable => {
       record.note = reason
       record.outcome = cause
-      return { kind: 'unavailable', method, url, cause, reason }
+      return { kind: 'unavailable', method, url, cause, reason, ...(limited ? { limited } : {}) }
     }
     const interrupted = () => unavailable('aborted', 'the run was interrupted')
 
@@ -355,10 +379,10 @@ export class Client {
       // the retry of a request that met a service error spent its window: the service error is the news
       if (serviceError) return unavailable(serviceError.cause, `${serviceError.reason}; asked again, it answered 429`)
       const retryAfter = retryAfterSeconds(got.headers['retry-after'])
-      if (retryAfter === undefined) return unavailable('rate-limited', 'answered 429 without a Retry-after in seconds')
+      if (retryAfter === undefined) return unavailable('rate-limited', 'answered 429 without a Retry-after in seconds', got)
       if (retryAfter <= SHORT_RETRY_AFTER_SECONDS) this.#slowDown(retryAfter)
       if (!this.#affords(retryAfter * 1000)) {
-        return unavailable('rate-limited', `answered 429; Retry-after ${retryAfter} s is beyond what is left of --max-wait ${this.#settings.maxWait} s`)
+        return unavailable('rate-limited', `answered 429; Retry-after ${retryAfter} s is beyond what is left of --max-wait ${this.#settings.maxWait} s`, got)
       }
       if (!(await this.#wait(retryAfter * 1000, record, options))) return interrupted()
     }

@@ -8,7 +8,7 @@ import { id as idSchema } from '../../schemas/common.js'
 import { isTimestamp } from '../../schemas/formats.js'
 import { need, notMade, Skip, where, type Got, type SkipKind } from './checks.js'
 import { isServiceError, type Client } from './http.js'
-import { APPLICATIONS, CANDIDATES, LISTS, TIMESHEETS, type ListDef } from './lists.js'
+import { APPLICATIONS, CANDIDATES, LISTS, MARKETING, TIMESHEETS, type ListDef } from './lists.js'
 import { int, isRec, notAPage, pageOf, rec, recs, str, type Page, type Rec } from './records.js'
 import type { Group } from './settings.js'
 
@@ -27,6 +27,9 @@ export const SPARE = {
   path: '/marketing/list',
   pages: { withoutCredentials: 3, wrongCredentials: 4, rateLimit: 5 },
 } as const
+
+/** Where the page past the last is asked, in order of preference: timesheets are paged by the spec's own words (prev_page). */
+const OUT_OF_RANGE_LISTS = [TIMESHEETS, APPLICATIONS, MARKETING, CANDIDATES] as const
 
 export const FILE_KINDS = [
   { list: 'timesheets', kind: 'timesheet' },
@@ -64,10 +67,13 @@ export class Plan {
   readonly #client: Client
   readonly #groups: readonly Group[]
   readonly #memo = new Map<string, Promise<unknown>>()
+  /** With --profile or --write-profile: also ask for a page past the last (the outOfRange point). */
+  readonly #profiling: boolean
 
-  constructor(client: Client, groups: readonly Group[]) {
+  constructor(client: Client, groups: readonly Group[], profiling = false) {
     this.#client = client
     this.#groups = groups
+    this.#profiling = profiling
   }
 
   #once<T>(key: string, make: () => Promise<T>): Promise<T> {
@@ -298,6 +304,39 @@ export class Plan {
     })
   }
 
+  /**
+   * A page past the last of one list, for the profile's outOfRangePage: a full request the
+   * run needs for nothing else (the lists are read to page 2; marketing's pages 3 to 5 are
+   * SPARE). The last page is worked out from the first page's total and size.
+   */
+  outOfRange(): Promise<{ list: ListDef; page: number; got: Got } | undefined> {
+    return this.#once('out-of-range', async () => {
+      this.#outOfRange = await this.#pastTheLast()
+      return this.#outOfRange
+    })
+  }
+
+  /** The page past the last that was asked, once it was: read by the profile, which never asks. */
+  peekOutOfRange(): { list: ListDef; page: number } | undefined {
+    return this.#outOfRange
+  }
+
+  #outOfRange: { list: ListDef; page: number; got: Got } | undefined
+
+  async #pastTheLast(): Promise<{ list: ListDef; page: number; got: Got } | undefined> {
+    const list = OUT_OF_RANGE_LISTS.find((l) => this.#selected(l.group))
+    if (!list) return undefined
+    const first = await this.first(list)
+    const page = first.kind === 'answer' ? pageOf(first) : undefined
+    const total = page ? int(page.total) : undefined
+    if (!page || total === undefined || page.data.length === 0) {
+      return { list, page: 0, got: first.kind === 'answer' ? notMade(`the first page of ${list.endpoint} gives no total and page size to work out its last page from`) : notMade(`the first page of ${list.endpoint} has no answer`, await this.#missing(list)) }
+    }
+    const last = Math.max(1, Math.ceil(total / page.data.length))
+    const past = Math.max(last + 1, list === MARKETING ? SPARE.pages.rateLimit + 1 : 3)
+    return { list, page: past, got: await this.#client.get(this.#client.api(list.path, { page: past })) }
+  }
+
   /** Asks for every read the selected groups need, at once. Failures show up in the checks. */
   async prefetch(): Promise<void> {
     const lists = LISTS.filter((list) => this.#selected(list.group))
@@ -313,6 +352,7 @@ export class Plan {
     if (this.#selected('timesheets')) reads.push(this.timesheetDownload())
     if (this.#selected('auth')) reads.push(this.withoutCredentials(), this.wrongCredentials())
     for (const group of this.#groups) for (const path of ID_PATHS[group] ?? []) reads.push(this.unknown(path))
+    if (this.#profiling) reads.push(this.outOfRange())
     await Promise.all(reads)
   }
 }

@@ -2,10 +2,14 @@
 // host cannot be reached or refuses the credentials), bind its values, delete the jobs
 // an earlier run left behind and plan this run's write turns, fetch what the selected
 // groups need, run the tap suite, delete what the run made (or leave it pending in the
-// ledger), save the ledger, write --report and --junit, print the summary, and say the
-// exit code and why: 0 complete and conforming, 1 a check failed or a job is left
-// behind, 2 usage, unreachable host, refused credentials or interrupted, 3 incomplete.
-import { mkdirSync, writeFileSync } from 'node:fs'
+// ledger), save the ledger, write --write-profile, --report and --junit, print the
+// summary, and say the exit code and why: 0 complete and conforming, 1 a check failed
+// or a job is left behind, 2 usage, unreachable host, refused credentials or
+// interrupted, 3 incomplete.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { PACKAGE_VERSION } from '../paths.js'
+import { loadProfile, ProfileError, profileValues, type LoadedProfile } from '../profile.js'
+import { mergeProfile, readProfile } from './profile.js'
 import { dirname } from 'node:path'
 import { realKitClock, type KitClock } from './clock.js'
 import { RunContext } from './context.js'
@@ -77,6 +81,30 @@ function incompleteReason(results: readonly CheckResult[], checked: number, plan
   return `incomplete: checked ${checked} of ${planned} planned (${Math.floor(made)}%, below --min-coverage ${minimum}%); ${parts.join('; ')}`
 }
 
+/** Writes the deployment's profile merged with the earlier file, and says what changed; a problem, if the write failed. */
+function writeProfile(ctx: RunContext, path: string, prior: LoadedProfile | undefined, out: Output): string | undefined {
+  let merged
+  try {
+    merged = mergeProfile(prior, readProfile(ctx), { origin: ctx.settings.baseUrl, recordedAt: ctx.clock.now(), kitVersion: PACKAGE_VERSION })
+    writeFile(path, `${JSON.stringify(merged.profile, null, 2)}\n`)
+  } catch (error) {
+    return `the profile was not written to ${path}: ${(error as Error).message}`
+  }
+  const points = Object.values(merged.profile.points as Record<string, { value?: unknown; seen: string }>)
+  const recorded = points.filter((p) => p.value !== undefined)
+  const lines = [
+    '',
+    `Profile ${path}: ${recorded.length} of ${points.length} points recorded (${recorded.filter((p) => p.seen === 'directly').length} seen directly, ${recorded.filter((p) => p.seen === 'inferred').length} inferred)${prior ? ', merged with the earlier file' : ''}`,
+    ...(prior && prior.deployment.origin !== ctx.settings.baseUrl ? [`  deployment: the file was recorded from ${prior.deployment.origin}, this run asked ${ctx.settings.baseUrl}`] : []),
+    ...merged.changes.map((change) => `  changed: ${change}`),
+    ...merged.filled.map((fill) => `  filled: ${fill}`),
+    ...merged.notSeen.map((point) => `  not seen: ${point}`),
+  ]
+  if (prior && merged.changes.length === 0) lines.push('  no recorded point changed')
+  out.write(`${lines.join('\n')}\n`)
+  return undefined
+}
+
 export async function runContract(settings: ContractSettings, io: RunIO): Promise<RunResult> {
   const clock = io.clock ?? realKitClock()
   const signal = io.signal ?? new AbortController().signal
@@ -88,8 +116,22 @@ export async function runContract(settings: ContractSettings, io: RunIO): Promis
     if (error instanceof UsageError) return { exitCode: 2, reason: error.message, report: undefined }
     throw error
   }
+  let profiles: { checked: LoadedProfile | undefined; prior: LoadedProfile | undefined }
+  try {
+    profiles = {
+      checked: settings.profile === undefined ? undefined : loadProfile(settings.profile),
+      // an earlier night's file: merged into, so it must be a profile (never overwritten when it is not)
+      prior: settings.writeProfile !== undefined && existsSync(settings.writeProfile) ? loadProfile(settings.writeProfile) : undefined,
+    }
+  } catch (error) {
+    if (error instanceof ProfileError) return { exitCode: 2, reason: error.message, report: undefined }
+    throw error
+  }
   const client = new Client({ settings, clock, ledger, signal })
   const ctx = new RunContext(settings, client, clock, ledger)
+  ctx.profile = profiles.checked
+  const known = profiles.checked ?? profiles.prior
+  ctx.known = known === undefined ? {} : profileValues(known)
   const credentials = settings.username === undefined ? 'without credentials' : `as ${settings.username}`
   io.stdout.write(`jobboard-kit contract: ${settings.baseUrl} ${credentials}, ${settings.writes ? 'with writes' : 'read-only'}; groups ${settings.groups.join(', ')}\n`)
 
@@ -174,6 +216,12 @@ export async function runContract(settings: ContractSettings, io: RunIO): Promis
     jobs: ctx.jobs,
     pending,
   })
+  if (settings.writeProfile !== undefined && stop === undefined) {
+    const problem = writeProfile(ctx, settings.writeProfile, profiles.prior, io.stdout)
+    if (problem !== undefined) [exitCode, reason] = [exitCode === 0 || exitCode === 3 ? 2 : exitCode, reason === undefined ? problem : `${reason}; ${problem}`]
+    report.exitCode = exitCode
+    report.reason = reason
+  }
   if (settings.report !== undefined) writeFile(settings.report, `${JSON.stringify(report, null, 2)}\n`)
   if (settings.junit !== undefined) writeFile(settings.junit, junitXml(results, `jobboard-kit contract ${settings.baseUrl}`, report.observations))
   io.stdout.write(`${closingLines(report).join('\n')}\n`)

@@ -16,6 +16,7 @@ import { marketingGroup } from './groups/marketing.js'
 import { metricsGroup } from './groups/metrics.js'
 import { rateLimitGroup } from './groups/rate-limit.js'
 import { timesheetsGroup } from './groups/timesheets.js'
+import { profileGroup } from './profile.js'
 import type { Group } from './settings.js'
 
 /**
@@ -100,6 +101,8 @@ export async function runSuite(ctx: RunContext, found: () => FieldLists | undefi
   })
   const ended = new Promise<void>((resolve) => root.on('end', () => resolve()))
   for (const [group, register] of REGISTER) if (ctx.settings.groups.includes(group)) register(root, ctx, found)
+  // last: the profile's points are read from what every group before got
+  if (ctx.profile) profileGroup(root, ctx, ctx.profile)
   root.end()
   await ended
   parser.end()

@@ -97,7 +97,7 @@ function comparable(list: ListDef, without: Rec[], total: unknown): boolean {
  * or after since by the field, and every fetched record at or after since by the field,
  * where the answer covers it, is in it.
  */
-function sinceVerdict(list: ListDef, since: string, answer: Page, without: Rec[]) {
+export function sinceVerdict(list: ListDef, since: string, answer: Page, without: Rec[]) {
   const at = `${since}:00`
   const inAnswer = new Set(answer.data.map(list.identity))
   const keys = answer.data.map(list.orderKey).filter((k) => k !== undefined)

@@ -1,0 +1,531 @@
+// The deployment profile on the kit's side (docs/profile.md). After a run, every profile
+// point is read from the answers the run already got (RECORDERS, keyed by the schema's
+// points: a point added to schemas/profile.ts without a recorder does not compile).
+// `--write-profile FILE` merges those readings into the file (a later run fills what an
+// earlier one could not see; a value that moved is updated and reported); `--profile
+// FILE` turns every recorded point into a check that fails when the deployment now
+// answers otherwise. A point the kit cannot see without requests the rate-limit plan
+// does not allow is listed in NOT_OBSERVABLE, the one place that says so, with why.
+import type { Minimal } from '@tapjs/core'
+import { isDeepStrictEqual } from 'node:util'
+import { EXTRA_FIELD_RECORDS } from '../../schemas/behaviour.js'
+import { PROFILE_KIND, PROFILE_POINTS, type ProfilePointName } from '../../schemas/profile.js'
+import { MONTH_NAMES, MONTH_SHORT_NAMES } from '../../schemas/values.js'
+import { parseProfile, type LoadedProfile } from '../profile.js'
+import { createFaker, hash32 } from '../random.js'
+import { drawFrom, sameShape } from '../shape.js'
+import { formatTimestamp } from '../time.js'
+import type { ProfileFile } from '../types.js'
+import { check, endpoint, Skip, type SkipKind } from './checks.js'
+import type { RunContext } from './context.js'
+import { findFieldLists } from './groups/fields.js'
+import { firstDisorder, sinceVerdict } from './groups/lists.js'
+import { isServiceError, type Answer, type Credentials, type Seen } from './http.js'
+import { APPLICATIONS, CANDIDATES, MARKETING, TIMESHEETS, type ListDef } from './lists.js'
+import { ID_PATHS, MALFORMED_SINCE, UNKNOWN_ID } from './plan.js'
+import { isRec, pageOf, rec, recs } from './records.js'
+
+type SeenHow = 'directly' | 'inferred' | 'not-seen'
+
+/** What a run says of one point: its value (none when not seen), how it knows, the request that showed it. */
+export interface Reading {
+  value?: unknown
+  seen: SeenHow
+  /** `GET /api/v1/...`: the request that showed it. */
+  request?: string
+  /** The clock's time of that answer (ms). */
+  at?: number
+  note?: string
+  /** A point not seen because an answer the plan asked for did not come (rate limited, or the service erred). */
+  missed?: Extract<SkipKind, 'unavailable' | 'error'>
+}
+
+export type Readings = Record<ProfilePointName, Reading>
+
+/**
+ * The points the kit does not see from outside without requests its rate-limit plan does
+ * not make, and why. They are recorded `not-seen` with this reason, and the table test
+ * (test/profile/kit-records-points.test.ts) accepts exactly these.
+ */
+export const NOT_OBSERVABLE: Readonly<Partial<Record<ProfilePointName, string>>> = {
+  // telling 'all' from 'success' means repeating a refused request within its window: a 429 the plan never risks
+  rateLimitCounts: 'seeing which answers use up a window needs a refused request made twice within it, which the kit never asks',
+  // job/add is one full request whatever its body: an add with an unknown field would take another write check's window
+  unknownJobFields: 'seeing it needs a job/add with a field the spec does not list, a full request the write checks need for themselves',
+}
+
+/** The answers the run got, with what identifies them. */
+interface Got {
+  answer: Answer
+  at: number
+  credentials: Credentials
+  path: string
+  query: URLSearchParams
+  body: unknown
+}
+
+const requestOf = (got: { answer: Answer }) => {
+  const url = new URL(got.answer.url)
+  return `${got.answer.method} ${url.pathname}${url.search}`
+}
+
+const directly = (got: Got, value: unknown, note?: string): Reading => ({ value, seen: 'directly', request: requestOf(got), at: got.at, ...(note ? { note } : {}) })
+const notSeen = (note: string, missed?: Reading['missed']): Reading => ({ seen: 'not-seen', note, ...(missed ? { missed } : {}) })
+
+/** The content type without parameters, in lower case: `application/pdf`. */
+const essence = (answer: Answer) => answer.headers['content-type']?.split(';')[0]?.trim().toLowerCase()
+
+/** How an error answer's body came: the {status, message} JSON, other text, or nothing. */
+const bodyType = (answer: Answer) => (answer.bytes.length === 0 ? 'empty' : isRec(answer.json) ? 'json' : 'text')
+
+/** The status an answer means: the body's, when a JSON body gives one (errorHttpStatus ok sends errors with HTTP 200). */
+const meant = (answer: Answer) => {
+  const status = rec(answer.json).status
+  return typeof status === 'number' ? status : answer.status
+}
+
+/** What the run got, sorted for the recorders; reads only answers already in hand, never asks. */
+class Evidence {
+  readonly ctx: RunContext
+  readonly #all: Got[]
+  readonly #missing: Array<{ path: string; cause: Reading['missed'] }>
+  readonly #prefix: string
+
+  constructor(ctx: RunContext, seen: readonly Seen[]) {
+    this.ctx = ctx
+    this.#prefix = new URL(ctx.client.api('')).pathname
+    const api = (url: string) => {
+      const parsed = new URL(url)
+      return { path: parsed.pathname.startsWith(this.#prefix) ? parsed.pathname.slice(this.#prefix.length) : parsed.pathname, query: parsed.searchParams }
+    }
+    // a 429 the client gave up on is an answer too: its body and Retry-after are choices of the deployment
+    this.#all = [...seen].sort((a, b) => a.order - b.order).flatMap((s) => {
+      const answer = s.outcome.kind === 'answer' ? s.outcome : s.outcome.limited
+      return answer ? [{ answer, at: s.at, credentials: s.credentials, body: s.body, ...api(answer.url) }] : []
+    })
+    this.#missing = seen.flatMap((s) =>
+      s.outcome.kind === 'unavailable' && s.outcome.cause !== 'aborted' ? [{ path: api(s.outcome.url).path, cause: isServiceError(s.outcome.cause) ? ('error' as const) : ('unavailable' as const) }] : [],
+    )
+  }
+
+  /** Answers with the given credentials on a path (a string is exact; a pattern tests the path). */
+  on(path: string | RegExp, filter: (got: Got) => boolean = () => true, credentials: Credentials = 'given'): Got[] {
+    return this.#all.filter((g) => g.credentials === credentials && (typeof path === 'string' ? g.path === path : path.test(g.path)) && filter(g))
+  }
+
+  refusals(): Got[] {
+    return this.#all.filter((g) => g.credentials !== 'given')
+  }
+
+  all(): Got[] {
+    return this.#all.filter((g) => g.credentials === 'given')
+  }
+
+  /** Why nothing was seen on a path: a planned request that got no answer, if one did not. */
+  missed(path: string | RegExp): Reading['missed'] {
+    return this.#missing.find((m) => (typeof path === 'string' ? m.path === path : path.test(m.path)))?.cause
+  }
+
+  /** The list's pages fetched without filters: the first and those its next_page led to. */
+  plainPages(list: ListDef): Got[] {
+    return this.on(list.path, (g) => !g.query.has('since') && !g.query.has('vacancy') && Number(g.query.get('page') ?? 1) <= 2 && pageOf(g.answer) !== undefined)
+  }
+
+  first(list: ListDef): Got | undefined {
+    return this.on(list.path, (g) => [...g.query.keys()].length === 0)[0]
+  }
+
+  selected(list: ListDef): boolean {
+    return this.ctx.settings.groups.includes(list.group)
+  }
+}
+
+const PAGED_LISTS = [TIMESHEETS, APPLICATIONS, MARKETING] as const
+
+/** Records a full page holds: a first page with a next_page, of the lists the spec shows paged. */
+function pageSize(e: Evidence): Reading {
+  const full = PAGED_LISTS.flatMap((list) => {
+    const got = e.first(list)
+    const page = got ? pageOf(got.answer) : undefined
+    return got && page && typeof page.nextPage === 'string' && page.data.length > 0 ? [{ got, size: page.data.length }] : []
+  })
+  const chosen = full[0]
+  if (!chosen) return notSeen('no list fetched had a second page: a page holds at least every record of the lists read', e.missed(/\/list$/))
+  const other = full.find((f) => f.size !== chosen.size)
+  return directly(chosen.got, chosen.size, other ? `${where(other.got)} holds ${other.size}` : undefined)
+}
+
+const where = (got: Got) => requestOf(got).replace(/^GET /, '')
+
+/** Whether candidates/list is paged: a next_page on its first page, or one page holding more than a page of the others. */
+function pageCandidates(e: Evidence): Reading {
+  const got = e.first(CANDIDATES)
+  const page = got ? pageOf(got.answer) : undefined
+  if (!got || !page) return notSeen(e.selected(CANDIDATES) ? 'the first page of candidates/list was not answered as a list' : 'the candidates group did not run', e.missed(CANDIDATES.path))
+  if (typeof page.nextPage === 'string') return directly(got, true)
+  const size = pageSize(e).value
+  if (typeof size === 'number' && page.data.length > size) return directly(got, false, `one page holds all ${page.data.length} candidates; other lists hold ${size} a page`)
+  return notSeen(`one page holds every candidate (${page.data.length}), no more than a page of the other lists holds: paged or not, it looks the same`)
+}
+
+/** What next_page holds on a last page that has records (an out-of-range page aside). */
+function lastPageNextPage(e: Evidence): Reading {
+  const lists = [...PAGED_LISTS, ...(pageCandidates(e).value === true ? [CANDIDATES] : [])]
+  for (const list of lists) {
+    for (const got of e.on(list.path, (g) => g.query.get('since') !== MALFORMED_SINCE)) {
+      const page = pageOf(got.answer)
+      if (!page || page.data.length === 0 || typeof page.nextPage === 'string') continue
+      if (!page.hasNextPage) return directly(got, 'omit')
+      if (page.nextPage === false || page.nextPage === null) return directly(got, String(page.nextPage))
+      return notSeen(`the last page's next_page holds ${JSON.stringify(page.nextPage)}: neither false, null nor left out`)
+    }
+  }
+  return notSeen('no list page fetched was a last page (each had a next page)', e.missed(/\/list$/))
+}
+
+function outOfRangePage(e: Evidence): Reading {
+  const asked = e.ctx.plan.peekOutOfRange()
+  if (!asked) return notSeen('no page past the last was asked (no list group ran)')
+  const page = String(asked.page)
+  const got = e.on(asked.list.path, (g) => g.query.get('page') === page && !g.query.has('since'))[0]
+  if (!got) return notSeen(`the page past the last of ${asked.list.endpoint} was not asked`, e.missed(asked.list.path))
+  const answer = got.answer
+  const list = pageOf(answer)
+  if (list && list.data.length === 0) return directly(got, 'empty')
+  if (list) return notSeen(`page ${page} answered ${list.data.length} records, though total and page size put it past the last`)
+  if (answer.status === 404 || meant(answer) === 404 || (answer.status === 200 && answer.json === undefined)) return directly(got, 'not-found', `HTTP ${answer.status} ${essence(answer) ?? ''}`.trim())
+  return notSeen(`a page past the last answered HTTP ${answer.status}`)
+}
+
+function sinceField(e: Evidence): Reading {
+  const found: Array<{ list: ListDef; got: Got; fields: string[] }> = []
+  for (const list of [CANDIDATES, APPLICATIONS]) {
+    const got = e.on(list.path, (g) => g.query.has('since') && g.query.get('since') !== MALFORMED_SINCE && !g.query.has('page'))[0]
+    const answer = got ? pageOf(got.answer) : undefined
+    if (!got || !answer) continue
+    const without = e.plainPages(list).flatMap((g) => pageOf(g.answer)?.data ?? [])
+    const verdicts = sinceVerdict(list, got.query.get('since') as string, answer, without)
+    found.push({ list, got, fields: verdicts.filter((v) => v.before.length === 0 && v.missing.length === 0).map((v) => v.field) })
+  }
+  const telling = found.filter((f) => f.fields.length === 1)
+  const values = [...new Set(telling.map((f) => f.fields[0]))]
+  const [first] = telling
+  if (values.length === 1 && first) return { ...directly(first.got, values[0], `the answer with since is explained by ${values[0]} alone`), seen: 'inferred' }
+  if (values.length > 1) return notSeen(`since compares ${telling.map((f) => `${f.fields[0]} on ${f.list.endpoint}`).join(' and ')}`)
+  return notSeen(found.length === 0 ? 'no answer with since of candidates/list or applications/list was fetched' : 'the answers with since cannot tell updated_at from created_at', e.missed(/^\/(candidates|applications)\/list$/))
+}
+
+/** A download's Content-Type, from the answers of its paths (the unknown id's aside). */
+const downloadType = (pattern: RegExp, what: string) => (e: Evidence): Reading => {
+  const got = e.on(pattern, (g) => g.answer.status === 200 && !g.path.endsWith(`/${UNKNOWN_ID}`))[0]
+  const type = got ? essence(got.answer) : undefined
+  if (!got) return notSeen(`no ${what} was downloaded`, e.missed(pattern))
+  if (type === undefined || !/^[a-z]+\/[a-z0-9.+-]+$/.test(type)) return notSeen(`the ${what} came with Content-Type ${JSON.stringify(got.answer.headers['content-type'])}`)
+  return directly(got, type)
+}
+
+/** An error answer's JSON body that says 404 or 412, with the HTTP status it came with. */
+function errorHttpStatus(e: Evidence): Reading {
+  const got = e.all().find((g) => isRec(g.answer.json) && (meant(g.answer) === 404 || meant(g.answer) === 412))
+  if (!got) return notSeen('no answer was a 404 or 412 JSON error')
+  if (got.answer.status === meant(got.answer)) return directly(got, 'mirror')
+  if (got.answer.status === 200) return directly(got, 'ok')
+  return notSeen(`a JSON error saying ${meant(got.answer)} came with HTTP ${got.answer.status}`)
+}
+
+const unknownIds = (e: Evidence) => {
+  const paths = Object.values(ID_PATHS).flat().map((path) => `${path}/${UNKNOWN_ID}`)
+  // in the plan's order, not the order the answers came in: the same run records the same request
+  return e.on(new RegExp(`/${UNKNOWN_ID}$`), (g) => paths.includes(g.path)).sort((a, b) => paths.indexOf(a.path) - paths.indexOf(b.path))
+}
+
+function notFoundBody(e: Evidence): Reading {
+  const got = unknownIds(e)[0]
+  if (!got) return notSeen('no unknown id was asked', e.missed(new RegExp(`/${UNKNOWN_ID}$`)))
+  if (got.answer.status !== 404 && meant(got.answer) !== 404 && got.answer.json !== undefined) return notSeen(`an unknown id answered HTTP ${got.answer.status} ${JSON.stringify(got.answer.json).slice(0, 80)}`)
+  return directly(got, bodyType(got.answer), `HTTP ${got.answer.status} ${essence(got.answer) ?? 'without a content type'}`)
+}
+
+function malformedSince(e: Evidence): Reading {
+  const got = e.on(/\/list$/, (g) => g.query.get('since') === MALFORMED_SINCE)[0]
+  if (!got) return notSeen('no malformed since was sent', e.missed(/\/list$/))
+  if (pageOf(got.answer)) return directly(got, 'ignore')
+  if (meant(got.answer) === 412) return directly(got, 'refuse')
+  return notSeen(`a malformed since answered HTTP ${got.answer.status}`)
+}
+
+function rateLimitBody(e: Evidence): Reading {
+  const got = e.all().find((g) => g.answer.status === 429)
+  return got ? directly(got, bodyType(got.answer)) : notSeen('no request answered 429 (the rate-limit group asks for one: --only with rate-limit)')
+}
+
+/** The auth group's refusals (a request without credentials, one with wrong ones). */
+const refusal = (read: (got: Got) => Reading) => (e: Evidence): Reading => {
+  const got = e.refusals().find((g) => g.answer.status === 401 || g.answer.status === 403)
+  if (got) return read(got)
+  return notSeen(e.ctx.settings.groups.includes('auth') ? 'no request was refused with 401 or 403' : 'the auth group did not run', e.missed(/^\/marketing\/list$/))
+}
+
+function monthNames(e: Evidence): Reading {
+  const months: Array<{ got: Got; month: string }> = []
+  for (const got of e.on('/metrics/list')) for (const m of recs(rec(got.answer.json).metrics)) for (const agg of recs(m.aggregations)) if (typeof agg.month === 'string') months.push({ got, month: agg.month })
+  for (const got of e.on(/^\/candidates\/(list|details\/[0-9]+)$/)) for (const c of recs(rec(got.answer.json).data)) if (typeof c.available_from_month === 'string') months.push({ got, month: c.available_from_month })
+  // May is both
+  const styled = months.filter((m) => m.month !== 'May')
+  const long = styled.filter((m) => (MONTH_NAMES as readonly string[]).includes(m.month))
+  const short = styled.filter((m) => (MONTH_SHORT_NAMES as readonly string[]).includes(m.month))
+  if (styled.length === 0) return notSeen('no month name other than May was fetched', e.missed('/metrics/list'))
+  if (long.length === styled.length) return directly((long[0] as { got: Got }).got, 'long')
+  if (short.length === styled.length) return directly((short[0] as { got: Got }).got, 'short')
+  const odd = styled.find((m) => !long.includes(m) && !short.includes(m))
+  return notSeen(odd ? `a month is written ${JSON.stringify(odd.month)}` : 'months are written both long and short')
+}
+
+function jobFieldsShape(e: Evidence): Reading {
+  const got = e.on('/job/fields')[0]
+  if (!got) return notSeen('job/fields was not answered', e.missed('/job/fields'))
+  const found = got.answer.status === 200 ? findFieldLists(got.answer.json) : undefined
+  if (found?.path === 'data') return directly(got, 'data')
+  if (found?.path === '(top level)') return directly(got, 'top-level')
+  return notSeen(found ? `the lists are at ${found.path}` : "job/fields' shape is not understood")
+}
+
+/** The order of the first pages of candidates, timesheets and marketing: all newest first, or all oldest first. */
+function listOrder(e: Evidence): Reading {
+  const orders: Array<{ list: ListDef; got: Got; order: string }> = []
+  for (const list of [CANDIDATES, TIMESHEETS, MARKETING]) {
+    const got = e.first(list)
+    const keys = (got ? (pageOf(got.answer)?.data ?? []) : []).map(list.orderKey)
+    if (!got || keys.length < 2 || new Set(keys).size < 2) continue
+    const order = firstDisorder(keys) === undefined ? 'newest-first' : firstDisorder([...keys].reverse()) === undefined ? 'oldest-first' : 'neither'
+    orders.push({ list, got, order })
+  }
+  const [first] = orders
+  if (!first) return notSeen('no first page of candidates, timesheets or marketing with two records or more was fetched', e.missed(/\/list$/))
+  const other = orders.find((o) => o.order !== first.order)
+  if (first.order === 'neither' || other) return notSeen(orders.map((o) => `${o.list.endpoint} ${o.order}`).join(', '))
+  return directly(first.got, first.order)
+}
+
+function closeExpireIdField(e: Evidence): Reading {
+  const known = e.ctx.idField
+  if (known) return { value: known.value, seen: 'directly', request: known.request, at: known.at }
+  return notSeen(e.ctx.settings.writes ? 'no close or expire was answered (see the jobs group)' : 'the run made no writes (--writes)')
+}
+
+/** JSON type names as a profile gives them. */
+const jsonType = (value: unknown) =>
+  value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value === 'number' ? 'number' : (typeof value as 'string' | 'boolean' | 'object')
+
+/** An example no longer than the profile schema allows, in the value's shape (never the value itself). */
+function exampleOf(value: unknown, seed: number): unknown {
+  const bounded =
+    typeof value === 'string' ? value.slice(0, 1000) : Array.isArray(value) ? value.slice(0, 20) : isRec(value) ? Object.fromEntries(Object.entries(value).slice(0, 20)) : value
+  return sameShape(bounded, drawFrom(createFaker(seed)))
+}
+
+const EXTRA_SOURCES: Record<keyof typeof EXTRA_FIELD_RECORDS, RegExp> = {
+  candidate: /^\/candidates\/(list|details\/[0-9]+)$/,
+  application: /^\/applications\/(list|details\/[0-9]+)$/,
+  timesheet: /^\/timesheets\/list$/,
+  marketing: /^\/marketing\/list$/,
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/
+
+/** Top-level fields of records beyond the spec's, per kind, with their type and an example of the same shape. */
+function extraFields(e: Evidence): Reading {
+  const value: Record<string, Record<string, { type: string; example: unknown }>> = {}
+  const seenKinds: string[] = []
+  const skipped: string[] = []
+  let first: Got | undefined
+  for (const [kind, source] of Object.entries(EXTRA_SOURCES) as Array<[keyof typeof EXTRA_FIELD_RECORDS, RegExp]>) {
+    const known = EXTRA_FIELD_RECORDS[kind].properties as object
+    const answers = e.on(source, (g) => recs(rec(g.answer.json).data).length > 0)
+    if (answers.length === 0) continue
+    seenKinds.push(kind)
+    const values = new Map<string, { got: Got; values: unknown[] }>()
+    for (const got of answers) {
+      for (const record of recs(rec(got.answer.json).data)) {
+        for (const [name, v] of Object.entries(record)) {
+          if (Object.hasOwn(known, name)) continue
+          const entry = values.get(name) ?? { got, values: [] }
+          entry.values.push(v)
+          values.set(name, entry)
+        }
+      }
+    }
+    const fields: Record<string, { type: string; example: unknown }> = {}
+    for (const [name, entry] of values) {
+      if (!NAME.test(name) || Object.keys(fields).length >= 32) {
+        skipped.push(`${kind}.${name}`)
+        continue
+      }
+      const types = new Set(entry.values.filter((v) => v !== null).map(jsonType))
+      const type = types.size === 0 ? 'null' : types.has('number') && types.has('integer') && types.size === 2 ? 'number' : [...types][0] as string
+      const sample = entry.values.find((v) => jsonType(v) === type || (type === 'number' && typeof v === 'number')) ?? null
+      fields[name] = { type, example: exampleOf(sample, hash32('profile', kind, name)) }
+      first ??= entry.got
+    }
+    if (Object.keys(fields).length > 0) value[kind] = fields
+  }
+  if (seenKinds.length === 0) return notSeen('no record was fetched', e.missed(/\/list$/))
+  const left = Object.keys(EXTRA_SOURCES).filter((k) => !seenKinds.includes(k))
+  const note = [left.length > 0 ? `no ${left.join(', ')} record was fetched` : '', skipped.length > 0 ? `not recorded: ${skipped.join(', ')}` : ''].filter((n) => n !== '').join('; ')
+  const got = first ?? (e.on(EXTRA_SOURCES[seenKinds[0] as keyof typeof EXTRA_SOURCES])[0] as Got)
+  return directly(got, value, note || undefined)
+}
+
+/** The window, from the Retry-after of a 429 (at its longest), or 0 when full requests made twice were all answered. */
+function rateLimitWindow(e: Evidence): Reading {
+  const limited = e.all().filter((g) => g.answer.status === 429 && /^[0-9]+$/.test(g.answer.headers['retry-after']?.trim() ?? ''))
+  const longest = limited.sort((a, b) => Number(b.answer.headers['retry-after']) - Number(a.answer.headers['retry-after']))[0]
+  if (longest) {
+    return { ...directly(longest, Number(longest.answer.headers['retry-after']?.trim()), 'the longest Retry-after of a 429: the window, when the request was repeated at once'), seen: 'inferred' }
+  }
+  const counts = new Map<string, number>()
+  for (const got of e.all()) counts.set(requestOf(got), (counts.get(requestOf(got)) ?? 0) + 1)
+  const repeated = [...counts].filter(([, n]) => n > 1).map(([request]) => request)
+  const again = e.all().find((g) => repeated.includes(requestOf(g)))
+  if (again && repeated.length > 0) return { ...directly(again, 0, `${repeated.length} full requests were made twice and none answered 429`), seen: 'inferred' }
+  return notSeen('no request answered 429 and none was made twice (the rate-limit group makes one twice)')
+}
+
+/** Every point's recorder: the schema's points, each read from the answers in hand. */
+export const RECORDERS: { readonly [P in ProfilePointName]: (e: Evidence) => Reading } = {
+  lastPageNextPage,
+  outOfRangePage,
+  pageCandidates,
+  sinceField,
+  rateLimitCounts: () => notSeen(NOT_OBSERVABLE.rateLimitCounts as string),
+  unknownJobFields: () => notSeen(NOT_OBSERVABLE.unknownJobFields as string),
+  errorHttpStatus,
+  timesheetContentType: downloadType(/^\/candidates\/(timesheet|timesheets\/download)\/[0-9]+$/, 'timesheet'),
+  resumeContentType: downloadType(/^\/candidates\/resume\/[0-9]+$/, 'resume'),
+  documentContentType: downloadType(/^\/candidates\/document\/[0-9]+$/, 'document'),
+  notFoundBody,
+  malformedSince,
+  rateLimitBody,
+  authStatus: refusal((got) => directly(got, got.answer.status)),
+  authChallenge: refusal((got) => directly(got, got.answer.headers['www-authenticate'] !== undefined)),
+  authBody: refusal((got) => directly(got, bodyType(got.answer))),
+  monthNames,
+  jobFieldsShape,
+  listOrder,
+  closeExpireIdField,
+  extraFields,
+  pageSize,
+  rateLimitWindow,
+}
+
+const cache = new WeakMap<RunContext, Readings>()
+
+/** Every point as this run saw it (read once, after the groups ran). */
+export function readProfile(ctx: RunContext): Readings {
+  let readings = cache.get(ctx)
+  if (!readings) {
+    const evidence = new Evidence(ctx, ctx.client.seen)
+    readings = Object.fromEntries(PROFILE_POINTS.map((point) => [point, RECORDERS[point](evidence)])) as Readings
+    cache.set(ctx, readings)
+  }
+  return readings
+}
+
+/** Extra fields compared by name and type: the examples are made up each time. */
+const structure = (value: unknown) =>
+  Object.fromEntries(
+    Object.entries(rec(value))
+      .filter(([, fields]) => Object.keys(rec(fields)).length > 0)
+      .map(([kind, fields]) => [kind, Object.fromEntries(Object.entries(rec(fields)).map(([name, field]) => [name, rec(field).type]))]),
+  )
+
+/** Whether two values of a point say the same. */
+export function sameValue(point: ProfilePointName, a: unknown, b: unknown): boolean {
+  return point === 'extraFields' ? isDeepStrictEqual(structure(a), structure(b)) : isDeepStrictEqual(a, b)
+}
+
+/** A value as messages show it: strings bare, extra fields as kind.name type. */
+export function show(point: ProfilePointName, value: unknown): string {
+  if (point === 'extraFields') {
+    const fields = Object.entries(structure(value)).flatMap(([kind, names]) => Object.entries(names).map(([name, type]) => `${kind}.${name} ${String(type)}`))
+    return fields.length === 0 ? 'no extra fields' : fields.join(', ')
+  }
+  return typeof value === 'string' ? value : JSON.stringify(value)
+}
+
+type PointEntry = { value?: unknown; seen: SeenHow; request?: string; date?: string; note?: string }
+
+const entryOf = (reading: Reading): PointEntry => ({
+  ...(reading.value !== undefined ? { value: reading.value } : {}),
+  seen: reading.seen,
+  ...(reading.request !== undefined ? { request: reading.request } : {}),
+  ...(reading.at !== undefined ? { date: formatTimestamp(reading.at) } : {}),
+  ...(reading.note !== undefined ? { note: reading.note } : {}),
+})
+
+/**
+ * The profile to write: this run's readings over the earlier file's points. A point seen
+ * now replaces the earlier entry (a moved value is reported as changed; extra fields of
+ * the same names and types keep their earlier examples); a point not seen now keeps the
+ * earlier entry. Validated against schemas/profile.ts before it is returned.
+ */
+export function mergeProfile(
+  prior: LoadedProfile | undefined,
+  readings: Readings,
+  deployment: { origin: string; recordedAt: number; kitVersion?: string },
+): { profile: ProfileFile; changes: string[]; filled: string[]; notSeen: string[] } {
+  const before = (prior?.points ?? {}) as Readonly<Record<string, PointEntry | undefined>>
+  const points: Record<string, PointEntry> = {}
+  const changes: string[] = []
+  const filled: string[] = []
+  const unseen: string[] = []
+  for (const point of PROFILE_POINTS) {
+    const reading = readings[point]
+    const old = before[point]
+    if (reading.value === undefined) {
+      if (old) points[point] = structuredClone(old) as PointEntry
+      else points[point] = entryOf(reading)
+      if (old?.value === undefined) unseen.push(`${point}: ${reading.note ?? 'not seen'}`)
+      continue
+    }
+    const entry = entryOf(reading)
+    if (old?.value !== undefined && sameValue(point, old.value, reading.value)) entry.value = structuredClone(old.value)
+    else if (old?.value !== undefined) changes.push(`${point} ${show(point, old.value)} → ${show(point, reading.value)}${reading.request ? ` (${reading.request})` : ''}`)
+    else if (prior) filled.push(`${point} ${show(point, reading.value)}${reading.request ? ` (${reading.request})` : ''}`)
+    points[point] = entry
+  }
+  const file = {
+    kind: PROFILE_KIND,
+    version: 1,
+    deployment: {
+      origin: deployment.origin,
+      recorded_at: formatTimestamp(deployment.recordedAt),
+      ...(deployment.kitVersion !== undefined ? { kit_version: deployment.kitVersion } : {}),
+    },
+    points,
+  }
+  // a profile the kit writes must be one the fake (and the next run) reads: a bug here stops the write
+  return { profile: parseProfile(file, 'the profile written') as ProfileFile, changes, filled, notSeen: unseen }
+}
+
+/** `--profile`: one check per point the profile records; a value that moved fails, naming both. */
+export function profileGroup(root: Minimal, ctx: RunContext, profile: LoadedProfile): void {
+  const points = profile.points as Readonly<Record<string, PointEntry | undefined>>
+  endpoint(root, 'profile', (t) => {
+    for (const point of PROFILE_POINTS) {
+      const recorded = points[point]
+      if (recorded?.value === undefined) continue
+      check(t, `${point} is as the profile records it`, async (a) => {
+        const now = readProfile(ctx)[point]
+        if (now.value === undefined) throw new Skip(`${point} could not be seen this run: ${now.note ?? 'not seen'}`, now.missed ?? 'not-applicable')
+        const from = recorded.request !== undefined ? ` (${recorded.request}${recorded.date ? ` on ${recorded.date}` : ''})` : ''
+        a.ok(
+          sameValue(point, recorded.value, now.value),
+          `${point}: ${show(point, now.value)}, as the profile records`,
+          `profile: ${point} ${show(point, recorded.value)}${from}; deployment now answers ${show(point, now.value)}${now.request ? ` (${now.request})` : ''}`,
+        )
+      })
+    }
+  })
+}
+

@@ -1,0 +1,61 @@
+// Every point of the profile schema, one by one, from the kit's side: a fake over a
+// socket with the point's non-default value (test/helpers/profile-values.ts) → `contract
+// --write-profile` records that value. The loop is over the schema's points, so a point
+// added to schemas/profile.ts that the kit does not record fails here; the only points
+// allowed to stay unseen are those the kit's recording table lists in NOT_OBSERVABLE
+// (src/contract/profile.ts), each recorded `not-seen` with its reason.
+import { join } from 'node:path'
+import t from 'tap'
+import { PROFILE_POINTS, type ProfilePointName } from '../../schemas/profile.js'
+import { NOT_OBSERVABLE, sameValue } from '../../src/contract/profile.js'
+import type { ContractFlags } from '../../src/contract/settings.js'
+import { loadProfile } from '../../src/profile.js'
+import { createMockServer } from '../../src/server.js'
+import type { ServerOptionsInput } from '../../src/types.js'
+import { contract } from '../contract/helpers.js'
+import { nonDefaultValue } from '../helpers/profile-values.js'
+
+interface Setup {
+  /** Options the fake gets besides the point (by default: no rate limit). */
+  fake?: ServerOptionsInput
+  /** Flags the kit runs with besides --write-profile (by default: every read group, no rate limit). */
+  kit?: ContractFlags
+}
+
+/** What a point needs to be seen: the answers that show it are asked only by some groups. */
+const SETUP: Partial<Record<ProfilePointName, Setup>> = {
+  // a 429 comes from the rate-limit group's repeated request, with the fake's limit on
+  rateLimitBody: { fake: { rateLimitWindow: 900 }, kit: { only: 'metrics,rate-limit', rateLimitWindow: 900 } },
+  rateLimitWindow: { fake: {}, kit: { only: 'metrics,rate-limit', rateLimitWindow: 900 } },
+  // close and expire are write checks
+  closeExpireIdField: { kit: { writes: true, rateLimitWindow: 0 } },
+}
+
+const recorded = (path: string, point: ProfilePointName) =>
+  (loadProfile(path).points as Record<string, { value?: unknown; seen: string; note?: string; request?: string } | undefined>)[point]
+
+for (const point of PROFILE_POINTS) {
+  const exception = NOT_OBSERVABLE[point]
+  t.test(exception === undefined ? `records a non-default ${point} from a deployment` : `records ${point} as not seen, saying why`, async (t) => {
+    const setup = SETUP[point] ?? {}
+    const value = nonDefaultValue(point)
+    const fake = await createMockServer({ clock: 'virtual', rateLimitWindow: 0, ...setup.fake, [point]: value } as ServerOptionsInput)
+    t.teardown(() => fake.close())
+    const url = await fake.listen(0)
+    const file = join(t.testdir(), 'profile.json')
+    const run = await contract({ baseUrl: url, rateLimitWindow: 0, ...setup.kit, writeProfile: file })
+    t.not(run.exitCode, 2, `the run went through: ${run.reason ?? ''}`)
+    const entry = recorded(file, point)
+    if (exception !== undefined) {
+      t.same(entry, { seen: 'not-seen', note: exception }, 'not seen, with the reason the recording table gives')
+      return
+    }
+    t.ok(entry?.seen === 'directly' || entry?.seen === 'inferred', `${point} is seen (${entry?.seen}: ${entry?.note ?? ''})`)
+    t.ok(sameValue(point, entry?.value, value), `${point} is recorded as ${JSON.stringify(value)}, got ${JSON.stringify(entry?.value)}`)
+    t.match(entry?.request, /^(GET|POST) \/api\/v1\//, 'with the request that showed it')
+  })
+}
+
+t.test('the points the kit cannot see are points of the schema', async (t) => {
+  t.same(Object.keys(NOT_OBSERVABLE).filter((point) => !(PROFILE_POINTS as readonly string[]).includes(point)), [])
+})
