@@ -83,7 +83,7 @@ function incompleteReason(results: readonly CheckResult[], checked: number, plan
 
 /** Writes the deployment's profile merged with the earlier file, and says what changed; a problem, if the write failed. */
 function writeProfile(ctx: RunContext, path: string, prior: LoadedProfile | undefined, out: Output): string | undefined {
-  let merged
+  let merged: ReturnType<typeof mergeProfile>
   try {
     merged = mergeProfile(prior, readProfile(ctx), { origin: ctx.settings.baseUrl, recordedAt: ctx.clock.now(), kitVersion: PACKAGE_VERSION })
     writeFile(path, `${JSON.stringify(merged.profile, null, 2)}\n`)

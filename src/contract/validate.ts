@@ -80,7 +80,10 @@ export function monthStyles(data: unknown): Array<SchemaVerdict['choices'][numbe
   const found = new Map<string, SchemaVerdict['choices'][number]>()
   const visit = (node: unknown, path: string, depth: number) => {
     if (depth > 6 || node === null || typeof node !== 'object') return
-    if (Array.isArray(node)) return node.forEach((item) => visit(item, `${path}[]`, depth + 1))
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item, `${path}[]`, depth + 1)
+      return
+    }
     for (const [key, value] of Object.entries(node)) {
       const field = path === '' ? key : `${path}.${key}`
       if ((key === 'month' || key === 'available_from_month') && typeof value === 'string') {

@@ -34,9 +34,9 @@ t.test('a second run fills what the first could not see, keeps what it cannot se
   const second = await contract({ baseUrl: await fake(t, { notFoundBody: 'text' }), writeProfile: file })
   t.equal(second.exitCode, 0, second.reason ?? 'exit 0')
   t.match(second.output, /merged with the earlier file/)
-  t.match(second.output, /  deployment: the file was recorded from http:\/\/127\.0\.0\.1:\d+, this run asked http:\/\/127\.0\.0\.1:\d+/, 'another origin is said')
-  t.match(second.output, /  changed: notFoundBody json → text \(GET \/api\/v1\/candidates\/details\/2147483647\)/, 'the change is printed with the request that showed it')
-  t.match(second.output, /  filled: authStatus 401 \(GET \/api\/v1\/marketing\/list\?page=3\)/, 'a point the first could not see is filled')
+  t.match(second.output, / {2}deployment: the file was recorded from http:\/\/127\.0\.0\.1:\d+, this run asked http:\/\/127\.0\.0\.1:\d+/, 'another origin is said')
+  t.match(second.output, / {2}changed: notFoundBody json → text \(GET \/api\/v1\/candidates\/details\/2147483647\)/, 'the change is printed with the request that showed it')
+  t.match(second.output, / {2}filled: authStatus 401 \(GET \/api\/v1\/marketing\/list\?page=3\)/, 'a point the first could not see is filled')
   t.equal(point(file, 'notFoundBody')?.value, 'text', 'the changed point is updated')
   t.equal(point(file, 'authStatus')?.value, 401)
   t.equal(point(file, 'rateLimitBody')?.value, 'json', 'a point this run could not see keeps its earlier value')
@@ -44,7 +44,7 @@ t.test('a second run fills what the first could not see, keeps what it cannot se
 
   // night 3: nothing moved
   const third = await contract({ baseUrl: await fake(t, { notFoundBody: 'text' }), writeProfile: file })
-  t.match(third.output, /  no recorded point changed/)
+  t.match(third.output, / {2}no recorded point changed/)
 })
 
 t.test('--profile skips a recorded point this run cannot see, with the reason, and fails only on one that moved', async (t) => {
