@@ -12,13 +12,13 @@ t.test('every schema the fake compiles is valid draft-07', async (t) => {
   const ajv = new Ajv({ strict: false, validateSchema: true })
   const named = Object.entries(schemas).filter(([, value]) => isSchema(value))
   t.ok(named.length > 20, `${named.length} schemas found`)
-  const built: Array<[string, object]> = [
+  const built: Array<[string, unknown]> = [
     ['pagedEnvelope(candidate)', pagedEnvelope(schemas.candidate)],
     ['twoWayPagedEnvelope(timesheet)', twoWayPagedEnvelope(schemas.timesheet)],
     ['listEnvelope(application)', listEnvelope(schemas.application)],
     ['errorBody(412)', errorBody(412)],
   ]
-  for (const [name, schema] of [...named, ...built]) {
+  for (const [name, schema] of [...named, ...built] as Array<[string, object]>) {
     t.ok(ajv.validateSchema(schema), `${name}: ${ajv.errorsText(ajv.errors)}`)
   }
 })
