@@ -4,7 +4,6 @@
 import basicAuth from '@fastify/basic-auth'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifySchemaValidationError } from 'fastify'
 import type { FastifyValidationResult } from 'fastify/types/schema.js'
-import { formatOption } from '../schemas/formats.js'
 import { jobIdBody, jobIdFieldBody, jobInput, jobInputLenient } from '../schemas/job.js'
 import { REALM } from './auth.js'
 import { Board } from './board.js'
@@ -16,6 +15,7 @@ import { Controller } from './control.js'
 import type { ArmedFault } from './faults.js'
 import { checkResponses, registerOpenApi, type ResponseCheck } from './openapi.js'
 import { AnswerCache } from './answers.js'
+import { serializerCompiler } from './serializer.js'
 import { documentedErrors, parsePrefer, preferredError } from './prefer.js'
 import { requestKey } from './rate-limit.js'
 import control, { CONTROL_PREFIX } from './routes/control.js'
@@ -225,9 +225,8 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
       if (socket.writable && !pending?.headersSent) socket.end(clientErrorResponse(error))
       else socket.destroy()
     },
-    // the serializer resolves anyOf (next_page) with its own ajv: it must know the spec's formats
-    serializerOpts: { ajv: { formats: formatOption() } },
   })
+  app.setSerializerCompiler(serializerCompiler)
   app.decorate('board', board)
   const controller = new Controller(() => app.board)
   app.decorate('controller', controller)
@@ -247,7 +246,7 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   app.decorateRequest('answerMonth', undefined)
 
   // query strings and paths are text: coerce them; JSON bodies are validated as sent
-  const paramsAjv = createAjv({ coerce: true })
+  const paramsAjv = createAjv({ coerce: true, ownSchemas: true })
   app.setValidatorCompiler(({ schema, httpPart, url }) =>
     httpPart === 'body' ? bodyValidator(board, schema, url) : textValidator(board, paramsAjv.compile(schema), schema),
   )

@@ -22,7 +22,7 @@ let optionsValidator: ValidateFunction<ServerOptions> | undefined
 
 export function resolveOptions(input: ServerOptionsInput = {}): ResolvedOptions {
   // compiled once per process, when first needed: a pure function of the options schema
-  optionsValidator ??= createAjv({ useDefaults: true }).compile<ServerOptions>(serverOptions)
+  optionsValidator ??= createAjv({ useDefaults: true, ownSchemas: true, fewCalls: true }).compile<ServerOptions>(serverOptions)
   const validate = optionsValidator
   // undefined means "not given", as a caller spreading optional settings expects
   const copy = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))

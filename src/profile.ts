@@ -23,7 +23,7 @@ let profileValidator: ValidateFunction<ProfileFile> | undefined
 
 export function parseProfile(data: unknown, source = 'profile'): LoadedProfile {
   // compiled once per process, when a profile is first read
-  profileValidator ??= createAjv().compile<ProfileFile>(profileFile)
+  profileValidator ??= createAjv({ ownSchemas: true, fewCalls: true }).compile<ProfileFile>(profileFile)
   const validate = profileValidator
   if (!validate(data)) throw new ProfileError(`${source} is not a valid deployment profile: ${explain(validate.errors ?? [], 'record', data)}`)
   return deepFreeze(structuredClone(data))

@@ -145,10 +145,10 @@ export function parseScenario(data: unknown, source = 'scenario', { redact = fal
     copy = undefined
   }
   if (copy === undefined) throw new ScenarioError(`${source} is invalid: it must be JSON data, nested at most 64 levels deep.`)
-  const lists = compiled.get('lists', () => createAjv({ useDefaults: true }).compile(listsPart))
+  const lists = compiled.get('lists', () => createAjv({ useDefaults: true, ownSchemas: true, fewCalls: true }).compile(listsPart))
   if (!lists(copy)) throw refusal(lists.errors ?? [], source, copy, redact)
   const bound = boardLists(copy as Scenario)
-  const validate = compiled.get(JSON.stringify(bound), () => createAjv({ useDefaults: true }).compile(bindFieldValues(scenarioSchema, bound)))
+  const validate = compiled.get(JSON.stringify(bound), () => createAjv({ useDefaults: true, ownSchemas: true, fewCalls: true }).compile(bindFieldValues(scenarioSchema, bound)))
   if (!validate(copy)) throw refusal(validate.errors ?? [], source, copy, redact)
   return deepFreeze(copy as Scenario)
 }
