@@ -151,7 +151,12 @@ function performanceTable(rows: Row[], startup: StartupFigures | undefined, boar
   ]
   for (const name of SAME_BYTES_ROWS) {
     const row = rows.find((r) => r.name === name)
-    if (row) lines.push(`| ${name}: throughput of bare Fastify, p99 | ${pct(row.rpsRatio)}, ${row.p99.toFixed(1)} ms (×${row.p99Ratio.toFixed(1)}) |`)
+    if (row) {
+      lines.push(
+        `| ${name}: throughput ÷ bare Fastify (same bytes); server CPU per answer ÷ its; p99 | ` +
+          `${pct(row.rpsRatio)}; ${row.cpuPerAnswer.toFixed(0)} µs ÷ ${(row.cpuPerAnswer / row.cpuRatio).toFixed(0)} µs = ${row.cpuRatio.toFixed(2)}; ${row.p99.toFixed(1)} ms (×${row.p99Ratio.toFixed(1)}) |`,
+      )
+    }
   }
   if (startup) {
     lines.push(`| CLI spawn to first 200 ÷ bare Fastify | ${startup.cliMs.toFixed(0)} ms ÷ ${startup.ceilingMs.toFixed(0)} ms = ${(startup.cliMs / startup.ceilingMs).toFixed(2)} |`)
