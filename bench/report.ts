@@ -10,6 +10,9 @@ export interface RoundResult extends Sample {
   /** Latency as a multiple of the ceiling's: 2 is twice as slow. */
   p50Ratio: number
   p99Ratio: number
+  /** Server CPU time per answer, microseconds, and as a multiple of the ceiling's. */
+  cpuPerAnswer: number
+  cpuRatio: number
 }
 
 export interface Row {
@@ -22,6 +25,12 @@ export interface Row {
   p99: number
   p99Ratio: number
   bytesPerSecond: number
+  /**
+   * Server CPU microseconds per answer, and that as a multiple of the ceiling's: the
+   * fake's own cost, whether or not the load generator was the limit of the run.
+   */
+  cpuPerAnswer: number
+  cpuRatio: number
   /** Shares of one core used by the server and by the load generator. */
   serverCpu: number
   loadCpu: number
@@ -45,8 +54,17 @@ export function median(values: number[]): number {
   return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
 }
 
+const cpuPer = (s: Sample) => (s.serverCpu / s.rps) * 1e6
+
 export function againstCeiling(sample: Sample, ceiling: Sample): RoundResult {
-  return { ...sample, rpsRatio: sample.rps / ceiling.rps, p50Ratio: sample.p50 / ceiling.p50, p99Ratio: sample.p99 / ceiling.p99 }
+  return {
+    ...sample,
+    rpsRatio: sample.rps / ceiling.rps,
+    p50Ratio: sample.p50 / ceiling.p50,
+    p99Ratio: sample.p99 / ceiling.p99,
+    cpuPerAnswer: cpuPer(sample),
+    cpuRatio: cpuPer(sample) / cpuPer(ceiling),
+  }
 }
 
 /**
@@ -67,6 +85,8 @@ export function summarise(name: string, expect: number, rounds: RoundResult[]): 
     p99: of((r) => r.p99),
     p99Ratio: of((r) => r.p99Ratio),
     bytesPerSecond: of((r) => r.bytesPerSecond),
+    cpuPerAnswer: of((r) => r.cpuPerAnswer),
+    cpuRatio: of((r) => r.cpuRatio),
     serverCpu: of((r) => r.serverCpu),
     loadCpu: of((r) => r.loadCpu),
     unexpected: rounds.reduce((sum, r) => sum + r.unexpected, 0),
@@ -90,7 +110,7 @@ function unexpectedCell(row: Row): string {
 }
 
 export function renderTable(rows: Row[]): string {
-  const header = ['endpoint', 'req/s', 'of ceiling', 'p50 ms', '× ceiling', 'p99 ms', '× ceiling', 'cpu server/load', 'unexpected']
+  const header = ['endpoint', 'req/s', 'of ceiling', 'p50 ms', '× ceiling', 'p99 ms', '× ceiling', 'server µs/answer', '× ceiling', 'cpu server/load', 'unexpected']
   const cells = rows.map((row) => [
     row.name,
     whole.format(row.rps),
@@ -99,6 +119,8 @@ export function renderTable(rows: Row[]): string {
     fixed(1)(row.p50Ratio),
     fixed(2)(row.p99),
     fixed(1)(row.p99Ratio),
+    fixed(0)(row.cpuPerAnswer),
+    fixed(2)(row.cpuRatio),
     `${fixed(0)(row.serverCpu * 100)}% / ${fixed(0)(row.loadCpu * 100)}%`,
     unexpectedCell(row),
   ])

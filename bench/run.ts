@@ -4,14 +4,15 @@
 // generator here, so on a two-core machine each has a core. Reports; never fails on
 // slowness. See bench/README.md.
 import { fork, type ChildProcess } from 'node:child_process'
-import { writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { runLoad, type LoadSettings, type Target } from './load.js'
 import { againstCeiling, renderBuilds, renderTable, summarise, type Build, type RoundResult, type Row } from './report.js'
 import type { ServerCpu, ServerReady, ServerSpec } from './server.js'
-import { applicationPages, ceilingTarget, largeTargets, limitedTargets, openTargets, readBoard } from './targets.js'
+import { buildPackage, measureBuild, measureStartup, type BuildFigures, type StartupFigures } from './startup.js'
+import { applicationPages, ceilingTarget, largeTargets, limitedTargets, openTargets, readBoard, SAME_BYTES_ROWS, sameBytes } from './targets.js'
 
 const HELP = `Usage: npm run bench -- [options]
 
@@ -21,13 +22,17 @@ const HELP = `Usage: npm run bench -- [options]
   --connections N     concurrent connections (default 10)
   --max-requests N    requests at the most per measured run (default 200000)
   --large             also build the large scenario and page deep in it (adds ~1 min)
-  --json FILE         also write the results as JSON
+  --json FILE         also write the results as JSON (bench/results/latest.json is always written)
+  --startup-runs N    fresh processes per start-up measure; 0 skips them (default 5)
+  --readme            rewrite README.md's performance table with this run's figures
   -h, --help          this text`
 
 interface Settings extends LoadSettings {
   rounds: number
   large: boolean
   json: string | undefined
+  startupRuns: number
+  readme: boolean
 }
 
 function parseSettings(argv: string[]): Settings | undefined {
@@ -42,6 +47,8 @@ function parseSettings(argv: string[]): Settings | undefined {
       'max-requests': { type: 'string', default: '200000' },
       large: { type: 'boolean', default: false },
       json: { type: 'string' },
+      'startup-runs': { type: 'string', default: '5' },
+      readme: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   })
@@ -61,6 +68,8 @@ function parseSettings(argv: string[]): Settings | undefined {
     maxRequests: number('max-requests', values['max-requests'], { max: 10_000_000 }),
     large: values.large,
     json: values.json,
+    startupRuns: number('startup-runs', values['startup-runs'], { min: 0, max: 50 }),
+    readme: values.readme,
   }
 }
 
@@ -117,19 +126,69 @@ function startServer(name: string, spec: ServerSpec, timeoutMs: number): Promise
   })
 }
 
+const RESULTS = new URL('./results/', import.meta.url)
+const README = new URL('../README.md', import.meta.url)
+const START = '<!-- bench:start -->'
+const END = '<!-- bench:end -->'
+
+function renderStartup(s: StartupFigures): string {
+  return [
+    `start-up, medians of ${s.runs} fresh processes:`,
+    `  CLI serve, spawn to first 200: ${s.cliMs.toFixed(0)} ms; bare Fastify, spawn to first 200: ${s.ceilingMs.toFixed(0)} ms; ratio ${(s.cliMs / s.ceilingMs).toFixed(2)}`,
+    `  in-process: import ${s.importMs.toFixed(0)} ms, createMockServer + first answer ${s.createFirstMs.toFixed(0)} ms, a second answer ${s.secondMs.toFixed(1)} ms`,
+  ].join('\n')
+}
+
+/** The README's table: the issue's measures from one run, with the machine it ran on. */
+function performanceTable(rows: Row[], startup: StartupFigures | undefined, boards: BuildFigures[], settings: Settings): string {
+  const pct = (n: number) => `${(n * 100).toFixed(0)}%`
+  const lines = [
+    `Measured by \`npm run bench -- --readme\` on ${availableParallelism()} CPUs (shared), Node ${process.version}, ` +
+      `${settings.rounds} rounds × ${settings.duration} s. Throughput is a share of a bare Fastify route sending the same bytes in the same round; compare ratios, not req/s.`,
+    '',
+    '| measure | figure |',
+    '|---|---|',
+  ]
+  for (const name of SAME_BYTES_ROWS) {
+    const row = rows.find((r) => r.name === name)
+    if (row) {
+      lines.push(
+        `| ${name}: throughput ÷ bare Fastify (same bytes); server CPU per answer ÷ its; p99 | ` +
+          `${pct(row.rpsRatio)}; ${row.cpuPerAnswer.toFixed(0)} µs ÷ ${(row.cpuPerAnswer / row.cpuRatio).toFixed(0)} µs = ${row.cpuRatio.toFixed(2)}; ${row.p99.toFixed(1)} ms (×${row.p99Ratio.toFixed(1)}) |`,
+      )
+    }
+  }
+  if (startup) {
+    lines.push(`| CLI spawn to first 200 ÷ bare Fastify | ${startup.cliMs.toFixed(0)} ms ÷ ${startup.ceilingMs.toFixed(0)} ms = ${(startup.cliMs / startup.ceilingMs).toFixed(2)} |`)
+    lines.push(`| in-process: import / createMockServer + first answer / a second answer | ${startup.importMs.toFixed(0)} ms / ${startup.createFirstMs.toFixed(0)} ms / ${startup.secondMs.toFixed(1)} ms |`)
+  }
+  for (const b of boards) lines.push(`| \`${b.scenario}\`: createMockServer to first answer, peak RSS | ${(b.firstAnswerMs / 1000).toFixed(1)} s, ${(b.peakRss / 1048576).toFixed(0)} MiB |`)
+  return lines.join('\n')
+}
+
+async function rewriteReadme(table: string): Promise<void> {
+  const text = await readFile(README, 'utf8')
+  const from = text.indexOf(START)
+  const to = text.indexOf(END)
+  if (from < 0 || to < from) throw new Error(`README.md has no ${START} … ${END} section to rewrite.`)
+  await writeFile(README, `${text.slice(0, from + START.length)}\n${table}\n${text.slice(to)}`)
+}
+
 function progress(text: string): void {
   process.stderr.write(`${text}\n`)
 }
 
-/** A target and the server it loads. */
-type Load = [Target, Server]
+/** A target, the server it loads, and the ceiling that sends the same bytes, if measured. */
+type Load = [Target, Server, Load?]
 
 /**
  * Every round measures the ceiling, then each target once, so each target's ratio is
  * taken against a ceiling measured moments before it on the same machine state.
  */
 async function measure(label: string, ceiling: Load, loads: Load[], settings: Settings): Promise<Row[]> {
-  const results = new Map<Target, RoundResult[]>([ceiling, ...loads].map(([target]) => [target, []]))
+  // each row below the bare route that sent its bytes, when there is one
+  const order = [ceiling[0], ...loads.flatMap(([target, , own]) => (own === undefined ? [target] : [target, own[0]]))]
+  const results = new Map<Target, RoundResult[]>(order.map((target) => [target, []]))
   for (let round = 1; round <= settings.rounds; round++) {
     const run = async ([target, server]: Load) => {
       const sample = await runLoad(target, settings, server.cpu)
@@ -138,7 +197,13 @@ async function measure(label: string, ceiling: Load, loads: Load[], settings: Se
     }
     const top = await run(ceiling)
     results.get(ceiling[0])?.push(againstCeiling(top, top))
-    for (const load of loads) results.get(load[0])?.push(againstCeiling(await run(load), top))
+    for (const load of loads) {
+      const own = load[2]
+      // the same bytes from a bare route, just before: the row's ratio is taken against it
+      const same = own === undefined ? top : await run(own)
+      if (own !== undefined) results.get(own[0])?.push(againstCeiling(same, top))
+      results.get(load[0])?.push(againstCeiling(await run(load), same))
+    }
   }
   return [...results].map(([target, rounds]) => summarise(target.name, target.expect, rounds))
 }
@@ -162,11 +227,33 @@ async function main(): Promise<void> {
     const limited = await started('default board (window 900)', { kind: 'fake', scenario: 'default', rateLimitWindow: 900 })
     const facts = await readBoard(open.url)
     const ceiling: Load = [ceilingTarget(ceilingServer.url), ceilingServer]
+    const openLoads: Load[] = []
+    for (const target of openTargets(open.url, facts)) {
+      const own = SAME_BYTES_ROWS.includes(target.name) ? await sameBytes(ceilingServer.url, target) : undefined
+      openLoads.push([target, open, own === undefined ? undefined : [own, ceilingServer]])
+    }
     const loads: Load[] = [
-      ...openTargets(open.url, facts).map((t): Load => [t, open]),
+      ...openLoads,
       ...limitedTargets(limited.url, facts, settings.connections).map((t): Load => [t, limited]),
     ]
     const rows = await measure('default', ceiling, loads, settings)
+
+    let startup: StartupFigures | undefined
+    const boards: BuildFigures[] = []
+    if (settings.startupRuns > 0 || settings.large) {
+      // the stand-alone measures run the built package, as users do: build this commit first
+      await Promise.all([open.close(), limited.close()])
+      progress('building dist/ for the start-up measures…')
+      await buildPackage()
+    }
+    if (settings.startupRuns > 0) {
+      progress(`start-up: ${settings.startupRuns} fresh processes each…`)
+      startup = await measureStartup(settings.startupRuns)
+    }
+    if (settings.large) {
+      progress('large board: build to first answer and peak RSS, in a fresh process…')
+      boards.push(await measureBuild('large'))
+    }
 
     let largeRows: Row[] = []
     if (settings.large) {
@@ -193,21 +280,34 @@ async function main(): Promise<void> {
         '',
         renderTable(allRows),
         '',
+        ...(startup ? [renderStartup(startup), ''] : []),
+        ...boards.map((b) => `${b.scenario} board, createMockServer to first answer: ${b.firstAnswerMs.toFixed(0)} ms; peak RSS ${(b.peakRss / 1048576).toFixed(0)} MiB`),
         'of ceiling: req/s as a share of the bare Fastify route in the same round (higher is better).',
         '× ceiling: latency as a multiple of that route\'s (lower is better). See bench/README.md.',
       ].join('\n'),
     )
+    const { rounds, duration, warmup, connections, maxRequests, large } = settings
+    const report = {
+      node: process.version,
+      cpus: availableParallelism(),
+      date: new Date().toISOString(),
+      settings: { rounds, duration, warmup, connections, maxRequests, large },
+      builds,
+      startup,
+      boards,
+      rows: allRows,
+    }
+    const text = `${JSON.stringify(report, null, 2)}\n`
+    await mkdir(RESULTS, { recursive: true })
+    await writeFile(new URL('latest.json', RESULTS), text)
+    progress('wrote bench/results/latest.json')
     if (settings.json !== undefined) {
-      const { rounds, duration, warmup, connections, maxRequests, large } = settings
-      const report = {
-        node: process.version,
-        cpus: availableParallelism(),
-        settings: { rounds, duration, warmup, connections, maxRequests, large },
-        builds,
-        rows: allRows,
-      }
-      await writeFile(settings.json, `${JSON.stringify(report, null, 2)}\n`)
+      await writeFile(settings.json, text)
       progress(`wrote ${settings.json}`)
+    }
+    if (settings.readme) {
+      await rewriteReadme(performanceTable(allRows, startup, boards, settings))
+      progress('rewrote the performance table in README.md')
     }
   } finally {
     await Promise.all(servers.map((s) => s.close()))

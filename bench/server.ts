@@ -36,8 +36,23 @@ async function start(spec: ServerSpec): Promise<Listening> {
     // The least a Fastify route can do: no auth, no validation, no response schema. What
     // the fake costs on top of this is what the ratios show.
     const started = performance.now()
-    const app = Fastify({ logger: false })
+    const app = Fastify({ logger: false, bodyLimit: 64 * 1024 * 1024 })
     app.get('/', async () => ({ hello: 'world' }))
+    // The same bytes as the fake's answers, copied in by the bench (targets.ts,
+    // sameBytes): what a bare Fastify route sending those bodies can do. A JSON body is
+    // kept as the string a route would return, a file as bytes.
+    const copies = new Map<string, { type: string; body: string | Buffer }>()
+    app.put<{ Body: { path: string; type: string; base64: string } }>('/__bytes', async (request) => {
+      const { path, type, base64 } = request.body
+      const bytes = Buffer.from(base64, 'base64')
+      copies.set(path, { type, body: type.startsWith('application/json') ? bytes.toString('utf8') : bytes })
+      return { ok: true }
+    })
+    app.get('/*', async (request, reply) => {
+      const copy = copies.get(request.url)
+      if (copy === undefined) return reply.code(404).send({ status: 404 })
+      return reply.type(copy.type).send(copy.body)
+    })
     await app.ready()
     const buildMs = performance.now() - started
     const url = await app.listen({ host: '127.0.0.1', port: 0 })

@@ -11,6 +11,8 @@ const AUTH = { authorization: `Basic ${Buffer.from('jobboard:jobboard').toString
 export interface BoardFacts {
   /** Pages of applications/list at the board's page size. */
   applicationPages: number
+  /** Pages of candidates/list. */
+  candidatePages: number
   candidateIds: number[]
   resumeIds: number[]
   /** The board's clock, YYYY-MM-DD HH:MM:SS. */
@@ -43,7 +45,8 @@ export async function readBoard(origin: string): Promise<BoardFacts> {
   const resumeIds: number[] = []
   // Follow next_page to the end, bounded in case a board pages without end.
   let next: unknown = `${origin}${API}/candidates/list`
-  for (let pages = 0; typeof next === 'string' && pages < 100; pages++) {
+  let candidatePages = 0
+  for (; typeof next === 'string' && candidatePages < 100; candidatePages++) {
     const page = await getJson(next)
     for (const candidate of page.data as Listed[]) {
       candidateIds.push(candidate.id)
@@ -52,7 +55,7 @@ export async function readBoard(origin: string): Promise<BoardFacts> {
     next = page.next_page
   }
   const clock = await getJson(`${origin}/__mock/clock`, {})
-  return { applicationPages: await applicationPages(origin), candidateIds, resumeIds, now: String(clock.now) }
+  return { applicationPages: await applicationPages(origin), candidatePages, candidateIds, resumeIds, now: String(clock.now) }
 }
 
 /** `since` values 1 to 60 days before the board's clock, so lists of several sizes are asked for. */
@@ -72,6 +75,30 @@ export function ceilingTarget(origin: string): Target {
   return { name: 'ceiling (bare Fastify)', url: origin, requests: [{ path: '/' }], expect: 200 }
 }
 
+/** The rows measured against a bare Fastify route sending the same bytes, too. */
+export const SAME_BYTES_ROWS = ['applications/list?page=N', 'candidates/list?page=N', 'candidates/details/{id}', 'metrics/list', 'candidates/resume/{id}']
+
+/**
+ * Copies the answers of a target's requests into the ceiling server, and returns the
+ * target that asks the ceiling for them: the same bytes, from a bare Fastify route.
+ */
+export async function sameBytes(ceilingOrigin: string, target: Target): Promise<Target> {
+  for (const request of target.requests) {
+    const path = String(request.path)
+    const response = await fetch(`${target.url}${path}`, { headers: request.headers as Record<string, string>, signal: AbortSignal.timeout(60_000) })
+    if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}; the bench needs 200.`)
+    const base64 = Buffer.from(await response.arrayBuffer()).toString('base64')
+    const type = response.headers.get('content-type') ?? 'application/octet-stream'
+    const put = await fetch(`${ceilingOrigin}/__bytes`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ path, type, base64 }),
+    })
+    if (!put.ok) throw new Error(`the ceiling refused the copy of ${path}: ${put.status}`)
+  }
+  return { name: `  same bytes, bare Fastify`, url: ceilingOrigin, expect: 200, requests: target.requests.map((r) => ({ path: r.path })) }
+}
+
 /** Reads, failures and a write on a board without a rate limit. */
 export function openTargets(origin: string, facts: BoardFacts): Target[] {
   const pages = range(1, facts.applicationPages)
@@ -80,8 +107,10 @@ export function openTargets(origin: string, facts: BoardFacts): Target[] {
   return [
     { name: 'applications/list?page=N', url: origin, expect: 200, requests: gets(pages.map((p) => `${API}/applications/list?page=${p}`)) },
     { name: 'applications/list?since=…', url: origin, expect: 200, requests: gets(sinces.map((s) => `${API}/applications/list?since=${s}`)) },
+    { name: 'candidates/list?page=N', url: origin, expect: 200, requests: gets(range(1, facts.candidatePages).map((p) => `${API}/candidates/list?page=${p}`)) },
     { name: 'candidates/details/{id}', url: origin, expect: 200, requests: gets(facts.candidateIds.map((id) => `${API}/candidates/details/${id}`)) },
     { name: 'candidates/resume/{id}', url: origin, expect: 200, requests: gets(facts.resumeIds.map((id) => `${API}/candidates/resume/${id}`)) },
+    { name: 'metrics/list', url: origin, expect: 200, requests: gets([`${API}/metrics/list`]) },
     { name: '401 (no auth)', url: origin, expect: 401, requests: gets(pages.map((p) => `${API}/applications/list?page=${p}`), {}) },
     // An ISO `T` between date and time is one of the shapes docs/behaviour.md answers 412 to.
     { name: '412 (bad since)', url: origin, expect: 412, requests: gets(sinces.map((s) => `${API}/applications/list?since=${s.replace('+', 'T')}`)) },

@@ -4,7 +4,6 @@
 import basicAuth from '@fastify/basic-auth'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifySchemaValidationError } from 'fastify'
 import type { FastifyValidationResult } from 'fastify/types/schema.js'
-import { formatOption } from '../schemas/formats.js'
 import { jobIdBody, jobIdFieldBody, jobInput, jobInputLenient } from '../schemas/job.js'
 import { REALM } from './auth.js'
 import { Board } from './board.js'
@@ -15,6 +14,8 @@ import { resolveOptions, type ResolvedOptions } from './options.js'
 import { Controller } from './control.js'
 import type { ArmedFault } from './faults.js'
 import { checkResponses, registerOpenApi, type ResponseCheck } from './openapi.js'
+import { AnswerCache } from './answers.js'
+import { serializerCompiler } from './serializer.js'
 import { documentedErrors, parsePrefer, preferredError } from './prefer.js'
 import { requestKey } from './rate-limit.js'
 import control, { CONTROL_PREFIX } from './routes/control.js'
@@ -35,7 +36,6 @@ import { createAjv, MAX_JSON_DEPTH, textNestsDeeper } from './validation.js'
 import type { Socket } from 'node:net'
 import { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { formatTimestamp } from './time.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -52,10 +52,16 @@ declare module 'fastify' {
     limitKey: string | undefined
     /** The fault this request met, if any. */
     fault: ArmedFault | undefined
+    /** Where this request's answer is kept once made, when its route's answers are cached and it missed. */
+    answerKey: string | undefined
+    /** The month that answer depends on, if it does. */
+    answerMonth: string | undefined
   }
   interface FastifyContextConfig {
     /** Error statuses the route documents: what Prefer: code=NNN may ask for. */
     errors?: number[]
+    /** The route's 200 answers are kept as bytes (src/answers.ts): per revision, or per revision and month. */
+    answerCache?: 'revision' | 'month'
   }
 }
 
@@ -223,9 +229,8 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
       if (socket.writable && !pending?.headersSent) socket.end(clientErrorResponse(error))
       else socket.destroy()
     },
-    // the serializer resolves anyOf (next_page) with its own ajv: it must know the spec's formats
-    serializerOpts: { ajv: { formats: formatOption() } },
   })
+  app.setSerializerCompiler(serializerCompiler)
   app.decorate('board', board)
   const controller = new Controller(() => app.board)
   app.decorate('controller', controller)
@@ -241,9 +246,11 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   app.decorateRequest('apiUser', '')
   app.decorateRequest('limitKey', undefined)
   app.decorateRequest('fault', undefined)
+  app.decorateRequest('answerKey', undefined)
+  app.decorateRequest('answerMonth', undefined)
 
   // query strings and paths are text: coerce them; JSON bodies are validated as sent
-  const paramsAjv = createAjv({ coerce: true })
+  const paramsAjv = createAjv({ coerce: true, ownSchemas: true })
   app.setValidatorCompiler(({ schema, httpPart, url }) =>
     httpPart === 'body' ? bodyValidator(board, schema, url) : textValidator(board, paramsAjv.compile(schema), schema),
   )
@@ -256,26 +263,10 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   // shutdown: new requests get a 503 at once, those in flight finish (held delays are
   // released), and after shutdownTimeout the connections still open are closed
   let shuttingDown = false
-  app.addHook('onRequest', async (request, reply) => {
-    if (shuttingDown) return sendError(request, reply, boardError.shuttingDown(), statusPolicy)
-  })
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (shuttingDown) reply.header('connection', 'close')
-    return payload
-  })
   app.addHook('preClose', async () => {
     shuttingDown = true
     closing.abort()
     if (options.shutdownTimeout > 0) setTimeout(() => app.server.closeAllConnections(), options.shutdownTimeout).unref()
-  })
-
-  // records carry links on the store's origin; answer with the request's when they differ.
-  // A saved board keeps the store's own links, so that it restores anywhere.
-  app.addHook('onSend', async (request, _reply, payload) => {
-    const from = board.store.links.base
-    const to = baseUrl(request)
-    if (typeof payload !== 'string' || from === to || request.url.startsWith(`${CONTROL_PREFIX}/state`)) return payload
-    return payload.replaceAll(`"href":"${from}/`, `"href":"${to}/`)
   })
 
   // a delay fault must not keep a closed fake's process alive
@@ -294,71 +285,122 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
 
   const journal = (request: FastifyRequest, status: number, extra?: string) => {
     const fault = request.fault ? faultKind(request.fault) : undefined
-    const note = [fault, extra].filter(Boolean).join('; ')
+    const note = fault === undefined ? extra : extra === undefined ? fault : `${fault}; ${extra}`
+    // the time is formatted when the journal is read
     board.journal.record({
       method: request.method,
       url: request.url,
       status,
-      time: formatTimestamp(board.clock.now()),
+      time: board.clock.now(),
       user: request.apiUser,
       ...(note ? { fault: note } : {}),
     })
   }
-  // faults come first, before auth and the rate limit: they stand for the network and the server failing
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.url.startsWith(CONTROL_PREFIX)) return
-    if (!isInProcess(request)) {
-      // answers cut short, dropped or given up on never reach onResponse: the journal sees them here
-      reply.raw.once('close', () => {
-        if (reply.raw.writableFinished) return
-        const status = reply.raw.headersSent ? reply.statusCode : 0
-        journal(request, status, request.fault ? undefined : 'the client closed the connection')
-        requestLog?.(request, reply, status)
-      })
-    }
-    const fault = board.faults.take(request.method, request.url)
-    if (!fault) return
-    request.fault = fault
-    if (fault.delayMs) await hold(request, fault.delayMs)
+  /**
+   * Answers cut short, dropped or given up on never reach onResponse: the journal sees
+   * them when the connection closes. Watched only where that can happen: a fault, a
+   * download, a handler at work; not a cached answer sent at once.
+   */
+  const watchClose = (request: FastifyRequest, reply: FastifyReply) => {
+    if (isInProcess(request)) return
+    reply.raw.once('close', () => {
+      if (reply.raw.writableFinished) return
+      const status = reply.raw.headersSent ? reply.statusCode : 0
+      journal(request, status, request.fault ? undefined : 'the client closed the connection')
+      requestLog?.(request, reply, status)
+    })
+  }
+  const underApi = (url: string) => url.startsWith(`${API_PREFIX}/`) || url === API_PREFIX || url.startsWith(`${API_PREFIX}?`)
+
+  /** What an armed fault does instead of (or before) the answer. */
+  const applyFault = (request: FastifyRequest, reply: FastifyReply, fault: ArmedFault, done: () => void) => {
     if (fault.drop) {
       if (!isInProcess(request)) {
         reply.hijack()
         request.raw.socket.destroy()
-        return reply
+        return
       }
       // in-process there is no connection to drop: say so, and let interceptBoard turn it into a network error
-      return reply
+      reply
         .code(502)
         .header('x-jobboard-kit-fault', 'drop')
         .type('application/json; charset=utf-8')
         .send(JSON.stringify({ status: 502, message: 'The connection was dropped (an armed fault).' }))
+      return
     }
     if (fault.status !== undefined) {
       const body = fault.body ?? { status: fault.status, message: `An armed fault answered ${fault.status}.` }
-      return reply
+      reply
         .code(fault.status)
         .headers(fault.headers ?? {})
         .type(typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8')
         .send(typeof body === 'string' ? body : JSON.stringify(body))
+      return
     }
+    done()
+  }
+
+  // One synchronous path before routing work: shutdown, then faults (before auth and the
+  // rate limit: they stand for the network and the server failing). Only a delay waits.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (shuttingDown) {
+      sendError(request, reply, boardError.shuttingDown(), statusPolicy)
+      return
+    }
+    const url = request.url
+    if (url.startsWith(CONTROL_PREFIX)) return done()
+    const fault = board.faults.take(request.method, url)
+    // API requests are watched once they miss the answer cache (below)
+    if (fault !== undefined || !underApi(url)) watchClose(request, reply)
+    if (fault === undefined) return done()
+    request.fault = fault
+    if (!fault.delayMs) return applyFault(request, reply, fault, done)
+    hold(request, fault.delayMs).then(
+      () => applyFault(request, reply, fault, done),
+      (error: Error) => done(error),
+    )
   })
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (!request.fault?.truncate || payload === null || payload === undefined) return payload
+
+  // records carry links on the store's origin; answer with the request's when they differ.
+  // A saved board keeps the store's own links, so that it restores anywhere.
+  const withLinks = (request: FastifyRequest, text: string): string => {
+    const from = board.store.links.base
+    const to = baseUrl(request)
+    if (from === to || request.url.startsWith(`${CONTROL_PREFIX}/state`)) return text
+    return text.replaceAll(`"href":"${from}/`, `"href":"${to}/`)
+  }
+  const answers = new AnswerCache()
+  // one onSend: the shutdown's Connection: close, links on the request's origin (once per
+  // cached answer), filling the answer cache, and a truncate fault
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (shuttingDown) reply.header('connection', 'close')
+    let out = payload
+    if (typeof payload === 'string') {
+      out = withLinks(request, payload)
+      const key = request.answerKey
+      if (key !== undefined && reply.statusCode === 200 && request.fault === undefined && payload.startsWith('{"status":200')) {
+        const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8')
+        answers.set(key, { body: Buffer.from(out as string), contentType, store: board.store, revision: board.store.revision, month: request.answerMonth })
+      }
+    }
+    if (!request.fault?.truncate || out === null || out === undefined) return done(null, out)
     if (isInProcess(request)) {
       reply.header('x-jobboard-kit-fault', 'truncate')
-      return payload
+      return done(null, out)
     }
     // a download's stream already carries its Content-Length; a body in memory gets one here
-    if (payload instanceof Readable) return cutShort(payload, Number(reply.getHeader('content-length') ?? 0))
-    const bytes = Buffer.isBuffer(payload) ? payload : Buffer.from(String(payload))
+    if (out instanceof Readable) return done(null, cutShort(out, Number(reply.getHeader('content-length') ?? 0)))
+    const bytes = Buffer.isBuffer(out) ? out : Buffer.from(String(out))
     reply.header('content-length', String(bytes.length))
-    return cutShort(bytes, bytes.length)
+    done(null, cutShort(bytes, bytes.length))
   })
   // last of the onSend hooks: it sees the answer as it leaves
   if (responseCheck) checkResponses(app, responseCheck)
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.limitKey !== undefined) board.limiter.settle(request.limitKey, reply.statusCode)
     if (!request.url.startsWith(CONTROL_PREFIX)) journal(request, reply.statusCode)
     requestLog?.(request, reply, reply.statusCode)
+    done()
   })
 
   const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -367,10 +409,72 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   authenticateFirst = authenticate
   await app.register(basicAuth, {
     authenticate: { realm: REALM },
-    validate: async (username: string, password: string, request: FastifyRequest) => {
-      if (!board.checkCredentials(username, password)) throw boardError.unauthorized(REALM, 'Wrong user name or password.')
+    validate: (username: string, password: string, request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+      if (!board.checkCredentials(username, password)) return done(boardError.unauthorized(REALM, 'Wrong user name or password.'))
       request.apiUser = username
+      done()
     },
+  })
+  // Authorization headers already accepted, per credential set: a known header skips the
+  // decoding and the constant-time comparison; an unknown one is checked in full.
+  let knownFor = board.checkCredentials
+  const known = new Map<string, string>()
+  const knownUser = (header: string | undefined): string | undefined => {
+    if (knownFor !== board.checkCredentials) {
+      known.clear()
+      knownFor = board.checkCredentials
+    }
+    return header === undefined ? undefined : known.get(header)
+  }
+  const rememberUser = (header: string | undefined, user: string) => {
+    if (header === undefined || knownFor !== board.checkCredentials) return
+    if (known.size >= 1_000) known.clear()
+    known.set(header, user)
+  }
+
+  /** After the credentials: Prefer, then the rate limit; a refusal answers at once. */
+  const admitted = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    if (options.prefer && request.headers.prefer !== undefined) {
+      const preference = parsePrefer(request.headers.prefer)
+      if (preference) {
+        const window = board.scenario.rateLimitWindow || 900
+        return done(preferredError(preference, request.routeOptions.config.errors ?? [], window, `${request.method} ${request.routeOptions.url}`))
+      }
+    }
+    if (board.limiter.enabled) {
+      const key = requestKey(request.apiUser, request.method, request.url)
+      const admission = board.limiter.admit(key)
+      if (!admission.admitted) {
+        sendError(request, reply, boardError.rateLimited(admission.retryAfter), statusPolicy)
+        return
+      }
+      request.limitKey = key
+    }
+    done()
+  }
+
+  /** The route-level end of the API's onRequest path: a cached answer, or on to the handler. */
+  const answerFrom = (mode: 'revision' | 'month' | undefined) => (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    if (mode !== undefined && request.method === 'GET') {
+      const store = board.store
+      const month = mode === 'month' ? store.now().slice(0, 7) : undefined
+      const key = `${baseUrl(request)} ${request.url}`
+      const hit = answers.get(key, store, month)
+      if (hit !== undefined) {
+        reply.code(200).header('content-type', hit.contentType).send(hit.body)
+        return
+      }
+      request.answerKey = key
+      request.answerMonth = month
+    }
+    // a request that met a fault is watched already
+    if (request.fault === undefined) watchClose(request, reply)
+    done()
+  }
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(`${API_PREFIX}/`)) return
+    const own = route.onRequest === undefined ? [] : [route.onRequest].flat()
+    route.onRequest = [...own, answerFrom(route.config?.answerCache)] as typeof route.onRequest
   })
 
   app.setNotFoundHandler(
@@ -386,29 +490,27 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   await registerOpenApi(app)
   await app.register(
     async (api) => {
-      api.addHook('onRequest', authenticate)
-      // the spec: POST bodies are JSON sent as application/json; a body in another type (or none) is refused as such
-      api.addHook('preValidation', async (request) => {
-        if (request.method === 'POST' && !/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) {
-          throw new BoardError('UNSUPPORTED_MEDIA_TYPE', 'The body must be JSON, sent with Content-Type: application/json.')
+      // credentials (remembered per Authorization header), Prefer and the rate limit, in one
+      // synchronous hook; the route's own hook (answerFrom) may then answer from the cache
+      api.addHook('onRequest', (request, reply, done) => {
+        const header = request.headers.authorization
+        const user = knownUser(header)
+        if (user !== undefined) {
+          request.apiUser = user
+          return admitted(request, reply, done)
         }
-      })
-      if (options.prefer) {
-        api.addHook('onRequest', async (request) => {
-          const preference = parsePrefer(request.headers.prefer)
-          if (!preference) return
-          const window = board.scenario.rateLimitWindow || 900
-          throw preferredError(preference, request.routeOptions.config.errors ?? [], window, `${request.method} ${request.routeOptions.url}`)
+        app.basicAuth(request, reply, (error?: Error) => {
+          if (error) return done(error)
+          rememberUser(header, request.apiUser)
+          admitted(request, reply, done)
         })
-      }
-      api.addHook('onRequest', async (request, reply) => {
-        const key = requestKey(request.apiUser, request.method, request.url)
-        const admission = board.limiter.admit(key)
-        if (!admission.admitted) return sendError(request, reply, boardError.rateLimited(admission.retryAfter), statusPolicy)
-        request.limitKey = key
       })
-      api.addHook('onResponse', async (request, reply) => {
-        if (request.limitKey !== undefined) board.limiter.settle(request.limitKey, reply.statusCode)
+      // the spec: POST bodies are JSON sent as application/json; a body in another type (or none) is refused as such
+      api.addHook('preValidation', (request, _reply, done) => {
+        if (request.method === 'POST' && !/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) {
+          return done(new BoardError('UNSUPPORTED_MEDIA_TYPE', 'The body must be JSON, sent with Content-Type: application/json.'))
+        }
+        done()
       })
       await api.register(candidates)
       await api.register(applications)

@@ -8,7 +8,7 @@ import { Faults } from './faults.js'
 import { Journal } from './journal.js'
 import { effectiveScenario, type ResolvedOptions } from './options.js'
 import { RateLimiter } from './rate-limit.js'
-import { CompiledSchemas, loadScenario, ScenarioError, type LoadedScenario, type LoadPolicy } from './scenario.js'
+import { sharedSchemas, loadScenario, ScenarioError, type LoadedScenario, type LoadPolicy } from './scenario.js'
 import { BoardError } from './errors.js'
 import { isDeepStrictEqual } from 'node:util'
 import { Store } from './store/store.js'
@@ -36,7 +36,7 @@ export class Board {
   /** The extra record fields the routes' serializers were built with: a later board must keep them. */
   #extraFields: LoadedScenario['behaviour']['extraFields'] | undefined
   /** Compiled scenario and state schemas, so that resets and restores do not compile them again. */
-  readonly compiled = new CompiledSchemas()
+  readonly compiled = sharedSchemas()
 
   constructor(options: ResolvedOptions, scenario?: string | ScenarioFile) {
     this.options = options

@@ -247,7 +247,7 @@ export class Controller {
     const lists = boardLists(scenario)
     const extra = scenario.behaviour.extraFields
     const validate = this.board.compiled.get(`state ${JSON.stringify(lists)} ${JSON.stringify(extra)}`, () =>
-      createAjv().compile(bindFieldValues(stateWithExtraFields(boardState, extra), lists)),
+      createAjv({ ownSchemas: true, fewCalls: true }).compile(bindFieldValues(stateWithExtraFields(boardState, extra), lists)),
     )
     const checked = { ...head, scenario: withCredentials }
     if (!validate(checked)) throw boardError.invalidInput(validate.errors ?? [], 'body', checked, 'The state is invalid: ')

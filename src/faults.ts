@@ -38,6 +38,7 @@ export class Faults {
 
   /** The first armed fault for this request, used up by one; undefined when none applies. */
   take(method: string, url: string): ArmedFault | undefined {
+    if (this.#armed.length === 0) return undefined
     const path = url.split('?')[0] as string
     const fault = this.#armed.find((f) => (f.method === undefined || f.method.toUpperCase() === method) && matches(f.path, path))
     if (!fault) return undefined

@@ -1,47 +1,70 @@
 // The journal of requests a fake answered: what a test asks to see which calls its
 // client made (GET /__mock/requests). Bounded twice, newest last: by entries and by the
 // characters of their URLs, so 10,000 requests with 16 KiB URLs cannot hold 160 MiB.
+// A ring buffer: recording a request costs a slot write, never a shift of the array, and
+// its time is formatted only when someone reads the journal.
+import { formatTimestamp } from './time.js'
 import type { JournalEntry } from './types.js'
 
 /** Characters of URLs the journal holds together at most: 8 Mi (about 8 MiB: URLs are one-byte strings). */
 export const MAX_JOURNAL_URL_CHARS = 8 * 1024 * 1024
 
+/** An entry as recorded: its time still epoch milliseconds when it came from a request. */
+type Held = Omit<JournalEntry, 'time'> & { time: string | number }
+
 export class Journal {
-  readonly #entries: JournalEntry[] = []
+  readonly #slots: Array<Held | undefined>
   readonly #limit: number
+  /** Index of the oldest entry, and how many are held. */
+  #head = 0
+  #count = 0
   #urlChars = 0
 
   constructor(limit = 10_000) {
     this.#limit = limit
+    this.#slots = new Array<Held | undefined>(limit)
   }
 
-  record(entry: JournalEntry): void {
-    this.#entries.push(entry)
+  /** Records an entry; `time` may be epoch milliseconds, formatted when the journal is read. */
+  record(entry: Held): void {
+    if (this.#count === this.#limit) this.#dropOldest()
+    this.#slots[(this.#head + this.#count) % this.#limit] = entry
+    this.#count += 1
     this.#urlChars += entry.url.length
-    let drop = Math.max(0, this.#entries.length - this.#limit)
-    let chars = this.#urlChars
-    for (let i = 0; i < drop; i++) chars -= (this.#entries[i] as JournalEntry).url.length
-    while (chars > MAX_JOURNAL_URL_CHARS && drop < this.#entries.length - 1) chars -= (this.#entries[drop++] as JournalEntry).url.length
-    if (drop > 0) this.#entries.splice(0, drop)
-    this.#urlChars = chars
+    while (this.#urlChars > MAX_JOURNAL_URL_CHARS && this.#count > 1) this.#dropOldest()
+  }
+
+  #dropOldest(): void {
+    const oldest = this.#slots[this.#head] as Held
+    this.#urlChars -= oldest.url.length
+    this.#slots[this.#head] = undefined
+    this.#head = (this.#head + 1) % this.#limit
+    this.#count -= 1
   }
 
   /** Entries in the order they were answered; with `path`, those whose path is it or lies below it. */
   list(path?: string): JournalEntry[] {
-    if (path === undefined) return [...this.#entries]
-    const prefix = path.endsWith('/') ? path : `${path}/`
-    return this.#entries.filter((e) => {
-      const own = e.url.split('?')[0] as string
-      return own === path || own.startsWith(prefix)
-    })
+    const prefix = path === undefined ? '' : path.endsWith('/') ? path : `${path}/`
+    const out: JournalEntry[] = []
+    for (let i = 0; i < this.#count; i++) {
+      const held = this.#slots[(this.#head + i) % this.#limit] as Held
+      if (path !== undefined) {
+        const own = held.url.split('?')[0] as string
+        if (own !== path && !own.startsWith(prefix)) continue
+      }
+      out.push({ ...held, time: typeof held.time === 'number' ? formatTimestamp(held.time) : held.time })
+    }
+    return out
   }
 
   get size(): number {
-    return this.#entries.length
+    return this.#count
   }
 
   clear(): void {
-    this.#entries.length = 0
+    this.#slots.fill(undefined)
+    this.#head = 0
+    this.#count = 0
     this.#urlChars = 0
   }
 }

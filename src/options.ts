@@ -7,6 +7,7 @@ import { deepFreeze, type DeepReadonly } from './freeze.js'
 import type { LoadedScenario } from './scenario.js'
 import type { Scenario, ServerOptions, ServerOptionsInput } from './types.js'
 import { createAjv, explain } from './validation.js'
+import type { ValidateFunction } from 'ajv'
 
 export type ResolvedOptions = DeepReadonly<ServerOptions>
 
@@ -17,8 +18,12 @@ export class OptionsError extends Error {
   }
 }
 
+let optionsValidator: ValidateFunction<ServerOptions> | undefined
+
 export function resolveOptions(input: ServerOptionsInput = {}): ResolvedOptions {
-  const validate = createAjv({ useDefaults: true }).compile<ServerOptions>(serverOptions)
+  // compiled once per process, when first needed: a pure function of the options schema
+  optionsValidator ??= createAjv({ useDefaults: true, ownSchemas: true, fewCalls: true }).compile<ServerOptions>(serverOptions)
+  const validate = optionsValidator
   // undefined means "not given", as a caller spreading optional settings expects
   const copy = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
   if (!validate(copy)) throw new OptionsError(`Invalid options: ${explain(validate.errors ?? [], 'options', copy)}`)

@@ -7,6 +7,7 @@ import { PROFILE_POINTS, profileFile, type ProfilePointName } from '../schemas/p
 import { deepFreeze, type DeepReadonly } from './freeze.js'
 import type { ProfileFile, ServerOptionsInput } from './types.js'
 import { createAjv, explain } from './validation.js'
+import type { ValidateFunction } from 'ajv'
 
 export type LoadedProfile = DeepReadonly<ProfileFile>
 
@@ -18,8 +19,12 @@ export class ProfileError extends Error {
 }
 
 /** Validates profile data (naming the field at fault) and freezes it. */
+let profileValidator: ValidateFunction<ProfileFile> | undefined
+
 export function parseProfile(data: unknown, source = 'profile'): LoadedProfile {
-  const validate = createAjv().compile<ProfileFile>(profileFile)
+  // compiled once per process, when a profile is first read
+  profileValidator ??= createAjv({ ownSchemas: true, fewCalls: true }).compile<ProfileFile>(profileFile)
+  const validate = profileValidator
   if (!validate(data)) throw new ProfileError(`${source} is not a valid deployment profile: ${explain(validate.errors ?? [], 'record', data)}`)
   return deepFreeze(structuredClone(data))
 }

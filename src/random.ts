@@ -1,10 +1,16 @@
 // The only sources of randomness: a seeded faker per store, and a seeded byte stream
 // per file. Both are pure functions of their seeds, so the same scenario and seed give
 // byte-identical answers.
-import { Faker, base, en, en_GB } from '@faker-js/faker'
+// The en_GB entry, not the root one: the root loads every locale (about 150 ms at
+// start-up); en_GB's instance already holds en_GB over en over base, merged.
+import type { Faker } from '@faker-js/faker'
+import { faker as britishFaker } from '@faker-js/faker/locale/en_GB'
+
+const FakerClass = britishFaker.constructor as typeof Faker
 
 export function createFaker(seed: number): Faker {
-  const faker = new Faker({ locale: [en_GB, en, base] })
+  // a faker of its own per caller: the shared instance's seed must not be touched
+  const faker = new FakerClass({ locale: britishFaker.rawDefinitions })
   faker.seed(seed)
   return faker
 }

@@ -54,10 +54,24 @@ export class CompiledSchemas {
     if (found === undefined) {
       found = compile()
       if (this.#cache.size >= this.#limit) this.#cache.delete(this.#cache.keys().next().value as string)
-      this.#cache.set(key, found)
+    } else {
+      // the most recently used stays longest
+      this.#cache.delete(key)
     }
+    this.#cache.set(key, found)
     return found
   }
+}
+
+let processSchemas: CompiledSchemas | undefined
+/**
+ * The compiled validators every board of this process shares. Compiling is the costliest
+ * part of starting a fake; a validator is a pure function of its schema and lists, so a
+ * second fake (a test file starts many) reuses them. Bounded, the least recently used go.
+ */
+export function sharedSchemas(): CompiledSchemas {
+  processSchemas ??= new CompiledSchemas(16)
+  return processSchemas
 }
 
 /** The constrained lists of a board made from this scenario: its fieldValues, else the spec's. */
@@ -131,10 +145,10 @@ export function parseScenario(data: unknown, source = 'scenario', { redact = fal
     copy = undefined
   }
   if (copy === undefined) throw new ScenarioError(`${source} is invalid: it must be JSON data, nested at most 64 levels deep.`)
-  const lists = compiled.get('lists', () => createAjv({ useDefaults: true }).compile(listsPart))
+  const lists = compiled.get('lists', () => createAjv({ useDefaults: true, ownSchemas: true, fewCalls: true }).compile(listsPart))
   if (!lists(copy)) throw refusal(lists.errors ?? [], source, copy, redact)
   const bound = boardLists(copy as Scenario)
-  const validate = compiled.get(JSON.stringify(bound), () => createAjv({ useDefaults: true }).compile(bindFieldValues(scenarioSchema, bound)))
+  const validate = compiled.get(JSON.stringify(bound), () => createAjv({ useDefaults: true, ownSchemas: true, fewCalls: true }).compile(bindFieldValues(scenarioSchema, bound)))
   if (!validate(copy)) throw refusal(validate.errors ?? [], source, copy, redact)
   return deepFreeze(copy as Scenario)
 }

@@ -150,7 +150,8 @@ export async function createMockServer(input: BuildOptions = {}): Promise<MockSe
       applications: (query = {}) => page(store().applicationList(query)),
       timesheets: (query = {}) => page(store().timesheetList(query)),
       marketing: (query = {}) => page(store().marketingList(query)),
-      metrics: () => store().metricsAnswer(),
+      // a copy: the store keeps one answer per revision and month for every caller
+      metrics: () => structuredClone(store().metricsAnswer()),
       addCandidate: (seed) => copy(control.addCandidate(seed)),
       addApplication: (seed) => copy(control.addApplication(seed)),
       addTimesheet: (seed) => copy(control.addTimesheet(seed)),

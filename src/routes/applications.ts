@@ -8,13 +8,13 @@ import { answer, download, withExtras } from './schemas.js'
 export default async function applications(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: ApplicationsQuery }>(
     '/applications/list',
-    { schema: { querystring: applicationsQuery, response: { 200: answer('A page of applications, newest first (highest id first).', pagedEnvelope(withExtras(app, 'application', application))) } } },
+    { config: { answerCache: 'revision' }, schema: { querystring: applicationsQuery, response: { 200: answer('A page of applications, newest first (highest id first).', pagedEnvelope(withExtras(app, 'application', application))) } } },
     async (request) => pageAnswer(request, app.board.store.applicationList(request.query), 'applications/list', request.query),
   )
 
   app.get<{ Params: IdParams }>(
     '/applications/details/:id',
-    { schema: { params: idParams, response: { 200: answer('The application, as the only item of `data`.', listEnvelope(withExtras(app, 'application', applicationInDetail))) } } },
+    { config: { answerCache: 'revision' }, schema: { params: idParams, response: { 200: answer('The application, as the only item of `data`.', listEnvelope(withExtras(app, 'application', applicationInDetail))) } } },
     async (request) => detailAnswer(app.board.store.application(request.params.id)),
   )
 

@@ -10,7 +10,7 @@ export default async function candidates(app: FastifyInstance): Promise<void> {
   const record = withExtras(app, 'candidate', candidate)
   app.get<{ Querystring: PagedQuery }>(
     '/candidates/list',
-    { schema: { querystring: pagedQuery, response: { 200: answer('A page of candidates, newest first.', pagedEnvelope(record)) } } },
+    { config: { answerCache: 'revision' }, schema: { querystring: pagedQuery, response: { 200: answer('A page of candidates, newest first.', pagedEnvelope(record)) } } },
     async (request) =>
       pageAnswer(request, app.board.store.candidateList(request.query), 'candidates/list', request.query, {
         paged: app.board.scenario.behaviour.pageCandidates,
@@ -19,7 +19,7 @@ export default async function candidates(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: IdParams }>(
     '/candidates/details/:id',
-    { schema: { params: idParams, response: { 200: answer('The candidate, as the only item of `data`.', listEnvelope(record)) } } },
+    { config: { answerCache: 'revision' }, schema: { params: idParams, response: { 200: answer('The candidate, as the only item of `data`.', listEnvelope(record)) } } },
     async (request) => detailAnswer(app.board.store.candidate(request.params.id)),
   )
 

@@ -52,7 +52,7 @@ export default async function jobs(app: FastifyInstance): Promise<void> {
 
   app.get(
     '/job/fields',
-    { schema: { response: { 200: answer('The values each constrained job field currently allows (under `data`, or beside `status` with behaviour.jobFieldsShape top-level).', eitherShape) } } },
+    { config: { answerCache: 'revision' }, schema: { response: { 200: answer('The values each constrained job field currently allows (under `data`, or beside `status` with behaviour.jobFieldsShape top-level).', eitherShape) } } },
     async () => {
       const lists = app.board.store.jobFields()
       // behaviour.jobFieldsShape: the lists under data, or beside status

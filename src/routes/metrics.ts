@@ -6,7 +6,7 @@ import { answer } from './schemas.js'
 export default async function metrics(app: FastifyInstance): Promise<void> {
   app.get(
     '/metrics/list',
-    { schema: { response: { 200: answer('Every metric with its monthly totals, newest month first.', metricsAnswer) } } },
+    { config: { answerCache: 'month' }, schema: { response: { 200: answer('Every metric with its monthly totals, newest month first.', metricsAnswer) } } },
     async () => ({ status: 200, metrics: app.board.store.metricsAnswer() }),
   )
 }

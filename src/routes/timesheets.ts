@@ -8,7 +8,7 @@ import { answer, download, withExtras } from './schemas.js'
 export default async function timesheets(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: PagedQuery }>(
     '/timesheets/list',
-    { schema: { querystring: pagedQuery, response: { 200: answer('A page of timesheets, newest first.', twoWayPagedEnvelope(withExtras(app, 'timesheet', timesheet))) } } },
+    { config: { answerCache: 'revision' }, schema: { querystring: pagedQuery, response: { 200: answer('A page of timesheets, newest first.', twoWayPagedEnvelope(withExtras(app, 'timesheet', timesheet))) } } },
     async (request) => pageAnswer(request, app.board.store.timesheetList(request.query), 'timesheets/list', request.query, { prev: true }),
   )
 

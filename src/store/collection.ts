@@ -70,6 +70,7 @@ export class Collection<T extends object> {
   #ordered = true
   readonly #sinceCache = new Map<string, IdList>()
   readonly #order: 'id' | 'time'
+  #version = 0
 
   /**
    * `order` is what "newest first" means for the collection's lists: highest id (the
@@ -133,6 +134,12 @@ export class Collection<T extends object> {
 
   #changed(): void {
     this.#sinceCache.clear()
+    this.#version += 1
+  }
+
+  /** Bumped by every write: what a cached answer built from this collection is checked against. */
+  get version(): number {
+    return this.#version
   }
 
   insert(id: number, record: unknown): T {

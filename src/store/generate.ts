@@ -49,6 +49,10 @@ export interface MakerContext {
 /** A candidate before its files, applications and consent are attached. */
 export type CandidateBase = Omit<Candidate, 'timesheets' | 'resumes' | 'documents' | 'applications' | 'consent'>
 
+/** Pounds with thousands separators, as toLocaleString('en-GB') writes them: one formatter, not one per call. */
+const POUNDS = new Intl.NumberFormat('en-GB')
+const gbp = (n: number) => POUNDS.format(n)
+
 const slug = (text: string) => text.normalize('NFKD').replace(/[^A-Za-z0-9]+/g, '')
 
 export class RecordMaker {
@@ -95,7 +99,6 @@ export class RecordMaker {
     if (divisor === 1) {
       const precise = Math.round(yearly / 500) * 500
       const top = precise + this.#pick([0, 2000, 5000, 8000])
-      const gbp = (n: number) => n.toLocaleString('en-GB')
       return { precise: String(precise), visible: top === precise ? `£${gbp(precise)}` : `£${gbp(precise)} - £${gbp(top)} DOE` }
     }
     const precise = (yearly / divisor).toFixed(2)
@@ -187,7 +190,7 @@ export class RecordMaker {
     const main = splits[0] ?? { sector: 'Veterinary Surgeon', subSector: null }
     const role = main.subSector ?? V.SECTOR_ROLE[main.sector] ?? main.sector
     const [low, high] = V.SALARY_BANDS[main.sector] ?? V.DEFAULT_SALARY_BAND
-    const band = (n: number) => `£${(Math.round(n / 1000) * 1000).toLocaleString('en-GB')}`
+    const band = (n: number) => `£${gbp(Math.round(n / 1000) * 1000)}`
     const current = f.number.int({ min: low, max: high })
     const available = formatDate(this.between(createdMs, nowMs + 90 * DAY))
     const qualifications = V.QUALIFICATIONS[main.sector as keyof typeof V.QUALIFICATIONS] ?? V.QUALIFICATIONS.other

@@ -386,8 +386,26 @@ export class Store {
     return make(found.filename, found.filesize, kind, `${kind === 'resume' ? 'Resume' : 'Document'} ${id} of ${owner}`, found.created_at)
   }
 
+  /**
+   * Bumped by every write to the board: an answer built at one revision stays right until
+   * the next (with the month too, for metrics). Reads never move it.
+   */
+  get revision(): number {
+    const { jobs, candidates, applications, timesheets, marketing, files } = this
+    return jobs.version + candidates.version + applications.version + timesheets.version + marketing.version + files.resume.version + files.document.version
+  }
+
+  #metricsMemo: { revision: number; month: string; metrics: Metrics; answer: Metric[] } | undefined
+
+  /** The metrics/list `metrics`, computed once per revision and month. */
   metricsAnswer(): Metric[] {
-    return this.metrics.answer(monthOfTimestamp(this.now()), this.scenario.behaviour.monthNames)
+    const month = monthOfTimestamp(this.now())
+    const revision = this.revision
+    const memo = this.#metricsMemo
+    if (memo?.revision === revision && memo.month === month && memo.metrics === this.metrics) return memo.answer
+    const answer = this.metrics.answer(month, this.scenario.behaviour.monthNames)
+    this.#metricsMemo = { revision, month, metrics: this.metrics, answer }
+    return answer
   }
 
   /** The job/fields `data`: the current value of every constrained list. */

@@ -1,0 +1,137 @@
+// Start-up measures for `npm run bench`, each in fresh processes, medians of several:
+// the CLI from spawn to its first 200 against a bare Fastify server from spawn to its
+// first 200; in-process, importing the package, createMockServer plus a first answer,
+// and a second answer; and, with --large, the large board's build time and peak RSS.
+// Everything runs the built package (dist/), as users do; run.ts builds it first.
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { median } from './report.js'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const AUTH = `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}`
+
+export interface StartupFigures {
+  runs: number
+  /** Spawn to first 200, milliseconds: the CLI's `serve`, and a bare Fastify server. */
+  cliMs: number
+  ceilingMs: number
+  /** In-process, milliseconds. */
+  importMs: number
+  createFirstMs: number
+  secondMs: number
+}
+
+export interface BuildFigures {
+  scenario: string
+  /** createMockServer to its first answer, in a fresh process, milliseconds. */
+  firstAnswerMs: number
+  /** Peak resident set size of that process, bytes. */
+  peakRss: number
+}
+
+/** A bare Fastify server: what a process that answers HTTP costs at the least. */
+const CEILING = `
+const { default: Fastify } = await import(${JSON.stringify(`${ROOT}node_modules/fastify/fastify.js`)})
+const app = Fastify({ logger: false })
+app.get('/', async () => ({ hello: 'world' }))
+const url = await app.listen({ host: '127.0.0.1', port: 0 })
+process.stdout.write('listening on ' + url + '\\n')
+`
+
+/** Spawns a server, waits for the URL on stdout, polls `path` until it answers 200. */
+function spawnToFirst200(args: string[], path: string, headers: Record<string, string> = {}): Promise<number> {
+  const started = performance.now()
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
+  return new Promise<number>((resolve, reject) => {
+    let text = ''
+    const fail = (error: Error) => {
+      child.kill('SIGKILL')
+      reject(error)
+    }
+    const timer = setTimeout(() => fail(new Error(`${args.join(' ')} gave no answer within 60 s.`)), 60_000)
+    child.stdout.on('data', async (chunk: Buffer) => {
+      text += chunk.toString()
+      const url = /listening on (http:\/\/\S+)/.exec(text)?.[1]
+      if (url === undefined) return
+      child.stdout.removeAllListeners('data')
+      child.stdout.resume()
+      try {
+        for (;;) {
+          const response = await fetch(`${url}${path}`, { headers })
+          await response.arrayBuffer()
+          if (response.status === 200) break
+        }
+        clearTimeout(timer)
+        const ms = performance.now() - started
+        child.kill('SIGTERM')
+        child.once('exit', () => resolve(ms))
+      } catch (error) {
+        clearTimeout(timer)
+        fail(error as Error)
+      }
+    })
+    child.once('error', fail)
+  })
+}
+
+/** The in-process measures, in a fresh Node that imports the built package. */
+const IN_PROCESS = `
+const t0 = performance.now()
+const { createMockServer } = await import(${JSON.stringify(`${ROOT}dist/src/index.js`)})
+const t1 = performance.now()
+const scenario = process.argv[1]
+const mock = await createMockServer({ clock: 'virtual', scenario })
+const headers = { authorization: ${JSON.stringify(AUTH)} }
+const first = await mock.app.inject({ url: '/api/v1/candidates/list', headers })
+const t2 = performance.now()
+const second = await mock.app.inject({ url: '/api/v1/applications/list', headers })
+const t3 = performance.now()
+if (first.statusCode !== 200 || second.statusCode !== 200) throw new Error('the fake did not answer 200')
+await mock.close()
+process.stdout.write(JSON.stringify({ importMs: t1 - t0, createFirstMs: t2 - t1, secondMs: t3 - t2, peakRss: process.resourceUsage().maxRSS * 1024 }))
+`
+
+function inProcess(scenario: string): Promise<{ importMs: number; createFirstMs: number; secondMs: number; peakRss: number }> {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', IN_PROCESS, scenario], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
+  let text = ''
+  child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()))
+  return new Promise((resolve, reject) => {
+    child.once('error', reject)
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`the in-process start-up run exited ${code}`))))
+  })
+}
+
+/** Alternates CLI and ceiling runs, so both meet the same machine state. */
+export async function measureStartup(runs: number): Promise<StartupFigures> {
+  const cli: number[] = []
+  const ceiling: number[] = []
+  const figures: Array<{ importMs: number; createFirstMs: number; secondMs: number }> = []
+  for (let i = 0; i < runs; i++) {
+    ceiling.push(await spawnToFirst200(['--input-type=module', '-e', CEILING], '/'))
+    cli.push(await spawnToFirst200(['bin/jobboard-kit.js', 'serve', '--port', '0', '--host', '127.0.0.1'], '/api/v1/candidates/list', { authorization: AUTH }))
+    figures.push(await inProcess('default'))
+  }
+  return {
+    runs,
+    cliMs: median(cli),
+    ceilingMs: median(ceiling),
+    importMs: median(figures.map((f) => f.importMs)),
+    createFirstMs: median(figures.map((f) => f.createFirstMs)),
+    secondMs: median(figures.map((f) => f.secondMs)),
+  }
+}
+
+/** A scenario's build: createMockServer to first answer, and the process's peak RSS. */
+export async function measureBuild(scenario: string): Promise<BuildFigures> {
+  const figures = await inProcess(scenario)
+  return { scenario, firstAnswerMs: figures.createFirstMs, peakRss: figures.peakRss }
+}
+
+/** Builds dist/ from the sources, so the start-up figures measure this commit. */
+export function buildPackage(): Promise<void> {
+  const child = spawn(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' })
+  return new Promise((resolve, reject) => {
+    child.once('error', reject)
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`tsc -p tsconfig.build.json exited ${code}`))))
+  })
+}

@@ -1,0 +1,61 @@
+// Finished answers of the API's read routes, kept as bytes. An answer depends on the
+// board (its store: a reset or an import brings another), the board's revision (bumped
+// by every write), the origin its links point at and the URL; metrics also on the
+// current month. A hit skips validation, the handler, serialization, the link rewrite
+// and the UTF-8 conversion. Auth, the rate limit, faults, Prefer and the journal apply
+// before and after it as to any request (src/app.ts).
+import type { Store } from './store/store.js'
+
+/** The cache's bounds: entries, and bytes of bodies held together. */
+export const MAX_CACHED_ANSWERS = 2_000
+export const MAX_CACHED_BYTES = 64 * 1024 * 1024
+
+export interface CachedAnswer {
+  readonly body: Buffer
+  readonly contentType: string
+  readonly store: Store
+  readonly revision: number
+  /** The month the answer was made in, for those that depend on it (metrics). */
+  readonly month: string | undefined
+}
+
+export class AnswerCache {
+  readonly #entries = new Map<string, CachedAnswer>()
+  #bytes = 0
+
+  /** The answer for `key`, if it was made for this store at its current revision (and month). */
+  get(key: string, store: Store, month: string | undefined): CachedAnswer | undefined {
+    const found = this.#entries.get(key)
+    if (found === undefined) return undefined
+    if (found.store === store && found.revision === store.revision && found.month === month) return found
+    this.#delete(key, found)
+    return undefined
+  }
+
+  set(key: string, answer: CachedAnswer): void {
+    if (answer.body.length > MAX_CACHED_BYTES / 8) return
+    const old = this.#entries.get(key)
+    if (old) this.#delete(key, old)
+    this.#entries.set(key, answer)
+    this.#bytes += answer.body.length
+    // the oldest answers go first
+    while (this.#entries.size > MAX_CACHED_ANSWERS || this.#bytes > MAX_CACHED_BYTES) {
+      const [oldestKey, oldest] = this.#entries.entries().next().value as [string, CachedAnswer]
+      this.#delete(oldestKey, oldest)
+    }
+  }
+
+  clear(): void {
+    this.#entries.clear()
+    this.#bytes = 0
+  }
+
+  get size(): number {
+    return this.#entries.size
+  }
+
+  #delete(key: string, answer: CachedAnswer): void {
+    this.#entries.delete(key)
+    this.#bytes -= answer.body.length
+  }
+}
