@@ -65,7 +65,8 @@ const BROKEN: Array<[string, string, unknown]> = [
 let refusing: ReturnType<typeof board> | undefined
 for (const [field, named, value] of BROKEN) {
   t.test(`answers 412 naming ${field} when it is ${JSON.stringify(value)}`, async (t) => {
-    const app = await (refusing ??= board(t.parent ?? t))
+    if (refusing === undefined) refusing = board(t.parent ?? t)
+    const app = await refusing
     const answer = await post(app, { ...jobInputSample(), [field]: value })
     t.equal(answer.status, 412)
     t.equal(answer.body.status, 412)
