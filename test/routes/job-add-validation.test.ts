@@ -63,9 +63,10 @@ const BROKEN: Array<[string, string, unknown]> = [
 
 // one fake for all of them: a refused body leaves the board as it was
 let refusing: ReturnType<typeof board> | undefined
+const root = t
 for (const [field, named, value] of BROKEN) {
   t.test(`answers 412 naming ${field} when it is ${JSON.stringify(value)}`, async (t) => {
-    if (refusing === undefined) refusing = board(t.parent ?? t)
+    if (refusing === undefined) refusing = board(root)
     const app = await refusing
     const answer = await post(app, { ...jobInputSample(), [field]: value })
     t.equal(answer.status, 412)
