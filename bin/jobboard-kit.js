@@ -8,4 +8,7 @@ if (!existsSync(cli)) {
   process.exit(2)
 }
 const { main } = await import(cli.href)
-await main(process.argv)
+// main answers the exit code; the process then ends by itself, its output flushed
+main(process.argv).then((code) => {
+  process.exitCode = code
+})

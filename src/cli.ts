@@ -1,21 +1,49 @@
 // The command line: `jobboard-kit serve` runs the fake; its flags are the options of
 // schemas/options.ts in kebab-case, with their descriptions as help. Exit codes: 0 on a
 // clean stop, 2 on a usage or start-up error, with a one-line reason and where the help is.
-import { Command, Option } from 'commander'
+// main(argv, io) runs it on the process's streams, signals and exit, or on a test's: it
+// answers the exit code and leaves ending the process to its caller (bin/, or this file
+// when node runs it).
+import { Command, CommanderError, Option } from 'commander'
 import { asFlags, kebab, schemaOptions } from './cli-options.js'
 import { realpathSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
 import { serverOptions } from '../schemas/options.js'
 import { buildApp } from './app.js'
-import { addContractCommand } from './contract/cli.js'
+import { addContractCommand, type ContractProcess } from './contract/cli.js'
 import { overrideLine, ProfileError } from './profile.js'
 import { addProfileCommand } from './profile-cli.js'
+import { useColour } from './log.js'
 import { OptionsError } from './options.js'
 import { PACKAGE_VERSION } from './paths.js'
 import { loadScenario, ScenarioError, scenarioNames } from './scenario.js'
 import { createMockServer, ServerError } from './server.js'
 import type { ServerOptionsInput } from './types.js'
+
+/**
+ * Where the CLI reads and writes, and how it leaves when it must leave at once (after
+ * serve has closed, after a contract run, on a second signal): the process, or a test's
+ * stand-in that captures the output and sends signals without a process.
+ */
+export interface CliProcess extends ContractProcess {
+  readonly stdout: ContractProcess['stdout'] & { readonly isTTY?: boolean }
+}
+
+const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM']
+
+export const processIo: CliProcess = {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  exit: (code) => process.exit(code),
+  onSignal: (listener) => {
+    for (const signal of SIGNALS) process.on(signal, listener)
+    return () => {
+      for (const signal of SIGNALS) process.off(signal, listener)
+    }
+  },
+}
 
 /** `see jobboard-kit serve --help`: where to read about the command that was misused. */
 const seeHelp = (command?: string) => `see jobboard-kit${command ? ` ${command}` : ''} --help`
@@ -40,7 +68,8 @@ function checkSlips(given: ServerOptionsInput): void {
   }
 }
 
-function fail(error: unknown): never {
+/** Says why the command stopped (one line, naming the flag, for a usage error) and answers exit code 2. */
+function report(error: unknown, io: CliProcess): 2 {
   const usage = error instanceof OptionsError || error instanceof ScenarioError || error instanceof ProfileError
   const known = usage || error instanceof ServerError
   const code = (error as NodeJS.ErrnoException).code
@@ -50,48 +79,65 @@ function fail(error: unknown): never {
       : known || code === 'EACCES'
         ? (error as Error).message
         : `unexpected error: ${(error as Error).stack ?? String(error)}`
-  process.stderr.write(usage ? oneLine(asFlags(reason), 'serve') : `jobboard-kit: ${asFlags(reason)}\n`)
-  process.exit(2)
+  io.stderr.write(usage ? oneLine(asFlags(reason), 'serve') : `jobboard-kit: ${asFlags(reason)}\n`)
+  return 2
 }
 
-async function serve(flags: ServerOptionsInput): Promise<void> {
+/** Runs the fake until SIGINT or SIGTERM and answers the exit code once it has closed. */
+async function serve(flags: ServerOptionsInput, io: CliProcess): Promise<number> {
   const given = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) as ServerOptionsInput
-  if (given.logger !== undefined) process.stderr.write(`jobboard-kit: --logger is deprecated; use --log ${given.logger ? 'json' : 'off'}\n`)
+  if (given.logger !== undefined) io.stderr.write(`jobboard-kit: --logger is deprecated; use --log ${given.logger ? 'json' : 'off'}\n`)
   // a person at a terminal sees each request; pipes (tests, CI) stay quiet unless asked
-  if (given.log === undefined && given.logger === undefined && process.stdout.isTTY) given.log = 'pretty'
+  if (given.log === undefined && given.logger === undefined && io.stdout.isTTY) given.log = 'pretty'
   checkSlips(given)
-  const server = await createMockServer(given)
+  const server = await createMockServer(given, { write: (line) => void io.stdout.write(line), colour: useColour(io.env, Boolean(io.stdout.isTTY)) })
   // said before the ready line, which stays the last line a script waits for
-  for (const override of server.profileOverrides) process.stderr.write(`jobboard-kit: ${overrideLine(override, `--${kebab(override.point)}`)}\n`)
-  const url = await server.listen()
-  process.stdout.write(`jobboard-kit listening on ${url}\n`)
-  let closing = false
-  const stop = (signal: string) => {
-    if (closing) return
-    closing = true
-    server.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        process.stderr.write(`jobboard-kit: error while closing on ${signal}: ${String(error)}\n`)
-        process.exit(1)
-      },
-    )
+  for (const override of server.profileOverrides) io.stderr.write(`jobboard-kit: ${overrideLine(override, `--${kebab(override.point)}`)}\n`)
+  let url: string
+  try {
+    url = await server.listen()
+  } catch (error) {
+    await server.close()
+    throw error
   }
-  process.once('SIGINT', () => stop('SIGINT'))
-  process.once('SIGTERM', () => stop('SIGTERM'))
+  return new Promise((resolve) => {
+    let closing = false
+    const stopListening = io.onSignal((signal) => {
+      if (closing) return
+      closing = true
+      server.close().then(
+        () => resolve(0),
+        (error: unknown) => {
+          io.stderr.write(`jobboard-kit: error while closing on ${signal}: ${String(error)}\n`)
+          resolve(1)
+        },
+      ).finally(stopListening)
+    })
+    io.stdout.write(`jobboard-kit listening on ${url}\n`)
+  })
 }
 
-export function program(): Command {
+/**
+ * The program on `io`; `done` hears each command's exit code. Usage errors, --help and
+ * --version throw commander's CommanderError (main turns it into 2 or 0).
+ */
+export function program(io: CliProcess = processIo, done: (code: number) => void = () => {}): Command {
   const cli = new Command('jobboard-kit')
     .description('A local fake and a contract test kit for the Recruitment Job Board Data API.')
     .version(PACKAGE_VERSION)
     .showHelpAfterError(false)
-    .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: (text) => void io.stderr.write(text) })
 
   const serveCommand = cli
     .command('serve')
     .description('Run the fake board over HTTP until SIGINT or SIGTERM.')
-    .action((flags: ServerOptionsInput) => serve(flags).catch(fail))
+    .action(async (flags: ServerOptionsInput) => {
+      const code = await serve(flags, io)
+      done(code)
+      // closed: leave now rather than wait for idle sockets and timers to let go
+      io.exit(code)
+    })
   for (const option of schemaOptions(serverOptions)) serveCommand.addOption(option)
 
   cli
@@ -106,7 +152,7 @@ export function program(): Command {
       const document = format === 'yaml' ? app.swagger({ yaml: true }) : `${JSON.stringify(app.swagger(), null, 2)}\n`
       await app.close()
       if (out) await writeFile(out, document)
-      else process.stdout.write(document)
+      else io.stdout.write(document)
     })
 
   cli
@@ -115,11 +161,17 @@ export function program(): Command {
     .action(() => {
       for (const name of scenarioNames()) {
         const { description, counts } = loadScenario(name)
-        process.stdout.write(`${name.padEnd(12)} ${counts.candidates} candidates, ${counts.applications} applications. ${description}\n`)
+        io.stdout.write(`${name.padEnd(12)} ${counts.candidates} candidates, ${counts.applications} applications. ${description}\n`)
       }
     })
-  addContractCommand(cli)
-  addProfileCommand(cli)
+  addContractCommand(cli, {
+    ...io,
+    exit: (code) => {
+      done(code)
+      return io.exit(code)
+    },
+  })
+  addProfileCommand(cli, io, done)
   // a usage error is one line naming the problem and the command's help, not the help itself
   cli.configureOutput({ outputError: (message, write) => write(oneLine(message)) })
   for (const command of cli.commands) command.configureOutput({ outputError: (message, write) => write(oneLine(message, command.name())) })
@@ -133,9 +185,31 @@ export function program(): Command {
   return cli
 }
 
-export async function main(argv: string[] = process.argv): Promise<void> {
-  await program().parseAsync(argv)
+/**
+ * Runs the command line and answers its exit code. `serve` answers once a signal has
+ * stopped it; a usage error answers 2, --help and --version 0. With the process's io
+ * (the default), serve and contract still leave through process.exit when they end.
+ */
+export async function main(argv: string[] = process.argv, io: CliProcess = processIo): Promise<number> {
+  let code: number | undefined
+  // the first code is the one that counts, as the process's first exit would be
+  const done = (given: number) => {
+    code ??= given
+  }
+  try {
+    await program(io, done).parseAsync(argv)
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2
+    const failed = report(error, io)
+    io.exit(failed)
+    return failed
+  }
+  return code ?? 0
 }
 
 const invoked = process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href
-if (invoked) main().catch(fail)
+if (invoked) {
+  void main().then((code) => {
+    process.exitCode = code
+  })
+}

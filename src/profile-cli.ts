@@ -4,7 +4,11 @@
 import type { Command } from 'commander'
 import { diffProfiles, formatDifferences, loadProfile, ProfileError } from './profile.js'
 
-export function diffCommand(a: string, b: string, out: { write(text: string): unknown } = process.stdout): number {
+interface Output {
+  write(text: string): unknown
+}
+
+export function diffCommand(a: string, b: string, out: Output = process.stdout): number {
   const rows = diffProfiles(loadProfile(a), loadProfile(b))
   if (rows.length === 0) {
     out.write(`The profiles agree on every point.\n`)
@@ -14,7 +18,8 @@ export function diffCommand(a: string, b: string, out: { write(text: string): un
   return 1
 }
 
-export function addProfileCommand(cli: Command): void {
+/** Adds `profile diff` to the program: it writes on `io` and tells `done` its exit code. */
+export function addProfileCommand(cli: Command, io: { stdout: Output; stderr: Output }, done: (code: number) => void): void {
   const profile = cli.command('profile').description('Work with deployment profiles (docs/profile.md).')
   profile
     .command('diff')
@@ -23,11 +28,11 @@ export function addProfileCommand(cli: Command): void {
     .argument('<b>', 'the second profile (JSON)')
     .action((a: string, b: string) => {
       try {
-        process.exitCode = diffCommand(a, b)
+        done(diffCommand(a, b, io.stdout))
       } catch (error) {
         if (!(error instanceof ProfileError)) throw error
-        process.stderr.write(`jobboard-kit: ${error.message}\n`)
-        process.exitCode = 2
+        io.stderr.write(`jobboard-kit: ${error.message}\n`)
+        done(2)
       }
     })
 }

@@ -90,11 +90,17 @@ export interface MockServer {
   importState(state: BoardState): void
 }
 
-export async function createMockServer(input: BuildOptions = {}): Promise<MockServer> {
+/** Where the pretty request log writes (stdout by default), and whether in colour (as useColour decides by default). */
+export interface LogOutput {
+  write?: (line: string) => void
+  colour?: boolean
+}
+
+export async function createMockServer(input: BuildOptions = {}, logOutput: LogOutput = {}): Promise<MockServer> {
   const { scenarioData, checkResponses, profile, ...rest } = input
   const profiled = profile === undefined ? { options: rest, overrides: [] } : applyProfile(rest, loadProfile(profile))
   const options = resolveOptions(profiled.options)
-  const requestLog = logMode(options) === 'pretty' ? await prettyRequestLog({ prefer: options.prefer }) : undefined
+  const requestLog = logMode(options) === 'pretty' ? await prettyRequestLog({ prefer: options.prefer, ...logOutput }) : undefined
   const app = await buildApp({
     ...options,
     ...(scenarioData ? { scenarioData } : {}),

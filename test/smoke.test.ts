@@ -4,7 +4,7 @@
 import t from 'tap'
 import { installedNockVersion, interceptBoard, nockSupport } from '../src/nock.js'
 import { createMockServer } from '../src/server.js'
-import { runToEnd, serve } from './helpers/cli.js'
+import { runProcessToEnd, serveProcess } from './helpers/cli.js'
 
 const auth = { authorization: `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}` }
 
@@ -49,8 +49,9 @@ t.test(`through nock ${nock} on Node ${process.versions.node}: fetch ${nockWorks
 })
 
 t.test(`contract against serve on Node ${process.versions.node}: exits 0 with a tally`, async (t) => {
-  const { url } = await serve(t, ['--clock', 'virtual'])
-  const run = await runToEnd(['contract'], { JOBBOARD_BASE_URL: url, JOBBOARD_USERNAME: 'jobboard', JOBBOARD_PASSWORD: 'jobboard' })
+  // both as processes, as a user runs them on this Node
+  const { url } = await serveProcess(t, ['--clock', 'virtual'])
+  const run = await runProcessToEnd(['contract'], { JOBBOARD_BASE_URL: url, JOBBOARD_USERNAME: 'jobboard', JOBBOARD_PASSWORD: 'jobboard' })
   t.equal(run.code, 0, run.stderr)
   const tally = /\n(\d+) passed, 0 failed, \d+ skipped, 0 errored; checked (\d+) of (\d+) planned\n$/.exec(run.stdout)
   t.ok(tally, 'ends with the tally line')

@@ -1,10 +1,11 @@
 // The request log of `jobboard-kit serve`: one line per request on a terminal (time,
 // method, URL, status, milliseconds, a mark for 429s, faults and Prefer answers), in
-// colour unless NO_COLOR; --log json for Fastify's JSON lines; quiet when piped.
+// colour unless NO_COLOR; --log json for Fastify's JSON lines; quiet when piped. In process
+// (main with captured output) but for the JSON lines and the terminal, which need a process.
 import { spawn, spawnSync } from 'node:child_process'
 import { setTimeout as sleep } from 'node:timers/promises'
 import t, { type Test } from 'tap'
-import { ROOT, runToEnd, serve } from '../helpers/cli.js'
+import { ROOT, runToEnd, serve, serveProcess } from '../helpers/cli.js'
 
 const auth = { authorization: `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}` }
 const ESC = '\u001b['
@@ -64,7 +65,8 @@ t.test('is off by default when stdout is not a terminal', async (t) => {
 
 t.test('--log json prints Fastify\'s JSON lines, and --logger on still does, with a deprecation note', async (t) => {
   for (const flags of [['--log', 'json'], ['--logger', 'on']]) {
-    const { url, output } = await serve(t, ['--scenario', 'empty', ...flags])
+    // a real process: Fastify's logger writes to file descriptor 1 itself
+    const { url, output } = await serveProcess(t, ['--scenario', 'empty', ...flags])
     await fetch(`${url}/api/v1/metrics/list`, { headers: auth })
     let json: Array<Record<string, unknown>> = []
     for (let i = 0; i < 100 && !json.some((line) => line.msg === 'request completed'); i++) {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { basic } from '../helpers/board.js'
-import { runCli, runToEnd } from '../helpers/cli.js'
+import { runToEnd, serve } from '../helpers/cli.js'
 import { nonDefaultProfile } from '../helpers/profile-values.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'serve-profile-'))
@@ -14,21 +14,7 @@ const path = join(dir, 'staging.json')
 writeFileSync(path, JSON.stringify(nonDefaultProfile()))
 
 t.test('answers with the profile\'s choices, and a flag beside it wins and is reported first', async (t) => {
-  const child = runCli(['serve', '--port', '0', '--clock', 'virtual', '--profile', path, '--page-size', '5', '--auth-status', '401'])
-  t.teardown(() => {
-    if (child.exitCode === null) child.kill('SIGKILL')
-  })
-  let stderr = ''
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk))
-  const { url, stderrAtReady } = await new Promise<{ url: string; stderrAtReady: string }>((resolve, reject) => {
-    let out = ''
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk
-      const match = /^jobboard-kit listening on (http:\/\/\S+)$/m.exec(out)
-      if (match) resolve({ url: match[1] as string, stderrAtReady: stderr })
-    })
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)))
-  })
+  const { url, stderrAtReady } = await serve(t, ['--clock', 'virtual', '--profile', path, '--page-size', '5', '--auth-status', '401'])
   const reported = stderrAtReady.split('\n').filter((line) => line.includes('overrides'))
   t.same(reported.sort(), [
     "jobboard-kit: --auth-status 401 overrides the profile's authStatus 403",

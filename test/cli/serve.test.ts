@@ -1,8 +1,9 @@
 // `jobboard-kit serve` over a real socket: the listening line, the API with its auth,
 // rate limit, paging links and downloads, and a graceful stop on SIGINT and SIGTERM.
+// It runs in process (main with captured output), but for the signals, sent to a real one.
 import { once } from 'node:events'
 import t from 'tap'
-import { runToEnd, serve } from '../helpers/cli.js'
+import { runToEnd, serve, serveProcess } from '../helpers/cli.js'
 
 const auth = { authorization: `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}` }
 
@@ -27,7 +28,8 @@ t.test('prints where it listens and answers the API there', async (t) => {
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   t.test(`stops cleanly on ${signal}`, async (t) => {
-    const { url, child } = await serve(t, ['--scenario', 'empty'])
+    // a real process: the signal comes from the system, the exit code is the process's
+    const { url, child } = await serveProcess(t, ['--scenario', 'empty'])
     t.equal((await fetch(`${url}/api/v1/metrics/list`, { headers: auth })).status, 200)
     child.kill(signal)
     const [code] = await once(child, 'exit')

@@ -125,10 +125,14 @@ t.test('a status fault answers that status and body, once by default', async (t)
 
 t.test('a delay fault holds the answer back', async (t) => {
   const { url } = await served(t, { rateLimitWindow: 0 })
-  await post(`${url}/__mock/faults`, { path: '/api/v1/metrics/list', delayMs: 3000 })
+  // held for ten minutes, then released by clearing the faults (a delay that runs out by
+  // itself is in test/routes/timeouts.test.ts): no test waits for a delay to pass
+  await post(`${url}/__mock/faults`, { path: '/api/v1/metrics/list', delayMs: 600_000 })
   const order: string[] = []
   const slow = fetch(`${url}/api/v1/metrics/list`, { headers: AUTH }).then((r) => order.push(`slow ${r.status}`))
   await fetch(`${url}/api/v1/job/fields`, { headers: AUTH }).then((r) => order.push(`quick ${r.status}`))
+  t.same(order, ['quick 200'], 'a request made after it is answered while it is held')
+  t.equal((await fetch(`${url}/__mock/faults`, { method: 'DELETE' })).status, 200)
   await slow
   t.same(order, ['quick 200', 'slow 200'], 'a request made after it is answered before it')
   await post(`${url}/__mock/faults`, { path: '/api/v1/metrics/list', delayMs: 5000 })

@@ -19,13 +19,13 @@ t.test('serve with a scenario whose records name a missing candidate exits 2 wit
 })
 
 t.test('SIGTERM lets a request held by a delay fault finish before serve exits 0', async (t) => {
-  const { url, child } = await serve(t, ['--clock', 'virtual'])
+  const { url, stop } = await serve(t, ['--clock', 'virtual'])
   const armed = await fetch(`${url}/__mock/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: '/api/v1/metrics/list', delayMs: 600_000 }) })
   t.equal(armed.status, 201)
   const held = fetch(`${url}/api/v1/metrics/list`, { headers: AUTH })
-  await new Promise((resolve) => setTimeout(resolve, 300))
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  child.kill('SIGTERM')
+  // the request is held once it has taken the fault
+  while (((await (await fetch(`${url}/__mock/faults`)).json()) as { total: number }).total > 0) await new Promise((resolve) => setTimeout(resolve, 10))
+  const exited = stop('SIGTERM')
   const answer = await held
   t.equal(answer.status, 200, 'the held request answered')
   t.equal(await exited, 0, 'serve exited 0')

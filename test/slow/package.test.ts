@@ -24,7 +24,8 @@ t.test('installs from its tarball and runs as a dependency', async (t) => {
   t.match(help, /serve/, 'npx jobboard-kit --help lists serve')
 
   // npx runs the bin through a shell: a group of its own lets the teardown stop them all
-  const child = spawn('npx', ['--no-install', 'jobboard-kit', 'serve', '--port', '0', '--scenario', 'empty'], { cwd: scratch, detached: true })
+  // no rate limit: the probe below and the contract run read the same URLs (else the run is incomplete, exit 3)
+  const child = spawn('npx', ['--no-install', 'jobboard-kit', 'serve', '--port', '0', '--scenario', 'empty', '--rate-limit-window', '0'], { cwd: scratch, detached: true })
   t.teardown(() => process.kill(-(child.pid as number), 'SIGKILL'))
   const url = await new Promise<string>((resolve, reject) => {
     let out = ''
