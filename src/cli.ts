@@ -11,7 +11,7 @@ import { writeFile } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
 import { serverOptions } from '../schemas/options.js'
 import { buildApp } from './app.js'
-import { addContractCommand, type ContractProcess } from './contract/cli.js'
+import { addContractCommand, type ContractProcess, nodeProcess } from './contract/cli.js'
 import { overrideLine, ProfileError } from './profile.js'
 import { addProfileCommand } from './profile-cli.js'
 import { useColour } from './log.js'
@@ -30,20 +30,7 @@ export interface CliProcess extends ContractProcess {
   readonly stdout: ContractProcess['stdout'] & { readonly isTTY?: boolean }
 }
 
-const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM']
-
-export const processIo: CliProcess = {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  env: process.env,
-  exit: (code) => process.exit(code),
-  onSignal: (listener) => {
-    for (const signal of SIGNALS) process.on(signal, listener)
-    return () => {
-      for (const signal of SIGNALS) process.off(signal, listener)
-    }
-  },
-}
+export const processIo: CliProcess = nodeProcess
 
 /** `see jobboard-kit serve --help`: where to read about the command that was misused. */
 const seeHelp = (command?: string) => `see jobboard-kit${command ? ` ${command}` : ''} --help`

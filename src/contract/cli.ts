@@ -22,7 +22,8 @@ export interface ContractProcess {
 
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM']
 
-const nodeProcess: ContractProcess = {
+/** The real process: its streams, environment, exit and signals (src/cli.ts uses it too). */
+export const nodeProcess = {
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,
@@ -33,7 +34,7 @@ const nodeProcess: ContractProcess = {
       for (const signal of SIGNALS) process.off(signal, listener)
     }
   },
-}
+} satisfies ContractProcess
 
 export async function contractAction(flags: ContractFlags, io: ContractProcess = nodeProcess): Promise<number> {
   const say = (reason: string) => io.stderr.write(`jobboard-kit contract: ${reason}\n`)
