@@ -7,6 +7,7 @@
 import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { jobInputSample } from '../test/fixtures/samples.js'
 
 /** Users of the soak's board: job/add may be made once per window per credential, so several credentials write in parallel. */
 const USERS = Array.from({ length: 20 }, (_, i) => ({ username: `soak${i}`, password: `soak-password-${i}` }))
@@ -97,27 +98,8 @@ function rng(seed: number): () => number {
 const basic = (user: { username: string; password: string }) => `Basic ${Buffer.from(`${user.username}:${user.password}`).toString('base64')}`
 const CONTROL = { authorization: 'Bearer soak-control-token' }
 
-const JOB = {
-  published: 1,
-  featured: 0,
-  job_title: 'Soak Vet Surgeon',
-  job_reference: 'SOAK',
-  job_industry: 'Veterinary Surgeon',
-  job_telecommute: 'no',
-  job_location: 'Kendal, Cumbria',
-  job_latitude: 54.3275,
-  job_longitude: -2.7464,
-  job_type: 'Full time',
-  contract_type: 'Permanent',
-  job_description: 'A job the soak adds.',
-  contact_name: 'Soak',
-  contact_email: 'soak@example.com',
-  salary_visible: '£50,000',
-  salary_precise: '50000',
-  salary_unit: 'Per year',
-  salary_currency: 'GBP',
-  require_cv: 1,
-}
+// the job it adds: the suite's valid job/add sample, with a reference of its own
+const JOB = { ...jobInputSample(), job_reference: 'SOAK' }
 
 async function run(): Promise<void> {
   const config = settings()
