@@ -125,7 +125,7 @@ export function openTargets(origin: string, facts: BoardFacts): Target[] {
   ]
 }
 
-/** Windows the rate limiter holds before it sweeps on every new one (src/rate-limit.ts). */
+/** Windows the rate limiter holds before it sweeps on every new one (src/http/rate-limit.ts). */
 const SWEEP_THRESHOLD = 10_000
 
 /**

@@ -2,18 +2,18 @@
 // the clock, the store, the rate-limit windows, the journal and the armed faults. The
 // app reads it through this object on every request, so /__mock/reset can swap it
 // without rebuilding routes.
-import { credentialChecker } from './auth.js'
-import { createClock, type Clock } from './clock.js'
-import { Faults } from './faults.js'
-import { Journal } from './journal.js'
+import { credentialChecker } from './http/auth.js'
+import { createClock, type Clock } from './core/clock.js'
+import { Faults } from './http/faults.js'
+import { Journal } from './http/journal.js'
 import { effectiveScenario, type ResolvedOptions } from './options.js'
-import { RateLimiter } from './rate-limit.js'
+import { RateLimiter } from './http/rate-limit.js'
 import { sharedSchemas, loadScenario, ScenarioError, type LoadedScenario, type LoadPolicy } from './scenario.js'
-import { BoardError } from './errors.js'
+import { BoardError } from './core/errors.js'
 import { isDeepStrictEqual } from 'node:util'
 import { Store } from './store/store.js'
-import { parseTime } from './time.js'
-import type { ScenarioFile, StoreState } from './types.js'
+import { parseTime } from './core/time.js'
+import type { ScenarioFile, StoreState } from './core/types.js'
 
 export interface ResetOptions {
   /** Another scenario, by name, path or as an object; default: the current one. */

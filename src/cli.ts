@@ -14,12 +14,12 @@ import { buildApp } from './app.js'
 import { addContractCommand, type ContractProcess, nodeProcess } from './contract/cli.js'
 import { overrideLine, ProfileError } from './profile.js'
 import { addProfileCommand } from './profile-cli.js'
-import { useColour } from './log.js'
+import { useColour } from './http/log.js'
 import { OptionsError } from './options.js'
-import { PACKAGE_VERSION } from './paths.js'
+import { PACKAGE_VERSION } from './core/paths.js'
 import { loadScenario, ScenarioError, scenarioNames } from './scenario.js'
 import { createMockServer, ServerError } from './server.js'
-import type { ServerOptionsInput } from './types.js'
+import type { ServerOptionsInput } from './core/types.js'
 
 /**
  * Where the CLI reads and writes, and how it leaves when it must leave at once (after

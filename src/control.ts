@@ -6,11 +6,11 @@ import { advanceBody, faultBody, journalQuery, resetOptions, setClockBody } from
 import { boardState } from '../schemas/state.js'
 import { stateWithExtraFields } from './extra-fields.js'
 import type { Board, ResetOptions } from './board.js'
-import { boardError, BoardError, BoardInputError } from './errors.js'
-import type { ArmedFault } from './faults.js'
+import { boardError, BoardError, BoardInputError } from './core/errors.js'
+import type { ArmedFault } from './http/faults.js'
 import { type LoadedScenario, parseScenario, ScenarioError } from './scenario.js'
 import { boardLists, type Page } from './store/store.js'
-import { formatTimestamp, parseTime } from './time.js'
+import { formatTimestamp, parseTime } from './core/time.js'
 import type {
   Application,
   ApplicationSeed,
@@ -25,8 +25,8 @@ import type {
   StoredJob,
   Timesheet,
   TimesheetSeed,
-} from './types.js'
-import { bindFieldValues, createAjv, valueNestsDeeper, Validators } from './validation.js'
+} from './core/types.js'
+import { bindFieldValues, createAjv, valueNestsDeeper, Validators } from './core/validation.js'
 
 /** Headers that frame an HTTP message: a fault setting them would answer with a broken response. */
 const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'host'])

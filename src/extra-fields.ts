@@ -5,9 +5,9 @@ import type { Faker } from '@faker-js/faker'
 import type { JSONSchema } from 'json-schema-to-ts'
 import type { EXTRA_FIELD_RECORDS } from '../schemas/behaviour.js'
 import type { boardState } from '../schemas/state.js'
-import type { DeepReadonly } from './freeze.js'
+import type { DeepReadonly } from './core/freeze.js'
 import { drawFrom, sameShape } from './shape.js'
-import type { ExtraField } from './types.js'
+import type { ExtraField } from './core/types.js'
 
 export type ExtraFieldRecord = keyof typeof EXTRA_FIELD_RECORDS
 export type ExtraFields = DeepReadonly<Record<string, ExtraField>>

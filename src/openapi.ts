@@ -8,9 +8,9 @@ import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Ajv, type ValidateFunction } from 'ajv'
 import { addBoardFormats } from '../schemas/formats.js'
-import { PACKAGE_VERSION } from './paths.js'
+import { PACKAGE_VERSION } from './core/paths.js'
 import { API_PREFIX } from './store/links.js'
-import { bindFieldValues } from './validation.js'
+import { bindFieldValues } from './core/validation.js'
 
 /** Reports an answer that the document does not describe; the test suite fails on it. */
 export type ResponseCheck = (problem: string) => void

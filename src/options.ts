@@ -3,10 +3,10 @@
 // scenario's own settings.
 import { serverOptions } from '../schemas/options.js'
 import { behaviourProperties } from '../schemas/behaviour.js'
-import { deepFreeze, type DeepReadonly } from './freeze.js'
+import { deepFreeze, type DeepReadonly } from './core/freeze.js'
 import type { LoadedScenario } from './scenario.js'
-import type { Scenario, ServerOptions, ServerOptionsInput } from './types.js'
-import { createAjv, explain } from './validation.js'
+import type { Scenario, ServerOptions, ServerOptionsInput } from './core/types.js'
+import { createAjv, explain } from './core/validation.js'
 import type { ValidateFunction } from 'ajv'
 
 export type ResolvedOptions = DeepReadonly<ServerOptions>

@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs'
 import { isDeepStrictEqual } from 'node:util'
 import { PROFILE_POINTS, profileFile, type ProfilePointName } from '../schemas/profile.js'
-import { deepFreeze, type DeepReadonly } from './freeze.js'
-import type { ProfileFile, ServerOptionsInput } from './types.js'
-import { createAjv, explain } from './validation.js'
+import { deepFreeze, type DeepReadonly } from './core/freeze.js'
+import type { ProfileFile, ServerOptionsInput } from './core/types.js'
+import { createAjv, explain } from './core/validation.js'
 import type { ValidateFunction } from 'ajv'
 
 export type LoadedProfile = DeepReadonly<ProfileFile>

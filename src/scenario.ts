@@ -7,11 +7,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { scenario as scenarioSchema } from '../schemas/scenario.js'
 import { FIELD_NAMES, FIELD_VALUES, sectorDisciplinesOf, UK_LOCATIONS, type FieldValues } from '../schemas/values.js'
-import { deepFreeze, type DeepReadonly } from './freeze.js'
-import { SCENARIOS_DIR } from './paths.js'
+import { deepFreeze, type DeepReadonly } from './core/freeze.js'
+import { SCENARIOS_DIR } from './core/paths.js'
 import type { BoardLists } from './store/generate.js'
-import type { Scenario, ScenarioFile } from './types.js'
-import { bindFieldValues, createAjv, explain, fieldOf, firstField, valueNestsDeeper } from './validation.js'
+import type { Scenario, ScenarioFile } from './core/types.js'
+import { bindFieldValues, createAjv, explain, fieldOf, firstField, valueNestsDeeper } from './core/validation.js'
 
 export type LoadedScenario = DeepReadonly<Scenario>
 

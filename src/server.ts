@@ -7,8 +7,8 @@ import { isIP } from 'node:net'
 import { buildApp, type BuildOptions } from './app.js'
 import type { Board, ResetOptions } from './board.js'
 import type { ClockControl, Controller, ExportOptions } from './control.js'
-import type { ArmedFault } from './faults.js'
-import { logMode, prettyRequestLog } from './log.js'
+import type { ArmedFault } from './http/faults.js'
+import { logMode, prettyRequestLog } from './http/log.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
 import { applyProfile, loadProfile, type ProfileOverride } from './profile.js'
 import type { ListQuery, Page } from './store/store.js'
@@ -27,7 +27,7 @@ import type {
   StoredJob,
   Timesheet,
   TimesheetSeed,
-} from './types.js'
+} from './core/types.js'
 
 export class ServerError extends Error {
   constructor(message: string) {

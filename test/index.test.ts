@@ -11,7 +11,7 @@ t.test('exports every resource schema', async (t) => {
 })
 
 t.test('the exported types are those of the schemas', async (t) => {
-  // compile-time: the samples are typed by src/types.ts; these assignments fail tsc if the entry's types drift
+  // compile-time: the samples are typed by src/core/types.ts; these assignments fail tsc if the entry's types drift
   const samples: [JobInput, Candidate, Application, Timesheet, MarketingRecord, Metric] = [
     jobInputSample(),
     candidateSample(),

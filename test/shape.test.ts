@@ -2,7 +2,7 @@
 // kit records extra-field examples through it; the fake makes extra fields with it.
 import fc from 'fast-check'
 import t from 'tap'
-import { createFaker } from '../src/random.js'
+import { createFaker } from '../src/core/random.js'
 import { drawFrom, sameShape } from '../src/shape.js'
 
 const draw = (seed = 1) => drawFrom(createFaker(seed))

@@ -1,7 +1,7 @@
 // The kit's time: the wall clock for the ledger, job references and Retry-after
 // waits, behind an interface so tests can run a ledger across "hours" in no time.
-// The machine's time is read through src/clock.ts, as everywhere in the project.
-import { createClock } from '../clock.js'
+// The machine's time is read through src/core/clock.ts, as everywhere in the project.
+import { createClock } from '../core/clock.js'
 
 export interface KitClock {
   /** Epoch milliseconds. */

@@ -9,8 +9,8 @@
 // not deleted yet, and one job known deleted.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { LEDGER_KIND, ledgerFile } from '../../schemas/ledger.js'
-import type { LedgerEntry, LedgerFile } from '../types.js'
-import { createAjv, explain } from '../validation.js'
+import type { LedgerEntry, LedgerFile } from '../core/types.js'
+import { createAjv, explain } from '../core/validation.js'
 import { UsageError } from './settings.js'
 
 export type { LedgerEntry, LedgerFile }

@@ -7,7 +7,7 @@
 // or a job is left behind, 2 usage, unreachable host, refused credentials or
 // interrupted, 3 incomplete.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
-import { PACKAGE_VERSION } from '../paths.js'
+import { PACKAGE_VERSION } from '../core/paths.js'
 import { loadProfile, ProfileError, profileValues, type LoadedProfile } from '../profile.js'
 import { mergeProfile, readProfile } from './profile.js'
 import { dirname } from 'node:path'

@@ -4,9 +4,9 @@
 // setting is a UsageError (exit 2).
 import { CONTRACT_GROUPS, contractOptions } from '../../schemas/contract.js'
 import { asFlags } from '../cli-options.js'
-import { deepFreeze } from '../freeze.js'
-import type { ContractFlags, ContractOptions } from '../types.js'
-import { createAjv, explain } from '../validation.js'
+import { deepFreeze } from '../core/freeze.js'
+import type { ContractFlags, ContractOptions } from '../core/types.js'
+import { createAjv, explain } from '../core/validation.js'
 
 /** The groups `--only` names. Each is a family of endpoints (see docs/contract.md). */
 export const GROUPS = CONTRACT_GROUPS

@@ -10,7 +10,7 @@
 // A constrained value the spec or job/fields lists in another casing still fails.
 import type { ErrorObject } from 'ajv'
 import { listsOf, MONTH_NAMES, SECTOR_DISCIPLINES, type FieldValues } from '../../schemas/values.js'
-import { explain, fieldOf, Validators } from '../validation.js'
+import { explain, fieldOf, Validators } from '../core/validation.js'
 
 export interface DriftField {
   /** The field with array positions folded: `data[].candidate.middle_name`. */

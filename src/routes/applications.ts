@@ -1,7 +1,7 @@
 // applications/list, applications/details/{id} and applications/attachment/{id}.
 import type { FastifyInstance } from 'fastify'
 import { application, applicationInDetail, applicationsQuery, idParams, listEnvelope, pagedEnvelope } from '../../schemas/index.js'
-import type { ApplicationsQuery, IdParams } from '../types.js'
+import type { ApplicationsQuery, IdParams } from '../core/types.js'
 import { detailAnswer, OCTET_STREAM, pageAnswer, sendDownload } from './reply.js'
 import { answer, download, withExtras } from './schemas.js'
 

@@ -17,8 +17,8 @@ import {
   timesheetSeed,
 } from '../../schemas/index.js'
 import type { Controller } from '../control.js'
-import { boardError } from '../errors.js'
-import type { ApplicationSeed, CandidateSeed, FaultInput, JobInput, MarketingSeed, ResetBody, TimesheetSeed } from '../types.js'
+import { boardError } from '../core/errors.js'
+import type { ApplicationSeed, CandidateSeed, FaultInput, JobInput, MarketingSeed, ResetBody, TimesheetSeed } from '../core/types.js'
 
 export const CONTROL_PREFIX = '/__mock'
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { jobAddAnswer, jobFieldsAnswer, jobFieldsTopLevelAnswer, jobIdBody, jobInput, jobRepostBody, messageAnswer } from '../../schemas/index.js'
 import { links } from '../store/links.js'
 import type { JobOperation } from '../store/store.js'
-import type { JobIdBody, JobInput, JobRepostBody } from '../types.js'
+import type { JobIdBody, JobInput, JobRepostBody } from '../core/types.js'
 import { baseUrl } from './reply.js'
 import { answer } from './schemas.js'
 

@@ -1,7 +1,7 @@
 // marketing/list.
 import type { FastifyInstance } from 'fastify'
 import { marketingRecord, pagedEnvelope, pagedQuery } from '../../schemas/index.js'
-import type { PagedQuery } from '../types.js'
+import type { PagedQuery } from '../core/types.js'
 import { pageAnswer } from './reply.js'
 import { answer, withExtras } from './schemas.js'
 

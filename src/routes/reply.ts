@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Socket } from 'node:net'
 import { Readable } from 'node:stream'
 import { behaviourProperties } from '../../schemas/behaviour.js'
-import { boardError } from '../errors.js'
+import { boardError } from '../core/errors.js'
 import { API_PREFIX } from '../store/links.js'
 import type { Download, Page } from '../store/store.js'
 

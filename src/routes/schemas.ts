@@ -1,10 +1,10 @@
 // The answers of the API's routes as the OpenAPI document gives them: each route's
-// success schema (declared beside the route) plus every error status src/prefer.ts
+// success schema (declared beside the route) plus every error status src/http/prefer.ts
 // reads off its schema, with the error body and the headers that go with it. app.ts
 // applies `withErrorAnswers` to every API route, so no route lists its errors by hand.
 import type { FastifySchema } from 'fastify'
 import { errorBody } from '../../schemas/index.js'
-import { routeErrors } from '../prefer.js'
+import { routeErrors } from '../http/prefer.js'
 import type { FastifyInstance } from 'fastify'
 import { withExtraFields, type ExtraFieldRecord } from '../extra-fields.js'
 

@@ -1,7 +1,7 @@
 // timesheets/list and /candidates/timesheets/download/{id}.
 import type { FastifyInstance } from 'fastify'
 import { idParams, pagedQuery, timesheet, twoWayPagedEnvelope } from '../../schemas/index.js'
-import type { IdParams, PagedQuery } from '../types.js'
+import type { IdParams, PagedQuery } from '../core/types.js'
 import { pageAnswer, sendDownload, TIMESHEET } from './reply.js'
 import { answer, download, withExtras } from './schemas.js'
 

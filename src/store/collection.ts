@@ -2,9 +2,9 @@
 // lists need: a map by id, ids in ascending order, and (time, id) pairs in time order
 // for `since`. A list request costs a binary search and a slice, never a scan.
 import type { ValidateFunction } from 'ajv'
-import { BoardError } from '../errors.js'
-import { deepFreeze } from '../freeze.js'
-import { explain } from '../validation.js'
+import { BoardError } from '../core/errors.js'
+import { deepFreeze } from '../core/freeze.js'
+import { explain } from '../core/validation.js'
 
 /** Ids in the order a list gives them (newest first), without copying the whole index. */
 export interface IdList {

@@ -4,7 +4,7 @@
 // same seed gives the same bytes. Other extensions get seeded bytes behind the format's
 // signature, as before.
 import { zipSync, zlibSync, type Zippable } from 'fflate'
-import { FILE_CHUNK, fileBytes } from '../random.js'
+import { FILE_CHUNK, fileBytes } from '../core/random.js'
 
 export interface FileSpec {
   /** The board's seed, the kind of download and the record's id: the source of the filler. */

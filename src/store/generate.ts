@@ -7,9 +7,9 @@
 // records, and derives each candidate's embedded lists once at the end.
 import type { Faker } from '@faker-js/faker'
 import { industrySplitter, MARKETING_ACTIONS, type FieldValues, type IndustrySplit } from '../../schemas/values.js'
-import type { DeepReadonly } from '../freeze.js'
+import type { DeepReadonly } from '../core/freeze.js'
 import type { LoadedScenario } from '../scenario.js'
-import { addMonth, availabilityParts, formatDate, formatMinute, formatTimestamp, monthOfTimestamp, parseTime, shiftMonth } from '../time.js'
+import { addMonth, availabilityParts, formatDate, formatMinute, formatTimestamp, monthOfTimestamp, parseTime, shiftMonth } from '../core/time.js'
 import type {
   Application,
   ApplicationSeed,
@@ -22,7 +22,7 @@ import type {
   StoredFile,
   StoredJob,
   TimesheetSeed,
-} from '../types.js'
+} from '../core/types.js'
 import { ScenarioError } from '../scenario.js'
 import type { FileKind, Links } from './links.js'
 import { COUNTED_METRICS, Metrics, type MetricLabel } from './metrics.js'

@@ -3,8 +3,8 @@
 // (or the months of history a scenario gives it) to the current month, newest first,
 // with 0 for months without activity.
 import { METRIC_LABELS } from '../../schemas/values.js'
-import { monthName, shiftMonth, styledMonth } from '../time.js'
-import type { Metric, MetricsState } from '../types.js'
+import { monthName, shiftMonth, styledMonth } from '../core/time.js'
+import type { Metric, MetricsState } from '../core/types.js'
 
 export type MetricLabel = (typeof METRIC_LABELS)[number]
 

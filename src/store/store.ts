@@ -17,13 +17,13 @@ import {
   timesheetSeed,
 } from '../../schemas/index.js'
 import { FIELD_NAMES, MARKETING_ACTIONS, splitIndustry, UK_LOCATIONS, type FieldValues } from '../../schemas/values.js'
-import type { Clock } from '../clock.js'
-import { BoardError, boardError } from '../errors.js'
-import { createFaker, hash32 } from '../random.js'
+import type { Clock } from '../core/clock.js'
+import { BoardError, boardError } from '../core/errors.js'
+import { createFaker, hash32 } from '../core/random.js'
 import { filePieces } from './files.js'
-import type { DeepReadonly } from '../freeze.js'
+import type { DeepReadonly } from '../core/freeze.js'
 import { boardLists, CompiledSchemas, type LoadedScenario } from '../scenario.js'
-import { addMonth, formatMinute, formatTimestamp, monthOfTimestamp, parseTime, sinceToTimestamp, styledMonth } from '../time.js'
+import { addMonth, formatMinute, formatTimestamp, monthOfTimestamp, parseTime, sinceToTimestamp, styledMonth } from '../core/time.js'
 import type {
   Application,
   ApplicationSeed,
@@ -40,8 +40,8 @@ import type {
   StoredJob,
   Timesheet,
   TimesheetSeed,
-} from '../types.js'
-import { Validators } from '../validation.js'
+} from '../core/types.js'
+import { Validators } from '../core/validation.js'
 import { extraValues, withExtraFields, type ExtraFieldRecord } from '../extra-fields.js'
 import { Collection, type IdList } from './collection.js'
 import { generateBoard, RecordMaker, type BoardData, type BoardLists, type CandidateBase, type MakerContext } from './generate.js'

@@ -13,7 +13,7 @@ import type {
   StoredFile,
   StoredJob,
   Timesheet,
-} from '../types.js'
+} from '../core/types.js'
 import type { Links } from './links.js'
 import { CURRENCY_SYMBOL } from './vocabulary.js'
 

@@ -3,7 +3,7 @@
 import http from 'node:http'
 import t, { type Test } from 'tap'
 import { createMockServer, type MockServer } from '../../src/server.js'
-import type { BoardState } from '../../src/types.js'
+import type { BoardState } from '../../src/core/types.js'
 import { checked, type Json } from '../helpers/board.js'
 
 const AUTH = { authorization: `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}` }

@@ -3,7 +3,7 @@
 // keyed by point: a point added to schemas/profile.ts without an entry here fails
 // `nonDefaultValue` and the test that walks every point.
 import { PROFILE_KIND, PROFILE_POINTS, profilePointValues, type ProfilePointName } from '../../schemas/profile.js'
-import type { ProfileFile } from '../../src/types.js'
+import type { ProfileFile } from '../../src/core/types.js'
 
 /** Extra fields of every kind a profile may give, one of each JSON type between them. */
 export const EXTRA_FIELDS = {

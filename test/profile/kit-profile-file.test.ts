@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { loadProfile } from '../../src/profile.js'
 import { createMockServer } from '../../src/server.js'
-import type { ServerOptionsInput } from '../../src/types.js'
+import type { ServerOptionsInput } from '../../src/core/types.js'
 import { contract } from '../contract/helpers.js'
 
 const point = (path: string, name: string) => (loadProfile(path).points as Record<string, { value?: unknown; seen: string; note?: string } | undefined>)[name]

@@ -11,7 +11,7 @@ import { NOT_OBSERVABLE, sameValue } from '../../src/contract/profile.js'
 import type { ContractFlags } from '../../src/contract/settings.js'
 import { loadProfile } from '../../src/profile.js'
 import { createMockServer } from '../../src/server.js'
-import type { ServerOptionsInput } from '../../src/types.js'
+import type { ServerOptionsInput } from '../../src/core/types.js'
 import { contract } from '../contract/helpers.js'
 import { nonDefaultValue } from '../helpers/profile-values.js'
 

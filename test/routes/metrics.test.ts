@@ -2,7 +2,7 @@
 // 0, total the sum of the aggregations.
 import t from 'tap'
 import { METRIC_LABELS, MONTH_NAMES } from '../../schemas/values.js'
-import type { Application, Candidate, MarketingRecord, Timesheet } from '../../src/types.js'
+import type { Application, Candidate, MarketingRecord, Timesheet } from '../../src/core/types.js'
 import { allPages, board, call } from '../helpers/board.js'
 
 type Metric = { label: string; total: number; aggregations: Array<{ year: string; month: string; total: number }> }

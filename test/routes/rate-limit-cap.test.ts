@@ -2,8 +2,8 @@
 // keys): a client sending ever new URLs cannot grow the fake without bound. Past the cap
 // the oldest window is dropped first.
 import t from 'tap'
-import { createClock } from '../../src/clock.js'
-import { MAX_KEY_CHARS, RateLimiter } from '../../src/rate-limit.js'
+import { createClock } from '../../src/core/clock.js'
+import { MAX_KEY_CHARS, RateLimiter } from '../../src/http/rate-limit.js'
 import { board, call } from '../helpers/board.js'
 
 t.test('past rateLimitMaxWindows the oldest window is dropped first, over HTTP', async (t) => {

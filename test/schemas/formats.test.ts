@@ -1,7 +1,7 @@
 // The named formats: right shapes pass, wrong shapes and impossible dates do not.
 import t from 'tap'
 import { isMinute, isTimestamp } from '../../schemas/formats.js'
-import { createAjv } from '../../src/validation.js'
+import { createAjv } from '../../src/core/validation.js'
 
 t.test('timestamp accepts YYYY-MM-DD HH:MM:SS and real dates only', async (t) => {
   for (const ok of ['2026-11-22 09:30:00', '2024-02-29 23:59:59', '2000-02-29 00:00:00']) t.ok(isTimestamp(ok), ok)

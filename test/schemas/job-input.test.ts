@@ -3,7 +3,7 @@
 import t from 'tap'
 import { JOB_REQUIRED, jobInput } from '../../schemas/job.js'
 import { UK_LOCATIONS } from '../../schemas/values.js'
-import { createAjv, explain, Validators } from '../../src/validation.js'
+import { createAjv, explain, Validators } from '../../src/core/validation.js'
 import { jobInputSample } from '../fixtures/samples.js'
 
 const validate = createAjv().compile(jobInput)

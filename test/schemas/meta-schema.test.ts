@@ -1,5 +1,5 @@
 // The fake compiles its schemas without checking them against the draft-07 meta-schema
-// (src/validation.ts, for start-up time): this test is where they are checked.
+// (src/core/validation.ts, for start-up time): this test is where they are checked.
 import t from 'tap'
 import { Ajv } from 'ajv'
 import * as schemas from '../../schemas/index.js'

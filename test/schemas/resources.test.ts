@@ -2,7 +2,7 @@
 // constrained value, format and pattern in it is broken.
 import t from 'tap'
 import * as S from '../../schemas/index.js'
-import { createAjv } from '../../src/validation.js'
+import { createAjv } from '../../src/core/validation.js'
 import { breakingValues, pathText, ruledValues, setAt } from '../helpers/schema-walk.js'
 import * as samples from '../fixtures/samples.js'
 

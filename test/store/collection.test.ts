@@ -2,7 +2,7 @@
 // inserts, replacements and deletions, and answers `since` newest first.
 import t from 'tap'
 import { Collection } from '../../src/store/collection.js'
-import { createAjv } from '../../src/validation.js'
+import { createAjv } from '../../src/core/validation.js'
 
 type Row = { id: number; at: string; n: number }
 const schema = {

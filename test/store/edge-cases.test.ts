@@ -1,6 +1,6 @@
 // The edge cases the spec names appear in the edge-cases scenario.
 import t from 'tap'
-import type { Application, Candidate, MarketingRecord } from '../../src/types.js'
+import type { Application, Candidate, MarketingRecord } from '../../src/core/types.js'
 import { allPages, board } from '../helpers/board.js'
 
 t.test('the edge-cases board shows every edge case the spec names', async (t) => {

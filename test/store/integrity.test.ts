@@ -2,8 +2,8 @@
 // resolves and every copy of a fact agrees with its source.
 import t from 'tap'
 import { MARKETING_ACTIONS, sectorDisciplinesOf, JOB_INDUSTRIES } from '../../schemas/values.js'
-import { availabilityParts } from '../../src/time.js'
-import type { Application, Candidate, MarketingRecord, Timesheet } from '../../src/types.js'
+import { availabilityParts } from '../../src/core/time.js'
+import type { Application, Candidate, MarketingRecord, Timesheet } from '../../src/core/types.js'
 import { allPages, board } from '../helpers/board.js'
 
 const path = (href: string) => new URL(href).pathname

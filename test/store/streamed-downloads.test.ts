@@ -2,7 +2,7 @@
 // memory; file sizes are bounded (10 MiB for an added file, 50 MiB in a saved board).
 import t from 'tap'
 import { createHash } from 'node:crypto'
-import { FILE_CHUNK, fileBytes } from '../../src/random.js'
+import { FILE_CHUNK, fileBytes } from '../../src/core/random.js'
 import { MAX_FILE_SIZE } from '../../schemas/state.js'
 import { AUTH, board, call } from '../helpers/board.js'
 import { listening } from '../helpers/socket.js'

@@ -10,8 +10,8 @@
 // job is written to the ledger as pending and deletePending() deletes it first next run.
 import type { Minimal } from '@tapjs/core'
 import { type JOB_REQUIRED, jobAddAnswer, jobInput, messageAnswer } from '../../../schemas/index.js'
-import { formatMinute, formatTimestamp } from '../../time.js'
-import type { JobInput } from '../../types.js'
+import { formatMinute, formatTimestamp } from '../../core/time.js'
+import type { JobInput } from '../../core/types.js'
 import { check, endpoint, need, Skip, where, type Asserter } from '../checks.js'
 import type { CreatedJob, RunContext } from '../context.js'
 import type { Answer } from '../http.js'

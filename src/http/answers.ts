@@ -4,7 +4,7 @@
 // current month. A hit skips validation, the handler, serialization, the link rewrite
 // and the UTF-8 conversion. Auth, the rate limit, faults, Prefer and the journal apply
 // before and after it as to any request (src/app.ts).
-import type { Store } from './store/store.js'
+import type { Store } from '../store/store.js'
 
 /** The cache's bounds: entries, and bytes of bodies held together. */
 export const MAX_CACHED_ANSWERS = 2_000

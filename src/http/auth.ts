@@ -1,7 +1,7 @@
 // HTTP Basic credentials of the API, checked in constant time against every credential
 // of the scenario (no early exit, so timing tells nothing about which part was wrong).
 import { createHash, timingSafeEqual } from 'node:crypto'
-import type { Credential } from './types.js'
+import type { Credential } from '../core/types.js'
 
 export const REALM = 'jobboard-kit'
 

@@ -3,7 +3,7 @@
 // the route can be asked for; which those are is read off the route's own schema.
 import type { FastifySchema } from 'fastify'
 import { REALM } from './auth.js'
-import { boardError, type BoardError } from './errors.js'
+import { boardError, type BoardError } from '../core/errors.js'
 
 /**
  * Why a route may answer each error status, read off what its schema takes. The one list

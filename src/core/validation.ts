@@ -11,8 +11,8 @@
 //   schema's types (page=2 → 2); unknown query parameters are ignored.
 // - The store validates every record it writes against the API's own schemas.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
-import { CONSTRAINED_PREFIX } from '../schemas/common.js'
-import { addBoardFormats, FORMATS } from '../schemas/formats.js'
+import { CONSTRAINED_PREFIX } from '../../schemas/common.js'
+import { addBoardFormats, FORMATS } from '../../schemas/formats.js'
 
 export type Lists = Readonly<Record<string, readonly string[]>>
 

@@ -2,7 +2,7 @@
 // status, a delay, a dropped connection or a body cut short, instead of (or before)
 // the real answer. Clearing them (faults.clear(), a reset, a restore) also releases the
 // requests their delays hold: those then answer at once.
-import type { Fault, FaultInput } from './types.js'
+import type { Fault, FaultInput } from '../core/types.js'
 
 export interface ArmedFault extends Fault {
   id: number

@@ -1,6 +1,6 @@
 // Conversions between epoch milliseconds and the API's time shapes. All times are UTC
-// (docs/behaviour.md). Pure functions: the current time comes only from src/clock.ts.
-import { type MONTH_NAME_VALUES, MONTH_NAMES } from '../schemas/values.js'
+// (docs/behaviour.md). Pure functions: the current time comes only from src/core/clock.ts.
+import { type MONTH_NAME_VALUES, MONTH_NAMES } from '../../schemas/values.js'
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0')
 

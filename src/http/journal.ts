@@ -3,8 +3,8 @@
 // characters of their URLs, so 10,000 requests with 16 KiB URLs cannot hold 160 MiB.
 // A ring buffer: recording a request costs a slot write, never a shift of the array, and
 // its time is formatted only when someone reads the journal.
-import { formatTimestamp } from './time.js'
-import type { JournalEntry } from './types.js'
+import { formatTimestamp } from '../core/time.js'
+import type { JournalEntry } from '../core/types.js'
 
 /** Characters of URLs the journal holds together at most: 8 Mi (about 8 MiB: URLs are one-byte strings). */
 export const MAX_JOURNAL_URL_CHARS = 8 * 1024 * 1024

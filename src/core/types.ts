@@ -1,7 +1,7 @@
 // The TypeScript types of every resource, request and answer, derived from schemas/
 // with json-schema-to-ts. This is the only module that runs FromSchema.
 import type { FromSchema } from 'json-schema-to-ts'
-import type * as S from '../schemas/index.js'
+import type * as S from '../../schemas/index.js'
 
 export type JobInput = FromSchema<typeof S.jobInput>
 export type JobIdBody = FromSchema<typeof S.jobIdBody>

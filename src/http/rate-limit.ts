@@ -2,7 +2,7 @@
 // may be made once per window. @fastify/rate-limit counts N per window from its own
 // timers; this one reads the instance's clock, so a virtual clock can cross a window
 // without waiting, and it can leave failed answers uncounted.
-import type { Clock } from './clock.js'
+import type { Clock } from '../core/clock.js'
 
 export type CountPolicy = 'all' | 'success'
 

@@ -1,9 +1,9 @@
 // How this board sends its errors, from its behaviour knobs: the HTTP status of 404 and
 // 412 bodies (errorHttpStatus), the body type of unknown ids, 429s and auth refusals,
 // and the status and challenge of an auth refusal. errors.ts sends what this decides.
-import type { Board } from './board.js'
-import type { ErrorAnswer, ErrorPolicy, ErrorStyle } from './errors.js'
-import { API_PREFIX } from './store/links.js'
+import type { Board } from '../board.js'
+import type { ErrorAnswer, ErrorPolicy, ErrorStyle } from '../core/errors.js'
+import { API_PREFIX } from '../store/links.js'
 
 export function errorPolicy(board: Board): ErrorPolicy {
   return (answer: ErrorAnswer, request): ErrorStyle => {

@@ -5,7 +5,7 @@
 // order and nothing is left in a worker when the process stops.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { parsePrefer } from './prefer.js'
-import type { ServerOptions } from './types.js'
+import type { ServerOptions } from '../core/types.js'
 
 export type LogMode = NonNullable<ServerOptions['log']>
 

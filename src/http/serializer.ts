@@ -5,7 +5,7 @@
 // schema on a route's first answer (100 ms and more) and checked the URL's format on
 // every answer. The schemas themselves, and so the OpenAPI document, are unchanged.
 import build from 'fast-json-stringify'
-import { formatOption } from '../schemas/formats.js'
+import { formatOption } from '../../schemas/formats.js'
 
 const SCALARS = new Set(['string', 'number', 'integer', 'boolean', 'null'])
 
