@@ -134,7 +134,8 @@ function officePackage(spec: FileSpec, parts: Record<string, string>, padding: n
   const build = (extra?: number) =>
     Buffer.from(zipSync(extra === undefined ? files : { ...files, 'jobboard-kit/padding.bin': [filler(spec, extra, 'zip'), { level: 0 }] }, { level: 6, mtime }))
   // the bare package and the cost of an empty padding part do not depend on the padding: made once per file
-  const bare = (made.zip ??= build())
+  made.zip ??= build()
+  const bare = made.zip
   let zip = bare
   let comment = padding
   if (padding > MAX_COMMENT) {
