@@ -137,3 +137,32 @@ export function renderBuilds(builds: Build[]): string {
     .map((b) => `${b.name}: ${b.ms >= 10_000 ? `${(b.ms / 1000).toFixed(1)} s` : `${b.ms.toFixed(0)} ms`}, rss ${(b.rssBytes / 2 ** 20).toFixed(0)} MiB`)
     .join('\n')
 }
+
+/** Two rows whose latencies are compared: the row that should cost no more than the other. */
+export interface LatencyPair {
+  name: string
+  /** The row latency is compared against (the first page, the recent since). */
+  fast: string
+  /** The row that might be slower (the last page, the old since). */
+  slow: string
+}
+
+/** `slow`'s latency as a multiple of `fast`'s: the median of each round's own ratio. Goal: at most 1.3. */
+export interface LatencyRatio extends LatencyPair {
+  p50Ratio: number
+  p99Ratio: number
+}
+
+export function latencyRatios(rows: Row[], pairs: LatencyPair[]): LatencyRatio[] {
+  return pairs.flatMap((pair) => {
+    const fast = rows.find((r) => r.name === pair.fast)
+    const slow = rows.find((r) => r.name === pair.slow)
+    if (fast === undefined || slow === undefined) return []
+    const per = (pick: (r: RoundResult) => number) => median(slow.rounds.map((round, i) => pick(round) / pick(fast.rounds[i] ?? round)))
+    return [{ ...pair, p50Ratio: per((r) => r.p50), p99Ratio: per((r) => r.p99) }]
+  })
+}
+
+export function renderRatios(ratios: LatencyRatio[]): string {
+  return ratios.map((r) => `${r.name}: latency p50 ×${fixed(2)(r.p50Ratio)}, p99 ×${fixed(2)(r.p99Ratio)} (goal ≤ 1.3)`).join('\n')
+}

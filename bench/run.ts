@@ -4,15 +4,28 @@
 // generator here, so on a two-core machine each has a core. Reports; never fails on
 // slowness. See bench/README.md.
 import { fork, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { runLoad, type LoadSettings, type Target } from './load.js'
-import { againstCeiling, renderBuilds, renderTable, summarise, type Build, type RoundResult, type Row } from './report.js'
+import {
+  againstCeiling,
+  latencyRatios,
+  renderBuilds,
+  renderRatios,
+  renderTable,
+  summarise,
+  type Build,
+  type LatencyPair,
+  type LatencyRatio,
+  type RoundResult,
+  type Row,
+} from './report.js'
 import type { ServerCpu, ServerReady, ServerSpec } from './server.js'
 import { buildPackage, measureBuild, measureStartup, type BuildFigures, type StartupFigures } from './startup.js'
-import { applicationPages, ceilingTarget, largeTargets, limitedTargets, openTargets, readBoard, SAME_BYTES_ROWS, sameBytes } from './targets.js'
+import { ceilingTarget, depthTargets, limitedTargets, openTargets, readBoard, readDepth, SAME_BYTES_ROWS, sameBytes } from './targets.js'
 
 const HELP = `Usage: npm run bench -- [options]
 
@@ -22,6 +35,7 @@ const HELP = `Usage: npm run bench -- [options]
   --connections N     concurrent connections (default 10)
   --max-requests N    requests at the most per measured run (default 200000)
   --large             also build the large scenario and page deep in it (adds ~1 min)
+  --xl                also build the xl scenario in a fresh process: build time and peak RSS
   --json FILE         also write the results as JSON (bench/results/latest.json is always written)
   --startup-runs N    fresh processes per start-up measure; 0 skips them (default 5)
   --readme            rewrite README.md's performance table with this run's figures
@@ -30,6 +44,7 @@ const HELP = `Usage: npm run bench -- [options]
 interface Settings extends LoadSettings {
   rounds: number
   large: boolean
+  xl: boolean
   json: string | undefined
   startupRuns: number
   readme: boolean
@@ -46,6 +61,7 @@ function parseSettings(argv: string[]): Settings | undefined {
       connections: { type: 'string', default: '10' },
       'max-requests': { type: 'string', default: '200000' },
       large: { type: 'boolean', default: false },
+      xl: { type: 'boolean', default: false },
       json: { type: 'string' },
       'startup-runs': { type: 'string', default: '5' },
       readme: { type: 'boolean', default: false },
@@ -67,6 +83,7 @@ function parseSettings(argv: string[]): Settings | undefined {
     connections: number('connections', values.connections, { max: 1000 }),
     maxRequests: number('max-requests', values['max-requests'], { max: 10_000_000 }),
     large: values.large,
+    xl: values.xl,
     json: values.json,
     startupRuns: number('startup-runs', values['startup-runs'], { min: 0, max: 50 }),
     readme: values.readme,
@@ -139,8 +156,25 @@ function renderStartup(s: StartupFigures): string {
   ].join('\n')
 }
 
+/** The scenarios whose build the flags ask for, those that exist, and why the others are left out. */
+function buildScenarios(settings: Settings): { scenarios: string[]; skipped: Array<{ scenario: string; reason: string }> } {
+  const asked = [...(settings.large ? ['large'] : []), ...(settings.xl ? ['xl'] : [])]
+  const exists = (name: string) => existsSync(new URL(`../scenarios/${name}.json`, import.meta.url))
+  return {
+    scenarios: asked.filter(exists),
+    skipped: asked.filter((name) => !exists(name)).map((scenario) => ({ scenario, reason: `scenarios/${scenario}.json does not exist yet` })),
+  }
+}
+
 /** The README's table: the issue's measures from one run, with the machine it ran on. */
-function performanceTable(rows: Row[], startup: StartupFigures | undefined, boards: BuildFigures[], settings: Settings): string {
+function performanceTable(
+  rows: Row[],
+  ratios: LatencyRatio[],
+  startup: StartupFigures | undefined,
+  boards: BuildFigures[],
+  skipped: Array<{ scenario: string; reason: string }>,
+  settings: Settings,
+): string {
   const pct = (n: number) => `${(n * 100).toFixed(0)}%`
   const lines = [
     `Measured by \`npm run bench -- --readme\` on ${availableParallelism()} CPUs (shared), Node ${process.version}, ` +
@@ -162,7 +196,12 @@ function performanceTable(rows: Row[], startup: StartupFigures | undefined, boar
     lines.push(`| CLI spawn to first 200 ÷ bare Fastify | ${startup.cliMs.toFixed(0)} ms ÷ ${startup.ceilingMs.toFixed(0)} ms = ${(startup.cliMs / startup.ceilingMs).toFixed(2)} |`)
     lines.push(`| in-process: import / createMockServer + first answer / a second answer | ${startup.importMs.toFixed(0)} ms / ${startup.createFirstMs.toFixed(0)} ms / ${startup.secondMs.toFixed(1)} ms |`)
   }
+  for (const row of rows.filter((r) => r.name.startsWith('rate-limited'))) {
+    lines.push(`| ${row.name}: throughput ÷ bare Fastify ({"hello":"world"}); server CPU per answer; p99 | ${pct(row.rpsRatio)}; ${row.cpuPerAnswer.toFixed(0)} µs; ${row.p99.toFixed(1)} ms (×${row.p99Ratio.toFixed(1)}) |`)
+  }
+  for (const r of ratios) lines.push(`| ${r.name}: latency ratio p50 / p99 (answers made, not kept; goal ≤ 1.3) | ×${r.p50Ratio.toFixed(2)} / ×${r.p99Ratio.toFixed(2)} |`)
   for (const b of boards) lines.push(`| \`${b.scenario}\`: createMockServer to first answer, peak RSS | ${(b.firstAnswerMs / 1000).toFixed(1)} s, ${(b.peakRss / 1048576).toFixed(0)} MiB |`)
+  for (const s of skipped) lines.push(`| \`${s.scenario}\`: createMockServer to first answer, peak RSS | not measured: ${s.reason} |`)
   return lines.join('\n')
 }
 
@@ -232,15 +271,20 @@ async function main(): Promise<void> {
       const own = SAME_BYTES_ROWS.includes(target.name) ? await sameBytes(ceilingServer.url, target) : undefined
       openLoads.push([target, open, own === undefined ? undefined : [own, ceilingServer]])
     }
+    const depth = depthTargets(open.url, await readDepth(open.url))
+    const pairs: LatencyPair[] = [...depth.pairs]
     const loads: Load[] = [
       ...openLoads,
+      ...depth.targets.map((t): Load => [t, open]),
       ...limitedTargets(limited.url, facts, settings.connections).map((t): Load => [t, limited]),
     ]
     const rows = await measure('default', ceiling, loads, settings)
 
     let startup: StartupFigures | undefined
     const boards: BuildFigures[] = []
-    if (settings.startupRuns > 0 || settings.large) {
+    const builds = buildScenarios(settings)
+    for (const { scenario, reason } of builds.skipped) progress(`--${scenario}: ${reason}; its build is not measured.`)
+    if (settings.startupRuns > 0 || builds.scenarios.length > 0) {
       // the stand-alone measures run the built package, as users do: build this commit first
       await Promise.all([open.close(), limited.close()])
       progress('building dist/ for the start-up measures…')
@@ -250,9 +294,9 @@ async function main(): Promise<void> {
       progress(`start-up: ${settings.startupRuns} fresh processes each…`)
       startup = await measureStartup(settings.startupRuns)
     }
-    if (settings.large) {
-      progress('large board: build to first answer and peak RSS, in a fresh process…')
-      boards.push(await measureBuild('large'))
+    for (const scenario of builds.scenarios) {
+      progress(`${scenario} board: build to first answer and peak RSS, in a fresh process…`)
+      boards.push(await measureBuild(scenario))
     }
 
     let largeRows: Row[] = []
@@ -261,40 +305,47 @@ async function main(): Promise<void> {
       await Promise.all([open.close(), limited.close()])
       progress('building the large board (about 30 s)…')
       const large = await started('large board (rate limit off)', { kind: 'fake', scenario: 'large', rateLimitWindow: 0 }, 300_000)
-      const pages = await applicationPages(large.url)
-      const loads = largeTargets(large.url, pages).map((t): Load => [t, large])
+      const largeDepth = depthTargets(large.url, await readDepth(large.url), 'large: ')
+      pairs.push(...largeDepth.pairs)
+      const loads = largeDepth.targets.map((t): Load => [t, large])
       // Its own row: the large rows' ratios are taken against this ceiling, not the first.
       const again: Load = [{ ...ceiling[0], name: 'ceiling, in the large rounds' }, ceilingServer]
       largeRows = await measure('large', again, loads, settings)
     }
 
-    const builds = servers.map((s) => s.build)
+    const serverBuilds = servers.map((s) => s.build)
     const allRows = [...rows, ...largeRows]
+    const ratios = latencyRatios(allRows, pairs)
     console.log(
       [
         '',
         `jobboard-kit bench: node ${process.version}, ${availableParallelism()} CPUs; ${settings.rounds} rounds × ${settings.duration} s ` +
           `(+${settings.warmup} s warm-up), ${settings.connections} connections; medians over the rounds`,
         '',
-        renderBuilds(builds),
+        renderBuilds(serverBuilds),
         '',
         renderTable(allRows),
         '',
+        renderRatios(ratios),
+        '',
         ...(startup ? [renderStartup(startup), ''] : []),
         ...boards.map((b) => `${b.scenario} board, createMockServer to first answer: ${b.firstAnswerMs.toFixed(0)} ms; peak RSS ${(b.peakRss / 1048576).toFixed(0)} MiB`),
+        ...builds.skipped.map((s) => `${s.scenario} board: not measured (${s.reason})`),
         'of ceiling: req/s as a share of the bare Fastify route in the same round (higher is better).',
         '× ceiling: latency as a multiple of that route\'s (lower is better). See bench/README.md.',
       ].join('\n'),
     )
-    const { rounds, duration, warmup, connections, maxRequests, large } = settings
+    const { rounds, duration, warmup, connections, maxRequests, large, xl } = settings
     const report = {
       node: process.version,
       cpus: availableParallelism(),
       date: new Date().toISOString(),
-      settings: { rounds, duration, warmup, connections, maxRequests, large },
-      builds,
+      settings: { rounds, duration, warmup, connections, maxRequests, large, xl },
+      builds: serverBuilds,
       startup,
       boards,
+      skippedBoards: builds.skipped,
+      latencyRatios: ratios,
       rows: allRows,
     }
     const text = `${JSON.stringify(report, null, 2)}\n`
@@ -306,7 +357,7 @@ async function main(): Promise<void> {
       progress(`wrote ${settings.json}`)
     }
     if (settings.readme) {
-      await rewriteReadme(performanceTable(allRows, startup, boards, settings))
+      await rewriteReadme(performanceTable(allRows, ratios, startup, boards, builds.skipped, settings))
       progress('rewrote the performance table in README.md')
     }
   } finally {

@@ -1,6 +1,8 @@
 // The endpoints the bench loads and the requests each sends. Ids, pages and dates are
 // read from the running fake over its own API first, so the requests stay valid when
 // a scenario changes; each target cycles through several URLs rather than one.
+import type autocannon from 'autocannon'
+import { MAX_CACHED_ANSWERS } from '../src/http/answers.js'
 import { jobInputSample } from '../test/fixtures/samples.js'
 import { send, type Target } from './load.js'
 
@@ -54,18 +56,22 @@ export async function readBoard(origin: string): Promise<BoardFacts> {
     }
     next = page.next_page
   }
-  const clock = await getJson(`${origin}/__mock/clock`, {})
-  return { applicationPages: await applicationPages(origin), candidatePages, candidateIds, resumeIds, now: String(clock.now) }
+  return { applicationPages: await applicationPages(origin), candidatePages, candidateIds, resumeIds, now: await boardClock(origin) }
+}
+
+/** The board's clock, YYYY-MM-DD HH:MM:SS, read through the control API. */
+export async function boardClock(origin: string): Promise<string> {
+  return String((await getJson(`${origin}/__mock/clock`, {})).now)
+}
+
+/** A `since` value `days` before the board's clock, as a query string writes it. */
+function sinceDaysBefore(now: string, days: number): string {
+  const iso = new Date(new Date(`${now.replace(' ', 'T')}Z`).getTime() - days * 86_400_000).toISOString()
+  return `${iso.slice(0, 10)}+${iso.slice(11, 16)}`
 }
 
 /** `since` values 1 to 60 days before the board's clock, so lists of several sizes are asked for. */
-function sinceValues(now: string): string[] {
-  const at = new Date(`${now.replace(' ', 'T')}Z`).getTime()
-  return [1, 3, 7, 14, 30, 60].map((days) => {
-    const iso = new Date(at - days * 86_400_000).toISOString()
-    return `${iso.slice(0, 10)}+${iso.slice(11, 16)}`
-  })
-}
+const sinceValues = (now: string) => [1, 3, 7, 14, 30, 60].map((days) => sinceDaysBefore(now, days))
 
 const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i)
 const gets = (paths: string[], headers: Record<string, string> = AUTH) => paths.map((path) => ({ path, headers }))
@@ -153,16 +159,72 @@ export function limitedTargets(origin: string, facts: BoardFacts, connections: n
   ]
 }
 
-/** The large board's list near its start and deep in it, ten pages each. */
-export function largeTargets(origin: string, pages: number): Target[] {
-  const deep = Math.max(1, Math.min(9000, pages - 10))
-  return [
-    { name: 'large: applications/list?page=1..10', url: origin, expect: 200, requests: gets(range(1, 10).map((p) => `${API}/applications/list?page=${p}`)) },
-    {
-      name: `large: applications/list?page=${deep}..${deep + 9}`,
-      url: origin,
-      expect: 200,
-      requests: gets(range(deep, 10).map((p) => `${API}/applications/list?page=${p}`)),
-    },
+/**
+ * Spellings of one list URL with `page` written with leading zeros (`page=007`): the
+ * same answer, but each a URL of its own to the answer cache (src/http/answers.ts), and
+ * more of them than it keeps, so that every answer is made rather than sent from memory.
+ * What paging deep or filtering by an old `since` costs the store shows only so.
+ */
+function madeEachTime(query: string, page: number): autocannon.Request[] {
+  const spellings = range(0, MAX_CACHED_ANSWERS + 100).map((zeros) => `${API}/applications/list?${query}page=${'0'.repeat(zeros)}${page}`)
+  return gets(spellings)
+}
+
+/** How far back the old `since` reaches: before any board's first record. */
+const OLD_SINCE_DAYS = 3650
+
+/** What the depth rows compare: the deepest full page, and the most recent `since` whose first page is full. */
+export interface Depth {
+  /** The last page that holds a full page of records (the last page itself when the count divides evenly). */
+  lastFullPage: number
+  /** Days before the board's clock: the fewest (1, 2, 4, …) whose `since` still fills a first page. */
+  recentDays: number
+  now: string
+}
+
+/**
+ * Reads what the depth rows need from a board: pages of equal size, so that a deeper page
+ * or an older since is not cheaper merely for holding fewer records.
+ */
+export async function readDepth(origin: string): Promise<Depth> {
+  const first = await getJson(`${origin}${API}/applications/list?page=1`)
+  const perPage = Math.max(1, (first.data as unknown[]).length)
+  const now = await boardClock(origin)
+  let recentDays = 1
+  for (; recentDays < OLD_SINCE_DAYS; recentDays *= 2) {
+    const page = await getJson(`${origin}${API}/applications/list?since=${sinceDaysBefore(now, recentDays)}`)
+    if ((page.data as unknown[]).length >= perPage) break
+  }
+  return { lastFullPage: Math.max(1, Math.floor(Number(first.total) / perPage)), recentDays: Math.min(recentDays, OLD_SINCE_DAYS), now }
+}
+
+/** A pair of rows whose latencies are compared: `slow` should cost no more than `fast`. */
+export interface DepthPair {
+  name: string
+  fast: string
+  slow: string
+}
+
+/**
+ * The first and the last full page of applications/list, and its first page under the
+ * most recent `since` that fills it and under one ten years old, every answer made (not
+ * kept): how latency moves with depth in the list and with the reach of the `since`
+ * filter, for pages of the same size. `label` prefixes the rows.
+ */
+export function depthTargets(origin: string, { lastFullPage, recentDays, now }: Depth, label = ''): { targets: Target[]; pairs: DepthPair[] } {
+  const row = (name: string, query: string, page: number): Target => ({ name: `${label}${name}`, url: origin, expect: 200, requests: madeEachTime(query, page) })
+  const targets = [
+    row('applications/list, first page, made', '', 1),
+    row(`applications/list, last full page (${lastFullPage}), made`, '', lastFullPage),
+    row(`applications/list?since= ${recentDays} day${recentDays === 1 ? '' : 's'} ago, made`, `since=${sinceDaysBefore(now, recentDays)}&`, 1),
+    row(`applications/list?since= ${OLD_SINCE_DAYS / 365} years ago, made`, `since=${sinceDaysBefore(now, OLD_SINCE_DAYS)}&`, 1),
   ]
+  const [first, last, recent, old] = targets.map((t) => t.name) as [string, string, string, string]
+  return {
+    targets,
+    pairs: [
+      { name: `${label || 'default: '}last page vs first page`, fast: first, slow: last },
+      { name: `${label || 'default: '}an old since vs a recent one`, fast: recent, slow: old },
+    ],
+  }
 }

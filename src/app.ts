@@ -14,7 +14,7 @@ import { resolveOptions, type ResolvedOptions } from './options.js'
 import { Controller } from './control.js'
 import type { ArmedFault } from './http/faults.js'
 import { checkResponses, registerOpenApi, type ResponseCheck } from './openapi.js'
-import { AnswerCache } from './http/answers.js'
+import { AnswerCache, answerUrl } from './http/answers.js'
 import { serializerCompiler } from './http/serializer.js'
 import { documentedErrors, parsePrefer, preferredError } from './http/prefer.js'
 import { requestKey } from './http/rate-limit.js'
@@ -454,11 +454,11 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   }
 
   /** The route-level end of the API's onRequest path: a cached answer, or on to the handler. */
-  const answerFrom = (mode: 'revision' | 'month' | undefined) => (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+  const answerFrom = (mode: 'revision' | 'month' | undefined, reads: ReadonlySet<string>) => (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     if (mode !== undefined && request.method === 'GET') {
       const store = board.store
       const month = mode === 'month' ? store.now().slice(0, 7) : undefined
-      const key = `${baseUrl(request)} ${request.url}`
+      const key = `${baseUrl(request)} ${answerUrl(request.url, reads)}`
       const hit = answers.get(key, store, month)
       if (hit !== undefined) {
         reply.code(200).header('content-type', hit.contentType).send(hit.body)
@@ -474,7 +474,8 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith(`${API_PREFIX}/`)) return
     const own = route.onRequest === undefined ? [] : [route.onRequest].flat()
-    route.onRequest = [...own, answerFrom(route.config?.answerCache)] as typeof route.onRequest
+    const reads = new Set(Object.keys((route.schema?.querystring as { properties?: object } | undefined)?.properties ?? {}))
+    route.onRequest = [...own, answerFrom(route.config?.answerCache, reads)] as typeof route.onRequest
   })
 
   app.setNotFoundHandler(

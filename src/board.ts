@@ -4,6 +4,7 @@
 // without rebuilding routes.
 import { credentialChecker } from './http/auth.js'
 import { createClock, type Clock } from './core/clock.js'
+import { FileCache } from './http/downloads.js'
 import { Faults } from './http/faults.js'
 import { Journal } from './http/journal.js'
 import { effectiveScenario, type ResolvedOptions } from './options.js'
@@ -33,6 +34,8 @@ export class Board {
   checkCredentials!: (username: string, password: string) => boolean
   readonly journal = new Journal()
   readonly faults = new Faults()
+  /** Download files made at the current store's revision, kept as bytes (src/http/downloads.ts). */
+  readonly downloads = new FileCache()
   /** The extra record fields the routes' serializers were built with: a later board must keep them. */
   #extraFields: LoadedScenario['behaviour']['extraFields'] | undefined
   /** Compiled scenario and state schemas, so that resets and restores do not compile them again. */
@@ -107,5 +110,6 @@ export class Board {
     this.checkCredentials = credentialChecker(scenario.credentials)
     this.journal.clear()
     this.faults.clear()
+    this.downloads.clear()
   }
 }

@@ -39,34 +39,65 @@ const MAGIC: Record<string, Uint8Array> = {
 export const FILE_CHUNK = 65_536
 
 /**
+ * Writes the noise of one piece, `length` bytes at `at` of `out` less the first `skip`
+ * (the signature), from the generator state `x`, and answers the state after. Bytes come
+ * four at a time counted from the piece's start, so a piece is the same whether it is
+ * made alone or as part of the whole file.
+ */
+function noise(out: Uint8Array, at: number, length: number, skip: number, x: number): number {
+  let i = at + skip
+  const end = at + length
+  for (; i + 4 <= end; i += 4) {
+    x ^= x << 13
+    x ^= x >>> 17
+    x ^= x << 5
+    // little-endian, as writeUInt32LE wrote it
+    out[i] = x
+    out[i + 1] = x >>> 8
+    out[i + 2] = x >>> 16
+    out[i + 3] = x >>> 24
+  }
+  for (; i < end; i++) {
+    x ^= x << 13
+    x ^= x >>> 17
+    x ^= x << 5
+    out[i] = x & 0xff
+  }
+  return x
+}
+
+/** Writes a file's bytes [from, from + out.length) into `out`, piece by piece: its signature, then noise; answers the state after. */
+function fill(out: Uint8Array, from: number, magic: Uint8Array, x: number): number {
+  for (let at = 0; at < out.length; at += FILE_CHUNK) {
+    const length = Math.min(FILE_CHUNK, out.length - at)
+    let skip = 0
+    for (; from + at + skip < magic.length && skip < length; skip++) out[at + skip] = magic[from + at + skip] as number
+    x = noise(out, at, length, skip, x)
+  }
+  return x
+}
+
+const signature = (extension: string) => MAGIC[extension.toLowerCase()] ?? new Uint8Array(0)
+const startState = (seed: number, kind: string, id: number) => hash32(seed, kind, id) || 0x9e3779b9
+
+/**
  * The content of a generated file, piece by piece: a pure function of (seed, kind, id)
  * and its size, a signature for its extension, then xorshift32 noise. The one place
  * file content is made; downloads stream it, so a 50 MiB file costs 64 KiB of memory.
  */
 export function* fileChunks(seed: number, kind: string, id: number, size: number, extension: string): Generator<Buffer> {
-  const magic = MAGIC[extension.toLowerCase()] ?? new Uint8Array(0)
-  let x = hash32(seed, kind, id) || 0x9e3779b9
+  const magic = signature(extension)
+  let x = startState(seed, kind, id)
   for (let from = 0; from < size; from += FILE_CHUNK) {
     const out = Buffer.allocUnsafe(Math.min(FILE_CHUNK, size - from))
-    let i = 0
-    for (; from + i < magic.length && i < out.length; i++) out[i] = magic[from + i] as number
-    for (; i + 4 <= out.length; i += 4) {
-      x ^= x << 13
-      x ^= x >>> 17
-      x ^= x << 5
-      out.writeUInt32LE(x >>> 0, i)
-    }
-    for (; i < out.length; i++) {
-      x ^= x << 13
-      x ^= x >>> 17
-      x ^= x << 5
-      out[i] = x & 0xff
-    }
+    x = fill(out, from, magic, x)
     yield out
   }
 }
 
-/** A whole generated file in memory: for tests and small files; downloads use fileChunks. */
+/** A whole generated file in memory, the same bytes as its pieces: for small files and the filler inside typed files. */
 export function fileBytes(seed: number, kind: string, id: number, size: number, extension: string): Buffer {
-  return Buffer.concat([...fileChunks(seed, kind, id, size, extension)], size)
+  const out = Buffer.allocUnsafe(size)
+  fill(out, 0, signature(extension), startState(seed, kind, id))
+  return out
 }

@@ -3,8 +3,32 @@
 // by every write), the origin its links point at and the URL; metrics also on the
 // current month. A hit skips validation, the handler, serialization, the link rewrite
 // and the UTF-8 conversion. Auth, the rate limit, faults, Prefer and the journal apply
-// before and after it as to any request (src/app.ts).
+// before and after it as to any request (src/app.ts). Query parameters a route does not
+// read (a client's cache-buster, `&bench=7`) leave its answer as it is, so they are not
+// part of the key: the rate limit still counts each full URL apart.
 import type { Store } from '../store/store.js'
+
+/** A parameter name written plainly: nothing in it that the query parser would decode to another name. */
+const PLAIN_NAME = /^[A-Za-z0-9_.~-]*$/
+
+/**
+ * The part of a URL its answer depends on: the path, and each `name=value` of the query
+ * as sent, less those that plainly name a parameter the route does not read. A segment
+ * whose name is escaped (`p%61ge`) or that names a read parameter stays, in its place,
+ * so a repeated or oddly written parameter is never taken for another's answer.
+ */
+export function answerUrl(url: string, reads: ReadonlySet<string>): string {
+  const mark = url.indexOf('?')
+  if (mark < 0) return url
+  let kept = ''
+  for (const segment of url.slice(mark + 1).split('&')) {
+    const equals = segment.indexOf('=')
+    const name = equals < 0 ? segment : segment.slice(0, equals)
+    if (name.length > 0 && !reads.has(name) && PLAIN_NAME.test(name)) continue
+    kept += kept === '' ? segment : `&${segment}`
+  }
+  return `${url.slice(0, mark)}?${kept}`
+}
 
 /** The cache's bounds: entries, and bytes of bodies held together. */
 export const MAX_CACHED_ANSWERS = 2_000

@@ -21,6 +21,6 @@ export default async function applications(app: FastifyInstance): Promise<void> 
   app.get<{ Params: IdParams }>(
     '/applications/attachment/:id',
     { schema: { params: idParams, response: { 200: download(OCTET_STREAM, "application's attachment") } } },
-    async (request, reply) => sendDownload(reply, app.board.store.download('attachment', request.params.id), OCTET_STREAM),
+    async (request, reply) => sendDownload(reply, app.board, 'attachment', request.params.id, OCTET_STREAM),
   )
 }

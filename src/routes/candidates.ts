@@ -31,7 +31,7 @@ export default async function candidates(app: FastifyInstance): Promise<void> {
         const { board } = app
         const behaviour = board.scenario.behaviour
         const type = { timesheet: behaviour.timesheetContentType, resume: behaviour.resumeContentType, document: behaviour.documentContentType }[kind]
-        return sendDownload(reply, board.store.download(kind, request.params.id), type)
+        return sendDownload(reply, board, kind, request.params.id, type)
       },
     )
   }

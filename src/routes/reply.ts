@@ -5,8 +5,9 @@ import { Socket } from 'node:net'
 import { Readable } from 'node:stream'
 import { behaviourProperties } from '../../schemas/behaviour.js'
 import { boardError } from '../core/errors.js'
-import { API_PREFIX } from '../store/links.js'
-import type { Download, Page } from '../store/store.js'
+import type { Board } from '../board.js'
+import { API_PREFIX, type FileKind } from '../store/links.js'
+import type { Page } from '../store/store.js'
 
 /** True for a request made with app.inject (or interceptBoard), which has no real socket. */
 export function isInProcess(request: FastifyRequest): boolean {
@@ -87,14 +88,20 @@ export function contentDisposition(filename: string): string {
   return plain === filename ? disposition : `${disposition}; filename*=UTF-8''${encodeURIComponent(filename)}`
 }
 
-/** A download, streamed: the file is generated piece by piece as the client reads it. */
-export function sendDownload(reply: FastifyReply, download: Download, contentType: string): FastifyReply {
+/**
+ * A download: the file's bytes as made once for this revision of the board (the board's
+ * file cache), or, for a file too large to hold, streamed piece by piece as it is made.
+ */
+export function sendDownload(reply: FastifyReply, board: Board, kind: FileKind | 'attachment', id: number, contentType: string): FastifyReply {
+  const store = board.store
+  const download = store.download(kind, id)
+  const bytes = board.downloads.bytes(`${kind} ${id}`, store, download)
   return reply
     .header('content-type', contentType)
     .header('content-length', String(download.size))
     .header('content-disposition', contentDisposition(download.filename))
     .header('content-transfer-encoding', 'binary')
-    .send(Readable.from(download.chunks(), { objectMode: false }))
+    .send(bytes ?? Readable.from(download.chunks(), { objectMode: false }))
 }
 
 export const OCTET_STREAM = 'application/octet-stream'

@@ -16,6 +16,6 @@ export default async function timesheets(app: FastifyInstance): Promise<void> {
     '/candidates/timesheets/download/:id',
     { schema: { params: idParams, response: { 200: download(TIMESHEET, 'timesheet') } } },
     async (request, reply) =>
-      sendDownload(reply, app.board.store.download('timesheet', request.params.id), app.board.scenario.behaviour.timesheetContentType),
+      sendDownload(reply, app.board, 'timesheet', request.params.id, app.board.scenario.behaviour.timesheetContentType),
   )
 }

@@ -4,7 +4,7 @@
 // same seed gives the same bytes. Other extensions get seeded bytes behind the format's
 // signature, as before.
 import { zipSync, zlibSync, type Zippable } from 'fflate'
-import { FILE_CHUNK, fileBytes } from '../core/random.js'
+import { FILE_CHUNK, fileBytes, fileChunks } from '../core/random.js'
 
 export interface FileSpec {
   /** The board's seed, the kind of download and the record's id: the source of the filler. */
@@ -20,20 +20,21 @@ export interface FileSpec {
   createdAt?: string
 }
 
-const FILLER_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 .'
+const FILLER_ALPHABET = Buffer.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 .', 'latin1')
 
 /** `length` printable filler characters, seeded like the file's other bytes. */
 function filler(spec: FileSpec, length: number, salt: string): Buffer {
   const noise = fileBytes(spec.seed, `${spec.key}:${salt}`, spec.id, length, '')
-  for (let i = 0; i < noise.length; i++) noise[i] = FILLER_ALPHABET.charCodeAt((noise[i] as number) & 63)
+  for (let i = 0; i < noise.length; i++) noise[i] = FILLER_ALPHABET[(noise[i] as number) & 63] as number
   return noise
 }
 
 /** Filler lines of at most 72 characters, each starting with `prefix`, `length` bytes in all. */
 function fillerLines(spec: FileSpec, length: number, prefix: string): Buffer {
   const text = filler(spec, length, 'lines')
+  const head = Buffer.from(prefix, 'latin1')
   for (let i = 0; i < length; i += 73) {
-    text.write(prefix.slice(0, length - i), i, 'latin1')
+    for (let k = 0; k < head.length && i + k < length; k++) text[i + k] = head[k] as number
     const end = Math.min(i + 72, length - 1)
     if (end > i) text[end] = 0x0a
   }
@@ -125,38 +126,42 @@ const MAX_COMMENT = 0xffff
 const EOCD_LENGTH = 22
 
 /** A zip of the parts, `padding` bytes longer than the bare package. */
-function officePackage(spec: FileSpec, parts: Record<string, string>, padding: number): Buffer {
+function officePackage(spec: FileSpec, parts: Record<string, string>, padding: number, made: Made): Buffer {
   // the file's own date, read as local time as zip dates are, so the bytes do not depend on the time zone
   const [year = 2026, month = 1, day = 1, hour = 0, minute = 0, second = 0] = (spec.createdAt ?? '').split(/[- :]/).map(Number)
   const mtime = new Date(year, month - 1, day, hour, minute, second)
   const files: Zippable = Object.fromEntries(Object.entries(parts).map(([name, text]) => [name, new TextEncoder().encode(text)]))
   const build = (extra?: number) =>
     Buffer.from(zipSync(extra === undefined ? files : { ...files, 'jobboard-kit/padding.bin': [filler(spec, extra, 'zip'), { level: 0 }] }, { level: 6, mtime }))
-  let zip = build()
+  // the bare package and the cost of an empty padding part do not depend on the padding: made once per file
+  made.zip ??= build()
+  const bare = made.zip
+  let zip = bare
   let comment = padding
   if (padding > MAX_COMMENT) {
-    const withEmptyPart = build(0).length - zip.length
-    zip = build(padding - withEmptyPart)
+    made.emptyPart ??= build(0).length - bare.length
+    zip = build(padding - made.emptyPart)
     comment = 0
   }
   if (comment === 0) return zip
-  // the end-of-central-directory record is last and has no comment yet: give it one
-  zip.writeUInt16LE(comment, zip.length - EOCD_LENGTH + 20)
-  return Buffer.concat([zip, filler(spec, comment, 'comment')])
+  // the end-of-central-directory record is last and has no comment yet: give it one (on a copy: the bare package is kept)
+  const out = Buffer.concat([zip, filler(spec, comment, 'comment')])
+  out.writeUInt16LE(comment, zip.length - EOCD_LENGTH + 20)
+  return out
 }
 
 // ---- PNG: a small seeded picture; the padding is the text of a tEXt Comment chunk
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+const CRC_TABLE = Int32Array.from({ length: 256 }, (_, n) => {
   let c = n
   for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-  return c >>> 0
+  return c
 })
 
 function crc32(bytes: Buffer): number {
-  let c = 0xffffffff
-  for (const byte of bytes) c = (CRC_TABLE[(c ^ byte) & 0xff] as number) ^ (c >>> 8)
-  return (c ^ 0xffffffff) >>> 0
+  let c = -1
+  for (let i = 0; i < bytes.length; i++) c = (CRC_TABLE[(c ^ (bytes[i] as number)) & 0xff] as number) ^ (c >>> 8)
+  return (c ^ -1) >>> 0
 }
 
 function chunk(type: string, data: Buffer): Buffer {
@@ -244,12 +249,18 @@ function txt(spec: FileSpec, padding: number): Buffer {
   return Buffer.concat([Buffer.from(`${spec.label}\n`, 'utf8'), fillerLines(spec, padding, '')])
 }
 
-type Maker = (spec: FileSpec, padding: number) => Buffer
+/** What one file's makers share between the bare file and the padded one: the office package's zips. */
+interface Made {
+  zip?: Buffer
+  emptyPart?: number
+}
+
+type Maker = (spec: FileSpec, padding: number, made: Made) => Buffer
 
 const MAKERS: Record<string, Maker> = {
   pdf,
-  docx: (spec, padding) => officePackage(spec, docxParts(spec.label), padding),
-  xlsx: (spec, padding) => officePackage(spec, xlsxParts(spec.label), padding),
+  docx: (spec, padding, made) => officePackage(spec, docxParts(spec.label), padding, made),
+  xlsx: (spec, padding, made) => officePackage(spec, xlsxParts(spec.label), padding, made),
   png,
   jpg: jpeg,
   jpeg,
@@ -270,9 +281,10 @@ export function fileContent(spec: FileSpec): Buffer {
   const extension = extensionOf(spec.filename)
   const make = MAKERS[extension]
   if (!make) return fileBytes(spec.seed, spec.key, spec.id, spec.size, extension)
-  const bare = make(spec, 0)
+  const made: Made = {}
+  const bare = make(spec, 0, made)
   if (bare.length >= spec.size) return bare.subarray(0, spec.size)
-  const bytes = make(spec, spec.size - bare.length)
+  const bytes = make(spec, spec.size - bare.length, made)
   if (bytes.length !== spec.size) throw new Error(`${extension} file of ${bytes.length} bytes instead of ${spec.size}`)
   return bytes
 }
@@ -280,15 +292,20 @@ export function fileContent(spec: FileSpec): Buffer {
 /** The smallest valid file of the type for this record, in bytes (0 for other types). */
 export const minimalSize = (spec: Omit<FileSpec, 'size'>) => {
   const make = MAKERS[extensionOf(spec.filename)]
-  return make ? make({ ...spec, size: 0 }, 0).length : 0
+  return make ? make({ ...spec, size: 0 }, 0, {}).length : 0
 }
 
 /**
  * The file in 64 KiB pieces, as a download sends it. A real file of its type is built
  * whole first (its padding sits inside the format), so a download holds at most the
- * file-size bound in memory while it is sent.
+ * file-size bound in memory while it is sent; other files are made piece by piece.
  */
 export function* filePieces(spec: FileSpec): Generator<Buffer> {
+  const extension = extensionOf(spec.filename)
+  if (!MAKERS[extension]) {
+    yield* fileChunks(spec.seed, spec.key, spec.id, spec.size, extension)
+    return
+  }
   const whole = fileContent(spec)
   for (let from = 0; from < whole.length; from += FILE_CHUNK) yield whole.subarray(from, from + FILE_CHUNK)
 }

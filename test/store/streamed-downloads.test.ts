@@ -2,7 +2,8 @@
 // memory; file sizes are bounded (10 MiB for an added file, 50 MiB in a saved board).
 import t from 'tap'
 import { createHash } from 'node:crypto'
-import { FILE_CHUNK, fileBytes } from '../../src/core/random.js'
+import { FILE_CHUNK, fileBytes, fileChunks } from '../../src/core/random.js'
+import { fileContent, filePieces } from '../../src/store/files.js'
 import { MAX_FILE_SIZE } from '../../schemas/state.js'
 import { AUTH, board, call } from '../helpers/board.js'
 import { listening } from '../helpers/socket.js'
@@ -53,4 +54,17 @@ t.test('a saved board may describe files up to 50 MiB, not over', async (t) => {
 
 t.test('fileBytes is the concatenation of the pieces', async (t) => {
   t.equal(fileBytes(1, 'resume', 7, 200_001, 'pdf').length, 200_001)
+  for (const extension of ['pdf', 'docx', 'bin']) {
+    for (const size of [0, 3, 19, 65_535, 65_536, 65_537, 131_075, 200_001]) {
+      const whole = fileBytes(1, 'resume', 7, size, extension)
+      t.ok(whole.equals(Buffer.concat([...fileChunks(1, 'resume', 7, size, extension)])), `${extension}, ${size} bytes: the same bytes whole and in pieces`)
+    }
+  }
+})
+
+t.test('a file of another type is sent in pieces of at most 64 KiB that are its content', async (t) => {
+  const spec = { seed: 3, key: 'document', id: 9, filename: 'scan.tiff', size: 300_007, label: 'Document 9: scan.tiff' }
+  const pieces = [...filePieces(spec)]
+  t.ok(pieces.length > 1 && pieces.every((p) => p.length <= FILE_CHUNK), `${pieces.length} pieces`)
+  t.ok(Buffer.concat(pieces).equals(fileContent(spec)), 'together, the file')
 })
