@@ -17,37 +17,27 @@ export function createFaker(seed: number): Faker {
 }
 
 /**
- * A small, fast seeded generator (sfc32): a board's relations are drawn from it a few
- * million numbers at a time, and a record's faker is re-seeded with it in O(1) (faker's
- * own Mersenne Twister takes tens of microseconds to seed).
+ * A small, fast seeded generator (mulberry32): a board's relations are drawn from it a
+ * few million numbers at a time, and a record's faker is re-seeded with it in O(1)
+ * (faker's own Mersenne Twister takes tens of microseconds to seed).
  */
 export class Prng {
-  #a = 0
-  #b = 0
-  #c = 0
-  #d = 0
+  // a plain field, not #state: private fields cost twice as much in the hot loops
+  private state = 0
 
   constructor(seed = 0) {
     this.seed(seed)
   }
 
   seed(seed: number | number[]): void {
-    const s = Array.isArray(seed) ? hash32(...seed) : seed >>> 0
-    this.#a = 0x9e3779b9
-    this.#b = 0x243f6a88
-    this.#c = 0xb7e15162
-    this.#d = s
-    for (let i = 0; i < 12; i++) this.uint32()
+    this.state = (Array.isArray(seed) ? hash32(...seed) : seed) | 0
   }
 
   uint32(): number {
-    const t = (((this.#a + this.#b) | 0) + this.#d) | 0
-    this.#d = (this.#d + 1) | 0
-    this.#a = this.#b ^ (this.#b >>> 9)
-    this.#b = (this.#c + (this.#c << 3)) | 0
-    this.#c = (this.#c << 21) | (this.#c >>> 11)
-    this.#c = (this.#c + t) | 0
-    return t >>> 0
+    const a = (this.state = (this.state + 0x6d2b79f5) | 0)
+    let t = Math.imul(a ^ (a >>> 15), 1 | a)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return (t ^ (t >>> 14)) >>> 0
   }
 
   /** A float in [0, 1) with 53 random bits. */
@@ -55,13 +45,20 @@ export class Prng {
     return ((this.uint32() >>> 5) * 67108864 + (this.uint32() >>> 6)) / 9007199254740992
   }
 
+  /** A float in [0, 1) with 32 random bits: enough for a choice or a spacing, at half the cost. */
+  float32(): number {
+    return this.uint32() / 4294967296
+  }
+
   /** An integer in [min, max]. */
   int(min: number, max: number): number {
-    return max <= min ? min : min + Math.floor(this.next() * (max - min + 1))
+    if (max <= min) return min
+    const span = max - min + 1
+    return min + Math.floor((span <= 4294967296 ? this.float32() : this.next()) * span)
   }
 
   chance(p: number): boolean {
-    return this.next() < p
+    return this.float32() < p
   }
 }
 

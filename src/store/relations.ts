@@ -87,10 +87,10 @@ function sortedTimes(prng: Prng, n: number, fromMs: number, toMs: number): Float
   if (toMs <= fromMs) return out.fill(Math.floor(fromMs / 1000) * 1000)
   let sum = 0
   for (let i = 0; i < n; i++) {
-    sum -= Math.log(1 - prng.next())
+    sum -= Math.log(1 - prng.float32())
     out[i] = sum
   }
-  sum -= Math.log(1 - prng.next())
+  sum -= Math.log(1 - prng.float32())
   const span = toMs - fromMs
   for (let i = 0; i < n; i++) out[i] = Math.floor((fromMs + (span * (out[i] as number)) / sum) / 1000) * 1000
   return out
@@ -100,18 +100,6 @@ function sortedTimes(prng: Prng, n: number, fromMs: number, toMs: number): Float
 function between(prng: Prng, fromMs: number, toMs: number): number {
   if (toMs <= fromMs) return Math.floor(fromMs / 1000) * 1000
   return Math.floor(prng.int(fromMs, toMs) / 1000) * 1000
-}
-
-/** Index of the last element <= value in a sorted array, or -1. */
-export function lastAtOrBefore(sorted: ArrayLike<number>, value: number): number {
-  let lo = 0
-  let hi = sorted.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if ((sorted[mid] as number) <= value) lo = mid + 1
-    else hi = mid
-  }
-  return lo - 1
 }
 
 /** Grows a typed array to hold `n` items. */
@@ -213,9 +201,17 @@ export function drawRelations(scenario: LoadedScenario, options: RelationOptions
   for (const c of pinnedFiles.keys()) quiet[c] = 0
   did(counts.candidates)
 
+  /** The index (by time) of the last candidate registered by `ms`: times come in order, so a pointer moves on. */
+  let registered = -1
+  const registeredBy = (ms: number): number => {
+    const times = candidatesByTime.ms
+    if (registered >= 0 && (times[registered] as number) > ms) registered = -1
+    while (registered + 1 < times.length && (times[registered + 1] as number) <= ms) registered++
+    return Math.max(0, registered)
+  }
   /** A candidate registered by `ms`, avoiding `except` when another will do, never one `hard` marks. */
   const candidateBy = (ms: number, except?: Uint8Array, hard?: Uint8Array): number => {
-    const last = Math.max(0, lastAtOrBefore(candidatesByTime.ms, ms))
+    const last = registeredBy(ms)
     for (let tries = 0; tries < 8; tries++) {
       const c = candidateAt(prng.int(0, last))
       if (!except?.[c] && !hard?.[c]) return c
@@ -293,12 +289,17 @@ export function drawRelations(scenario: LoadedScenario, options: RelationOptions
   }
   const lateIds: number[] = []
   const lateMs: number[] = []
+  // application times come in order: the window of recent jobs only moves forward
+  let newest = -1
+  let oldestRecent = -1
+  const jobMs = jobsByTime.ms
+  registered = -1
   for (let i = 0; i < nApplications; i++) {
     const ms = applications.created[i] as number
     applications.candidate[i] = candidateBy(ms, noApplications)
-    const newest = Math.max(0, lastAtOrBefore(jobsByTime.ms, ms))
-    const oldestRecent = Math.max(0, lastAtOrBefore(jobsByTime.ms, ms - 60 * DAY))
-    applications.job[i] = jobAt(prng.int(oldestRecent, newest))
+    while (newest + 1 < jobMs.length && (jobMs[newest + 1] as number) <= ms) newest++
+    while (oldestRecent + 1 < jobMs.length && (jobMs[oldestRecent + 1] as number) <= ms - 60 * DAY) oldestRecent++
+    applications.job[i] = jobAt(prng.int(Math.max(0, oldestRecent), Math.max(0, newest)))
     // most applications never change; the few that do were updated later
     if (prng.chance(0.1)) {
       const later = between(prng, ms, nowMs)
@@ -345,6 +346,7 @@ export function drawRelations(scenario: LoadedScenario, options: RelationOptions
   }
   const lastByCandidate = new Uint8Array(nCandidates + 1)
   const lastByStranger = new Uint8Array(marketing.strangers)
+  registered = -1
   for (let i = 0; i < nMarketing; i++) {
     const ms = marketing.created[i] as number
     // before the first registration only strangers can give consent
