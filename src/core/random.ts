@@ -34,7 +34,8 @@ export class Prng {
   }
 
   uint32(): number {
-    const a = (this.state = (this.state + 0x6d2b79f5) | 0)
+    this.state = (this.state + 0x6d2b79f5) | 0
+    const a = this.state
     let t = Math.imul(a ^ (a >>> 15), 1 | a)
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
     return (t ^ (t >>> 14)) >>> 0

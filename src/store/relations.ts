@@ -256,7 +256,9 @@ export function drawRelations(scenario: LoadedScenario, options: RelationOptions
       file.created = Float64Array.from(all, (f) => f.ms)
       candidate = Uint32Array.from(all, (f) => f.c)
       file.candidate = candidate
-      all.forEach((f, i) => f.seed && file.pinned.set(i + 1, f.seed))
+      all.forEach((f, i) => {
+        if (f.seed) file.pinned.set(i + 1, f.seed)
+      })
     }
     files[fileKind] = file
     did(count)
@@ -393,7 +395,9 @@ export function drawRelations(scenario: LoadedScenario, options: RelationOptions
     marketing.candidate = Uint32Array.from(rows, (r) => r.c)
     marketing.stranger = Uint32Array.from(rows, (r) => r.s)
     marketing.action = Uint8Array.from(rows, (r) => r.action)
-    rows.forEach((r, i) => r.seed && marketing.pinned.set(i + 1, r.seed))
+    rows.forEach((r, i) => {
+      if (r.seed) marketing.pinned.set(i + 1, r.seed)
+    })
   }
 
   // each candidate is dated by its latest record, and some edit their profile after it

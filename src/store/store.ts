@@ -163,11 +163,14 @@ export class Store {
    */
   static generate(scenario: LoadedScenario, clock: Clock, compiled = new CompiledSchemas(), options: GenerateOptions = {}): Store {
     const store = new Store(scenario, clock, compiled)
+    const progress = options.progress
+    progress?.(0)
     const board = generateBoard(scenario, {
       lists: store.lists,
       locations: store.locations,
       links: store.links,
-      ...(options.progress ? { progress: options.progress } : {}),
+      // the end is said once, below, when the store is ready
+      ...(progress ? { progress: (share: number) => progress(Math.min(0.99, share)) } : {}),
     })
     store.#generated = board
     const extra = reseedableFaker()
@@ -185,6 +188,7 @@ export class Store {
     for (const [id, size] of board.relations.applications.attachmentSizes) store.#attachmentSizes.set(id, size)
     store.metrics = board.metrics
     store.#nextJobId = store.jobs.lastId + 1
+    progress?.(1)
     return store
   }
 
