@@ -295,15 +295,34 @@ export function drawRelations(scenario: LoadedScenario, options: RelationOptions
   let newest = -1
   let oldestRecent = -1
   const jobMs = jobsByTime.ms
-  registered = -1
+  // the hot loop of a build (ten million turns for xl): locals, no optional arrays
+  const candidateMs = candidatesByTime.ms
+  const candidateIds = candidatesByTime.ids
+  const appCreated = applications.created
+  const appCandidate = applications.candidate
+  const appJob = applications.job
+  const jobIds = jobsByTime.ids
+  const recent = 60 * DAY
+  let last = -1
   for (let i = 0; i < nApplications; i++) {
-    const ms = applications.created[i] as number
-    applications.candidate[i] = candidateBy(ms, noApplications)
+    const ms = appCreated[i] as number
+    while (last + 1 < present && (candidateMs[last + 1] as number) <= ms) last++
+    // a candidate registered by then, avoiding those who never apply when another will do
+    const span = Math.max(0, last) + 1
+    let c = 0
+    for (let tries = 0; tries < 9; tries++) {
+      const index = Math.floor(prng.float32() * span)
+      c = candidateIds === undefined ? index + 1 : (candidateIds[index] as number)
+      if (noApplications[c] === 0) break
+    }
+    appCandidate[i] = c
     while (newest + 1 < jobMs.length && (jobMs[newest + 1] as number) <= ms) newest++
-    while (oldestRecent + 1 < jobMs.length && (jobMs[oldestRecent + 1] as number) <= ms - 60 * DAY) oldestRecent++
-    applications.job[i] = jobAt(prng.int(Math.max(0, oldestRecent), Math.max(0, newest)))
+    while (oldestRecent + 1 < jobMs.length && (jobMs[oldestRecent + 1] as number) <= ms - recent) oldestRecent++
+    const lo = Math.max(0, oldestRecent)
+    const index = lo + Math.floor(prng.float32() * (Math.max(0, newest) - lo + 1))
+    appJob[i] = jobIds === undefined ? index + 1 : (jobIds[index] as number)
     // most applications never change; the few that do were updated later
-    if (prng.chance(0.1)) {
+    if (prng.float32() < 0.1) {
       const later = between(prng, ms, nowMs)
       if (later > ms) {
         lateIds.push(i + 1)
