@@ -279,7 +279,6 @@ export function drawRelations(scenario: LoadedScenario, options: RelationOptions
 
   // applications: by a registered candidate, to a job posted in the two months before
   const jobsByTime = byTime(jobs)
-  const jobAt = (index: number) => (jobsByTime.ids ? (jobsByTime.ids[index] as number) : index + 1)
   const firstMs = Math.max(jobsByTime.ms[0] ?? nowMs, firstCandidateMs)
   const nApplications = counts.applications
   const applications: Relations['applications'] = {

@@ -44,6 +44,8 @@ import type {
 import { Validators } from '../core/validation.js'
 import { extraValues, withExtraFields, type ExtraFieldRecord } from '../extra-fields.js'
 import { Collection, type BaseRecords, type IdList } from './collection.js'
+import { checkLinks } from './integrity.js'
+import { oldestFirst, pageOf, type Page } from './pages.js'
 import { generateBoard, RecordMaker, type BoardLists, type CandidateBase, type GeneratedBoard } from './generate.js'
 import type { MakerContext } from './maker.js'
 import { idsOf } from './relations.js'
@@ -54,15 +56,7 @@ import { applicationEntry, consentEntryOf, fileEntry, optedIn, timesheetEntry, v
 const [APPROVED, REVOKED] = MARKETING_ACTIONS
 const MAX_ID = idSchema.maximum
 
-/** One page of a list: the records, the total matching count, and whether pages follow. */
-export interface Page<T> {
-  items: T[]
-  total: number
-  page: number
-  hasNext: boolean
-  /** True when `page` lies past the last page (and the list is not empty). */
-  beyond: boolean
-}
+export type { Page }
 
 export type { ListQuery }
 
@@ -86,21 +80,6 @@ export { boardLists }
 export interface GenerateOptions {
   /** Hears the share of the build done (0..1), now and then: for a progress bar. */
   progress?: (share: number) => void
-}
-
-/** The same ids in the opposite order, oldest first (behaviour.listOrder). */
-function oldestFirst(ids: IdList): IdList {
-  return {
-    length: ids.length,
-    slice: (start, end) => ids.slice(Math.max(0, ids.length - Math.min(end, ids.length)), ids.length - Math.max(0, start)).reverse(),
-  }
-}
-
-function pageOf<T>(ids: IdList, page: number, size: number, get: (id: number) => T): Page<T> {
-  const start = (page - 1) * size
-  const items = ids.slice(start, start + size).map(get)
-  // page 1 of an empty list is that list, not a page past its end
-  return { items, total: ids.length, page, hasNext: start + size < ids.length, beyond: page > Math.max(1, Math.ceil(ids.length / size)) }
 }
 
 export class Store {
@@ -199,7 +178,8 @@ export class Store {
     for (const id of state.deletedJobs) store.#deletedJobs.add(id)
     store.#nextJobId = Math.max(store.#nextJobId, state.nextJobId)
     store.#adds = state.adds
-    store.#checkLinks()
+    const { candidates, applications, timesheets, files, marketing } = store
+    checkLinks({ candidates, applications, timesheets, files, marketing, ownerOf: (id) => store.#ownerOf(id) })
     return store
   }
 
@@ -295,38 +275,6 @@ export class Store {
     this.timesheets.load(data.timesheets.map((t) => [t.id, this.#finish('timesheet', t, faker)] as const))
     this.marketing.load(data.marketing.map((m, i) => [i + 1, this.#finish('marketing', m, faker)] as const))
     this.metrics = Metrics.import(data.metrics)
-  }
-
-  /** A restored board must link up as a generated one does: every record's owner exists. */
-  #checkLinks(): void {
-    const missing = (what: string, owner: string, id: number) =>
-      new BoardError('INTERNAL', `${what} belongs to ${owner} ${id}, which is not on the board.`)
-    for (const a of this.applications.values()) {
-      const owner = this.#ownerOf(a.id)
-      if (owner === undefined || !this.candidates.has(owner)) throw missing(`Application ${a.id}`, 'candidate', owner ?? 0)
-    }
-    for (const t of this.timesheets.values()) if (!this.candidates.has(t.candidate.id)) throw missing(`Timesheet ${t.id}`, 'candidate', t.candidate.id)
-    for (const kind of ['resume', 'document'] as const) {
-      for (const f of this.files[kind].values()) if (!this.candidates.has(f.candidate_id)) throw missing(`File ${kind} ${f.id}`, 'candidate', f.candidate_id)
-    }
-    for (const m of this.marketing.values()) {
-      if (m.candidate.id !== 0 && !this.candidates.has(m.candidate.id)) throw missing('A marketing record', 'candidate', m.candidate.id)
-    }
-    // and every link a candidate lists leads to a record that is there and is theirs
-    const tail = (href: string) => Number(href.slice(href.lastIndexOf('/') + 1))
-    for (const c of this.candidates.values()) {
-      for (const entry of c.applications) {
-        if (this.#ownerOf(tail(entry.href)) !== c.id) throw new BoardError('INTERNAL', `Candidate ${c.id} lists ${entry.href}, which is not one of their applications.`)
-      }
-      for (const entry of c.timesheets) {
-        if (this.timesheets.get(tail(entry.href))?.candidate.id !== c.id) throw new BoardError('INTERNAL', `Candidate ${c.id} lists ${entry.href}, which is not one of their timesheets.`)
-      }
-      for (const kind of ['resume', 'document'] as const) {
-        for (const entry of kind === 'resume' ? c.resumes : c.documents) {
-          if (this.files[kind].get(tail(entry.href))?.candidate_id !== c.id) throw new BoardError('INTERNAL', `Candidate ${c.id} lists ${entry.href}, which is not one of their files.`)
-        }
-      }
-    }
   }
 
   #indexApplication(a: Application): void {
