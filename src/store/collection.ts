@@ -300,8 +300,8 @@ export class Collection<T extends object> {
       // written records past the base come first; those within it shadow base ids
       ids = new Concatenated(new DescendingView(this.#extra, 0, this.#extra.length), new DescendingRange(1, this.#base.count))
     } else ids = this.#merged(fromMs)
-    // cheap views are kept as they are; merged ones count against the cache's bound
-    const held = ids instanceof DescendingView ? ids.length : 0
+    // a bare range holds nothing; other lists count against the cache's bound
+    const held = ids instanceof DescendingRange ? 0 : ids.length
     if (this.#sinceCache.size >= SINCE_CACHE || this.#cachedIds + held > SINCE_CACHE_IDS) {
       this.#sinceCache.clear()
       this.#cachedIds = 0
@@ -318,13 +318,14 @@ export class Collection<T extends object> {
     const tail = new DescendingRange(first + 1, base.count)
     const late = base.late
     if (!late || this.#order === 'time' || first === 0) return tail
-    const earlier: number[] = []
+    const earlier = new Uint32Array(Math.min(first, late.ids.length))
+    let n = 0
     for (let i = 0; i < late.ids.length; i++) {
       const id = late.ids[i] as number
       if (id > first) break
-      if ((late.ms[i] as number) >= fromMs) earlier.push(id)
+      if ((late.ms[i] as number) >= fromMs) earlier[n++] = id
     }
-    return new Concatenated(tail, new DescendingView(earlier, 0, earlier.length))
+    return new Concatenated(tail, new DescendingView(earlier.slice(0, n), 0, n))
   }
 
   /** Base and overlay together, by id or by (time, id): built once per write and `since`. */
