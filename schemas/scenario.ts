@@ -6,7 +6,7 @@ import { timestamp, url } from './common.js'
 import { applicationSeed, candidateSeed, jobSeed, marketingSeed, timesheetSeed } from './seeds.js'
 import { FIELD_VALUES, METRIC_LABELS } from './values.js'
 
-const count = (fallback: number) => ({ type: 'integer', minimum: 0, maximum: 5000000, default: fallback }) as const
+const count = (fallback: number) => ({ type: 'integer', minimum: 0, maximum: 10_000_000, default: fallback }) as const
 const rate = (fallback: number) => ({ type: 'number', minimum: 0, maximum: 1, default: fallback }) as const
 const valueList = { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', minLength: 1 } } as const
 

@@ -12,6 +12,7 @@ import { RateLimiter } from './http/rate-limit.js'
 import { sharedSchemas, loadScenario, ScenarioError, type LoadedScenario, type LoadPolicy } from './scenario.js'
 import { BoardError } from './core/errors.js'
 import { isDeepStrictEqual } from 'node:util'
+import { publishedProgress } from './store/progress.js'
 import { Store } from './store/store.js'
 import { parseTime } from './core/time.js'
 import type { ScenarioFile, StoreState } from './core/types.js'
@@ -64,7 +65,8 @@ export class Board {
     try {
       clock = this.#newClock(effective)
       // build before replacing anything: a scenario that fails to load leaves the board as it was
-      store = Store.generate(effective, clock, this.compiled)
+      const progress = publishedProgress(effective.name)
+      store = Store.generate(effective, clock, this.compiled, progress ? { progress } : {})
     } catch (error) {
       if (error instanceof ScenarioError) throw error
       // pinned records that collide (two candidates with one e-mail, a clock out of range)

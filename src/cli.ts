@@ -18,6 +18,7 @@ import { useColour } from './http/log.js'
 import { OptionsError } from './options.js'
 import { PACKAGE_VERSION } from './core/paths.js'
 import { loadScenario, ScenarioError, scenarioNames } from './scenario.js'
+import { showBuildProgress } from './build-progress.js'
 import { createMockServer, ServerError } from './server.js'
 import type { ServerOptionsInput } from './core/types.js'
 
@@ -77,7 +78,8 @@ async function serve(flags: ServerOptionsInput, io: CliProcess): Promise<number>
   // a person at a terminal sees each request; pipes (tests, CI) stay quiet unless asked
   if (given.log === undefined && given.logger === undefined && io.stdout.isTTY) given.log = 'pretty'
   checkSlips(given)
-  const server = await createMockServer(given, { write: (line) => void io.stdout.write(line), colour: useColour(io.env, Boolean(io.stdout.isTTY)) })
+  const stopProgress = showBuildProgress(io.stderr)
+  const server = await createMockServer(given, { write: (line) => void io.stdout.write(line), colour: useColour(io.env, Boolean(io.stdout.isTTY)) }).finally(stopProgress)
   // said before the ready line, which stays the last line a script waits for
   for (const override of server.profileOverrides) io.stderr.write(`jobboard-kit: ${overrideLine(override, `--${kebab(override.point)}`)}\n`)
   let url: string

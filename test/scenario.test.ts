@@ -5,7 +5,7 @@ import t from 'tap'
 import { loadScenario, ScenarioError, scenarioNames } from '../src/scenario.js'
 
 t.test('ships default, empty, edge-cases and large', async (t) => {
-  for (const name of ['default', 'empty', 'edge-cases', 'large']) t.ok(scenarioNames().includes(name), name)
+  for (const name of ['default', 'empty', 'edge-cases', 'large', 'xl']) t.ok(scenarioNames().includes(name), name)
 })
 
 t.test('loads every shipped scenario with its defaults filled in', async (t) => {
@@ -30,6 +30,9 @@ t.test('the default scenario is a realistic small board', async (t) => {
 
 t.test('refuses a bad scenario with an error naming the field', async (t) => {
   t.throws(() => loadScenario({ name: 'bad', counts: { jobs: -1 } }), { name: 'ScenarioError', message: /counts\.jobs/ })
+  // ten million records of a kind (the xl board's applications) at most: memory stays bounded
+  t.doesNotThrow(() => loadScenario({ name: 'big', counts: { applications: 10_000_000 } }))
+  t.throws(() => loadScenario({ name: 'bad', counts: { applications: 10_000_001 } }), { name: 'ScenarioError', message: /counts\.applications/ })
   t.throws(() => loadScenario({ name: 'bad', pageSize: 0 }), /pageSize/)
   t.throws(() => loadScenario({ name: 'bad', credentials: [{ username: 'a:b', password: 'x' }] }), /credentials\[0\]\.username/)
   t.throws(() => loadScenario({ name: 'bad', now: '2026-11-22T09:30:00Z' }), /now.*YYYY-MM-DD HH:MM:SS/)

@@ -1,9 +1,13 @@
-// An in-memory collection that validates every record it writes and keeps the indexes
-// lists need: a map by id, ids in ascending order, and (time, id) pairs in time order
-// for `since`. A list request costs a binary search and a slice, never a scan.
+// The records of one kind: a generated base (ids 1..count, made on demand from the
+// board's seed, their times in typed arrays) under an overlay of written records
+// (control-API adds, job writes, touched candidates, imported states), with tombstones
+// for deletes. Every overlay write is validated against the schema; base records are
+// checked by property tests instead (test/store/*.property.test.ts). A list request
+// costs a binary search on the times and a slice, never a sort or a scan of the board.
 import type { ValidateFunction } from 'ajv'
 import { BoardError } from '../core/errors.js'
 import { deepFreeze } from '../core/freeze.js'
+import { parseTime } from '../core/time.js'
 import { explain } from '../core/validation.js'
 
 /** Ids in the order a list gives them (newest first), without copying the whole index. */
@@ -32,8 +36,45 @@ class DescendingView implements IdList {
   }
 }
 
+/** The ids hi, hi-1, ..., lo: a base range, newest first, with nothing stored. */
+class DescendingRange implements IdList {
+  constructor(
+    private readonly lo: number,
+    private readonly hi: number,
+  ) {}
+
+  get length(): number {
+    return Math.max(0, this.hi - this.lo + 1)
+  }
+
+  slice(start: number, end: number): number[] {
+    const out: number[] = []
+    const last = Math.min(end, this.length)
+    for (let i = Math.max(0, start); i < last; i++) out.push(this.hi - i)
+    return out
+  }
+}
+
+/** One list after another (every id of the first above every id of the second). */
+class Concatenated implements IdList {
+  constructor(
+    private readonly first: IdList,
+    private readonly second: IdList,
+  ) {}
+
+  get length(): number {
+    return this.first.length + this.second.length
+  }
+
+  slice(start: number, end: number): number[] {
+    const n = this.first.length
+    const head = start < n ? this.first.slice(start, Math.min(end, n)) : []
+    return end > n ? head.concat(this.second.slice(Math.max(0, start - n), end - n)) : head
+  }
+}
+
 /** First index in a sorted array whose value is >= target. */
-export function lowerBound<T>(sorted: readonly T[], target: T): number {
+export function lowerBound<T>(sorted: ArrayLike<T>, target: T): number {
   let lo = 0
   let hi = sorted.length
   while (lo < hi) {
@@ -44,32 +85,47 @@ export function lowerBound<T>(sorted: readonly T[], target: T): number {
   return lo
 }
 
-/** Insert position for (time, id) in parallel arrays sorted by time, then id. */
-function timeSlot(times: readonly string[], ids: readonly number[], time: string, id: number): number {
-  let lo = 0
-  let hi = times.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    const t = times[mid] as string
-    if (t < time || (t === time && (ids[mid] as number) < id)) lo = mid + 1
-    else hi = mid
-  }
-  return lo
+/**
+ * The generated records of a collection: ids 1..count (absent ones excepted), each made
+ * by `make` on demand, the same on every call. `orderMs[id - 1]` is the time its list is
+ * ordered by (created_at); a record listed by another time (`since` on updated_at)
+ * appears in `late` with that time, which is never earlier.
+ */
+export interface BaseRecords<T> {
+  readonly count: number
+  readonly orderMs: Float64Array
+  /** Ids (ascending) whose `since` time is later than their order time, and those times. */
+  readonly late?: { readonly ids: Uint32Array; readonly ms: Float64Array }
+  /** Ids in 1..count that do not exist (a scenario pinned a record past the generated ones). */
+  readonly absent?: readonly number[]
+  make(id: number): T
+}
+
+/** Records made and kept for the next request: the bound on what a large board holds. */
+const MADE_CACHE = 4096
+/** Cached `since` lists, and ids they may hold together. */
+const SINCE_CACHE = 16
+const SINCE_CACHE_IDS = 4_000_000
+
+interface Written<T> {
+  record: T
+  ms: number
 }
 
 export class Collection<T extends object> {
-  /** Records indexed by id: ids are small dense integers, so an array beats a Map at a million. */
-  readonly #byId: Array<T | undefined> = []
-  #size = 0
-  readonly #ids: number[] = []
-  readonly #times: string[] = []
-  readonly #timeIds: number[] = []
+  #base: BaseRecords<T> = { count: 0, orderMs: new Float64Array(0), make: () => undefined as never }
+  /** Whether base order times never decrease with id, so a `since` is a binary search. */
+  #monotone = true
+  readonly #made = new Map<number, T>()
+  readonly #overlay = new Map<number, Written<T>>()
+  /** Overlay ids past the base, ascending. */
+  readonly #extra: number[] = []
+  readonly #tombstones = new Set<number>()
   readonly #validate: ValidateFunction
   readonly #timeOf: (record: T) => string
-  /** True while time order and id order agree, so a `since` tail is already newest first. */
-  #ordered = true
-  readonly #sinceCache = new Map<string, IdList>()
   readonly #order: 'id' | 'time'
+  readonly #sinceCache = new Map<string, IdList>()
+  #cachedIds = 0
   #version = 0
 
   /**
@@ -87,25 +143,63 @@ export class Collection<T extends object> {
     this.#order = order
   }
 
+  /** Puts the generated records under an empty collection. */
+  setBase(base: BaseRecords<T>): void {
+    if (this.size > 0) throw new BoardError('INTERNAL', `${this.name}: setBase() fills an empty collection only`)
+    this.#base = base
+    let monotone = true
+    const order = base.orderMs
+    for (let i = 1; i < base.count && monotone; i++) monotone = (order[i] as number) >= (order[i - 1] as number)
+    // a record listed by a later time than its order time keeps the binary search right; an earlier one would not
+    const late = base.late
+    if (late) for (let i = 0; i < late.ids.length && monotone; i++) monotone = (late.ms[i] as number) >= (order[(late.ids[i] as number) - 1] as number)
+    this.#monotone = monotone
+    for (const id of base.absent ?? []) this.#tombstones.add(id)
+    this.#changed()
+  }
+
   get size(): number {
-    return this.#size
+    let shadowing = 0
+    for (const id of this.#tombstones) if (this.#overlay.has(id)) shadowing += 1
+    return this.#base.count - this.#tombstones.size + shadowing + this.#extra.length
   }
 
   get lastId(): number {
-    return this.#ids[this.#ids.length - 1] ?? 0
+    const extra = this.#extra[this.#extra.length - 1]
+    if (extra !== undefined) return extra
+    for (let id = this.#base.count; id > 0; id--) if (this.has(id)) return id
+    return 0
+  }
+
+  #inBase(id: number): boolean {
+    return Number.isInteger(id) && id >= 1 && id <= this.#base.count && !this.#tombstones.has(id)
   }
 
   get(id: number): T | undefined {
-    return this.#byId[id]
+    const written = this.#overlay.get(id)
+    if (written) return written.record
+    if (!this.#inBase(id)) return undefined
+    let record = this.#made.get(id)
+    if (record === undefined) {
+      record = deepFreeze(this.#base.make(id)) as T
+      if (this.#made.size >= MADE_CACHE) this.#made.delete(this.#made.keys().next().value as number)
+      this.#made.set(id, record)
+    }
+    return record
   }
 
   has(id: number): boolean {
-    return this.#byId[id] !== undefined
+    return this.#overlay.has(id) || this.#inBase(id)
   }
 
   /** Records in ascending id order. */
   *values(): IterableIterator<T> {
-    for (const id of this.#ids) yield this.#byId[id] as T
+    for (let id = 1; id <= this.#base.count; id++) {
+      const written = this.#overlay.get(id)
+      if (written) yield written.record
+      else if (!this.#tombstones.has(id)) yield this.#base.make(id)
+    }
+    for (const id of this.#extra) yield (this.#overlay.get(id) as Written<T>).record
   }
 
   /** Refuses a record its schema does not accept: the fake must never serve one. */
@@ -116,24 +210,21 @@ export class Collection<T extends object> {
     return deepFreeze(record) as T
   }
 
-  #indexTime(id: number, time: string): void {
-    const at = timeSlot(this.#times, this.#timeIds, time, id)
-    if (at !== this.#times.length) this.#ordered = false
-    else if (this.#timeIds.length > 0 && id < (this.#timeIds[this.#timeIds.length - 1] as number)) this.#ordered = false
-    this.#times.splice(at, 0, time)
-    this.#timeIds.splice(at, 0, id)
-  }
-
-  #unindexTime(id: number, time: string): void {
-    const at = timeSlot(this.#times, this.#timeIds, time, id)
-    if (this.#timeIds[at] !== id) throw new BoardError('INTERNAL', `${this.name}: time index lost record ${id}`)
-    this.#times.splice(at, 1)
-    this.#timeIds.splice(at, 1)
-    // a removal can only restore order, but checking costs a scan: recompute lazily on reload
+  #write(id: number, record: T): T {
+    if (!this.#overlay.has(id) && id > this.#base.count) {
+      const extra = this.#extra
+      if (id > (extra[extra.length - 1] ?? 0)) extra.push(id)
+      else extra.splice(lowerBound(extra, id), 0, id)
+    }
+    this.#overlay.set(id, { record, ms: parseTime(this.#timeOf(record)) })
+    this.#made.delete(id)
+    this.#changed()
+    return record
   }
 
   #changed(): void {
     this.#sinceCache.clear()
+    this.#cachedIds = 0
     this.#version += 1
   }
 
@@ -144,90 +235,131 @@ export class Collection<T extends object> {
 
   insert(id: number, record: unknown): T {
     if (this.has(id)) throw new BoardError('INTERNAL', `${this.name}: id ${id} is taken`)
-    const stored = this.#check(record)
-    this.#byId[id] = stored
-    this.#size += 1
-    if (id > this.lastId) this.#ids.push(id)
-    else this.#ids.splice(lowerBound(this.#ids, id), 0, id)
-    this.#indexTime(id, this.#timeOf(stored))
-    this.#changed()
-    return stored
+    return this.#write(id, this.#check(record))
   }
 
   replace(id: number, record: unknown): T {
-    const old = this.#byId[id]
-    if (!old) throw new BoardError('INTERNAL', `${this.name}: no record ${id} to replace`)
-    const stored = this.#check(record)
-    this.#byId[id] = stored
-    const before = this.#timeOf(old)
-    const after = this.#timeOf(stored)
-    if (before !== after) {
-      this.#unindexTime(id, before)
-      this.#indexTime(id, after)
-    }
-    this.#changed()
-    return stored
+    if (!this.has(id)) throw new BoardError('INTERNAL', `${this.name}: no record ${id} to replace`)
+    return this.#write(id, this.#check(record))
   }
 
   delete(id: number): boolean {
-    const old = this.#byId[id]
-    if (!old) return false
-    this.#byId[id] = undefined
-    this.#size -= 1
-    this.#ids.splice(lowerBound(this.#ids, id), 1)
-    this.#unindexTime(id, this.#timeOf(old))
+    if (!this.has(id)) return false
+    if (this.#overlay.delete(id) && id > this.#base.count) this.#extra.splice(lowerBound(this.#extra, id), 1)
+    if (id <= this.#base.count) this.#tombstones.add(id)
+    this.#made.delete(id)
     this.#changed()
     return true
   }
 
-  /**
-   * Loads many records at once (a board being built or imported): validates each, then
-   * sorts the indexes once instead of inserting one by one.
-   */
+  /** Loads many written records at once (a board being imported): each is validated. */
   load(entries: Iterable<readonly [number, unknown]>): void {
-    if (this.#size > 0) throw new BoardError('INTERNAL', `${this.name}: load() fills an empty collection only`)
+    if (this.size > 0) throw new BoardError('INTERNAL', `${this.name}: load() fills an empty collection only`)
     const ids: number[] = []
     for (const [id, record] of entries) {
-      if (this.has(id)) throw new BoardError('INTERNAL', `${this.name}: id ${id} is taken`)
-      this.#byId[id] = this.#check(record)
-      this.#size += 1
+      if (this.#overlay.has(id)) throw new BoardError('INTERNAL', `${this.name}: id ${id} is taken`)
+      const stored = this.#check(record)
+      this.#overlay.set(id, { record: stored, ms: parseTime(this.#timeOf(stored)) })
       ids.push(id)
     }
-    this.#ids.length = 0
-    for (const id of Int32Array.from(ids).sort()) this.#ids.push(id)
-    const pairs = this.#ids.map((id) => [this.#timeOf(this.#byId[id] as T), id] as const)
-    pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]))
-    this.#times.length = 0
-    this.#timeIds.length = 0
-    this.#ordered = true
-    for (let i = 0; i < pairs.length; i++) {
-      const [time, id] = pairs[i] as readonly [string, number]
-      this.#times.push(time)
-      this.#timeIds.push(id)
-      if (this.#ids[i] !== id) this.#ordered = false
-    }
+    this.#extra.length = 0
+    for (const id of Float64Array.from(ids).sort()) this.#extra.push(id)
     this.#changed()
+  }
+
+  /** The time a record is listed by, in ms: written, late or ordered. */
+  sinceMsOf(id: number): number {
+    const written = this.#overlay.get(id)
+    if (written) return written.ms
+    const late = this.#base.late
+    if (late) {
+      const at = lowerBound(late.ids, id)
+      if (late.ids[at] === id) return late.ms[at] as number
+    }
+    return this.#base.orderMs[id - 1] as number
   }
 
   /** Every id, newest first: by id, or by time for a collection ordered by time. */
   all(): IdList {
-    if (this.#order === 'time') return new DescendingView(this.#timeIds, 0, this.#timeIds.length)
-    return new DescendingView(this.#ids, 0, this.#ids.length)
+    return this.#list(Number.NEGATIVE_INFINITY)
   }
 
   /** Ids whose time is at or after `since` (a timestamp), newest first. */
   since(since: string): IdList {
-    const from = lowerBound(this.#times, since)
-    if (this.#ordered || this.#order === 'time') return new DescendingView(this.#timeIds, from, this.#timeIds.length)
-    let ids = this.#sinceCache.get(since)
-    if (!ids) {
-      // a typed array sorts numbers natively, several times faster than a comparator on a large tail
-      const sorted = Int32Array.from(this.#timeIds.slice(from)).sort()
-      ids = new DescendingView(sorted, 0, sorted.length)
-      if (this.#sinceCache.size >= 64) this.#sinceCache.delete(this.#sinceCache.keys().next().value as string)
-      this.#sinceCache.set(since, ids)
+    return this.#list(parseTime(since))
+  }
+
+  #list(fromMs: number): IdList {
+    const key = String(fromMs)
+    const cached = this.#sinceCache.get(key)
+    if (cached) return cached
+    const plain = this.#overlay.size === 0 && this.#tombstones.size === 0
+    let ids: IdList
+    if (plain && this.#monotone) ids = this.#baseSince(fromMs)
+    else if (this.#order === 'id' && this.#tombstones.size === 0 && this.#monotone && fromMs === Number.NEGATIVE_INFINITY) {
+      // written records past the base come first; those within it shadow base ids
+      ids = new Concatenated(new DescendingView(this.#extra, 0, this.#extra.length), new DescendingRange(1, this.#base.count))
+    } else ids = this.#merged(fromMs)
+    // a bare range holds nothing; other lists count against the cache's bound
+    const held = ids instanceof DescendingRange ? 0 : ids.length
+    if (this.#sinceCache.size >= SINCE_CACHE || this.#cachedIds + held > SINCE_CACHE_IDS) {
+      this.#sinceCache.clear()
+      this.#cachedIds = 0
     }
+    this.#sinceCache.set(key, ids)
+    this.#cachedIds += held
     return ids
+  }
+
+  /** The base alone, its order times never decreasing: a binary search, and the late records before it. */
+  #baseSince(fromMs: number): IdList {
+    const base = this.#base
+    const first = lowerBound(base.orderMs.subarray(0, base.count), fromMs)
+    const tail = new DescendingRange(first + 1, base.count)
+    const late = base.late
+    if (!late || this.#order === 'time' || first === 0) return tail
+    const earlier = new Uint32Array(Math.min(first, late.ids.length))
+    let n = 0
+    for (let i = 0; i < late.ids.length; i++) {
+      const id = late.ids[i] as number
+      if (id > first) break
+      if ((late.ms[i] as number) >= fromMs) earlier[n++] = id
+    }
+    return new Concatenated(tail, new DescendingView(earlier.slice(0, n), 0, n))
+  }
+
+  /** Base and overlay together, by id or by (time, id): built once per write and `since`. */
+  #merged(fromMs: number): IdList {
+    const base = this.#base
+    const skip = (id: number) => this.#tombstones.has(id) || this.#overlay.has(id)
+    let live: Uint32Array
+    if (this.#monotone) {
+      const ids = this.#baseSince(fromMs)
+      const descending = ids.slice(0, ids.length)
+      live = new Uint32Array(descending.length)
+      let n = 0
+      for (let i = descending.length - 1; i >= 0; i--) if (!skip(descending[i] as number)) live[n++] = descending[i] as number
+      live = live.subarray(0, n)
+    } else {
+      const found: number[] = []
+      for (let id = 1; id <= base.count; id++) if (!skip(id) && this.sinceMsOf(id) >= fromMs) found.push(id)
+      live = Uint32Array.from(found)
+    }
+    const written: number[] = []
+    for (const [id, { ms }] of this.#overlay) if (ms >= fromMs) written.push(id)
+    const ms = (id: number) => this.sinceMsOf(id)
+    const before = this.#order === 'time' ? (a: number, b: number) => ms(a) - ms(b) || a - b : (a: number, b: number) => a - b
+    written.sort(before)
+    if (this.#order === 'time' && !this.#monotone) live.sort((a, b) => before(a, b))
+    const out = new Uint32Array(live.length + written.length)
+    let i = 0
+    let j = 0
+    let k = 0
+    while (i < live.length || j < written.length) {
+      if (j >= written.length || (i < live.length && before(live[i] as number, written[j] as number) < 0)) out[k++] = live[i++] as number
+      else out[k++] = written[j++] as number
+    }
+    return new DescendingView(out, 0, out.length)
   }
 
   /** The time a record is indexed by. */

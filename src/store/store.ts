@@ -19,7 +19,7 @@ import {
 import { FIELD_NAMES, MARKETING_ACTIONS, splitIndustry, UK_LOCATIONS, type FieldValues } from '../../schemas/values.js'
 import type { Clock } from '../core/clock.js'
 import { BoardError, boardError } from '../core/errors.js'
-import { createFaker, hash32 } from '../core/random.js'
+import { createFaker, hash32, reseedableFaker } from '../core/random.js'
 import { filePieces } from './files.js'
 import type { DeepReadonly } from '../core/freeze.js'
 import { boardLists, CompiledSchemas, type LoadedScenario } from '../scenario.js'
@@ -43,8 +43,12 @@ import type {
 } from '../core/types.js'
 import { Validators } from '../core/validation.js'
 import { extraValues, withExtraFields, type ExtraFieldRecord } from '../extra-fields.js'
-import { Collection, type IdList } from './collection.js'
-import { generateBoard, RecordMaker, type BoardData, type BoardLists, type CandidateBase, type MakerContext } from './generate.js'
+import { Collection, type BaseRecords, type IdList } from './collection.js'
+import { checkLinks } from './integrity.js'
+import { oldestFirst, pageOf, type Page } from './pages.js'
+import { generateBoard, RecordMaker, type BoardLists, type CandidateBase, type GeneratedBoard } from './generate.js'
+import type { MakerContext } from './maker.js'
+import { idsOf } from './relations.js'
 import { DEFAULT_ORIGIN, links as makeLinks, type FileKind, type Links } from './links.js'
 import { COUNTED_METRICS, Metrics } from './metrics.js'
 import { applicationEntry, consentEntryOf, fileEntry, optedIn, timesheetEntry, vacancyOf } from './views.js'
@@ -52,15 +56,7 @@ import { applicationEntry, consentEntryOf, fileEntry, optedIn, timesheetEntry, v
 const [APPROVED, REVOKED] = MARKETING_ACTIONS
 const MAX_ID = idSchema.maximum
 
-/** One page of a list: the records, the total matching count, and whether pages follow. */
-export interface Page<T> {
-  items: T[]
-  total: number
-  page: number
-  hasNext: boolean
-  /** True when `page` lies past the last page (and the list is not empty). */
-  beyond: boolean
-}
+export type { Page }
 
 export type { ListQuery }
 
@@ -81,19 +77,9 @@ export interface JobView {
 
 export { boardLists }
 
-/** The same ids in the opposite order, oldest first (behaviour.listOrder). */
-function oldestFirst(ids: IdList): IdList {
-  return {
-    length: ids.length,
-    slice: (start, end) => ids.slice(Math.max(0, ids.length - Math.min(end, ids.length)), ids.length - Math.max(0, start)).reverse(),
-  }
-}
-
-function pageOf<T>(ids: IdList, page: number, size: number, get: (id: number) => T): Page<T> {
-  const start = (page - 1) * size
-  const items = ids.slice(start, start + size).map(get)
-  // page 1 of an empty list is that list, not a page past its end
-  return { items, total: ids.length, page, hasNext: start + size < ids.length, beyond: page > Math.max(1, Math.ceil(ids.length / size)) }
+export interface GenerateOptions {
+  /** Hears the share of the build done (0..1), now and then: for a progress bar. */
+  progress?: (share: number) => void
 }
 
 export class Store {
@@ -113,10 +99,14 @@ export class Store {
   readonly files: Record<'resume' | 'document', Collection<StoredFile>>
   metrics: Metrics
 
-  /** The candidate of each application, indexed by application id. */
-  readonly #applicationCandidate: number[] = []
+  /** The generated board under the written records, if this board was generated. */
+  #generated: GeneratedBoard | undefined
+  /** The candidate of each written application, by application id. */
+  readonly #applicationCandidate = new Map<number, number>()
+  /** Written applications by job, ascending. */
   readonly #applicationsByJob = new Map<number, number[]>()
   readonly #attachmentSizes = new Map<number, number>()
+  /** E-mails of written candidates; a generated e-mail names its candidate (GeneratedBoard.emailOwner). */
   readonly #candidateByEmail = new Map<string, number>()
   readonly #deletedJobs = new Set<number>()
   #nextJobId = 1
@@ -146,36 +136,50 @@ export class Store {
     this.metrics = new Metrics()
   }
 
-  /** A board generated from a scenario and its seed. */
-  static generate(scenario: LoadedScenario, clock: Clock, compiled = new CompiledSchemas()): Store {
+  /**
+   * A board generated from a scenario and its seed: its relations are drawn now, its
+   * records made when a request needs them. `progress` hears the share done (0..1).
+   */
+  static generate(scenario: LoadedScenario, clock: Clock, compiled = new CompiledSchemas(), options: GenerateOptions = {}): Store {
     const store = new Store(scenario, clock, compiled)
-    store.#load(generateBoard(scenario, store.#makerContext(createFaker(scenario.seed))))
+    const progress = options.progress
+    progress?.(0)
+    const board = generateBoard(scenario, {
+      lists: store.lists,
+      locations: store.locations,
+      links: store.links,
+      // the end is said once, below, when the store is ready
+      ...(progress ? { progress: (share: number) => progress(Math.min(0.99, share)) } : {}),
+    })
+    store.#generated = board
+    const extra = reseedableFaker()
+    const finished = <T extends object>(kind: ExtraFieldRecord, base: BaseRecords<T>): BaseRecords<T> => ({
+      ...base,
+      make: (id) => store.#finish(kind, base.make(id), () => extra.seed(scenario.seed, 'extra-fields', kind, id)),
+    })
+    store.jobs.setBase(board.jobs)
+    store.candidates.setBase(finished('candidate', board.candidates))
+    store.applications.setBase(finished('application', board.applications))
+    store.timesheets.setBase(finished('timesheet', board.timesheets))
+    store.marketing.setBase(finished('marketing', board.marketing))
+    store.files.resume.setBase(board.files.resume)
+    store.files.document.setBase(board.files.document)
+    for (const [id, size] of board.relations.applications.attachmentSizes) store.#attachmentSizes.set(id, size)
+    store.metrics = board.metrics
+    store.#nextJobId = store.jobs.lastId + 1
+    progress?.(1)
     return store
   }
 
   /** A board restored from exportState(). */
   static restore(scenario: LoadedScenario, clock: Clock, state: StoreState, compiled = new CompiledSchemas()): Store {
     const store = new Store(scenario, clock, compiled)
-    const applicationCandidates: number[] = []
-    for (const a of state.applications) applicationCandidates[a.record.id] = a.candidate_id
-    const attachmentSizes = new Map(
-      state.applications.flatMap((a) => (a.attachment_filesize === undefined ? [] : [[a.record.id, a.attachment_filesize] as const])),
-    )
-    store.#load({
-      jobs: state.jobs,
-      candidates: state.candidates,
-      applications: state.applications.map((a) => a.record),
-      applicationCandidates,
-      attachmentSizes,
-      files: state.files,
-      marketing: state.marketing,
-      metrics: Metrics.import(state.metrics),
-      timesheets: state.timesheets,
-    })
+    store.#load(state)
     for (const id of state.deletedJobs) store.#deletedJobs.add(id)
     store.#nextJobId = Math.max(store.#nextJobId, state.nextJobId)
     store.#adds = state.adds
-    store.#checkLinks()
+    const { candidates, applications, timesheets, files, marketing } = store
+    checkLinks({ candidates, applications, timesheets, files, marketing, ownerOf: (id) => store.#ownerOf(id) })
     return store
   }
 
@@ -195,7 +199,7 @@ export class Store {
       nextJobId: this.#nextJobId,
       candidates: [...this.candidates.values()],
       applications: [...this.applications.values()].map((record) => ({
-        candidate_id: this.#applicationCandidate[record.id] as number,
+        candidate_id: this.#ownerOf(record.id) as number,
         ...(this.#attachmentSizes.has(record.id) ? { attachment_filesize: this.#attachmentSizes.get(record.id) as number } : {}),
         record,
       })),
@@ -205,6 +209,22 @@ export class Store {
       metrics: this.metrics.export(),
       adds: this.#adds,
     }
+  }
+
+  /** The candidate who made an application. */
+  #ownerOf(applicationId: number): number | undefined {
+    const written = this.#applicationCandidate.get(applicationId)
+    if (written !== undefined) return written
+    const generated = this.#generated?.relations.applications
+    return generated && applicationId <= generated.count && this.applications.has(applicationId) ? generated.candidate[applicationId - 1] : undefined
+  }
+
+  /** The candidate with this e-mail, if any. */
+  #emailOwner(email: string): number | undefined {
+    const written = this.#candidateByEmail.get(email)
+    if (written !== undefined) return written
+    const generated = this.#generated?.emailOwner(email)
+    return generated !== undefined && this.candidates.get(generated)?.email === email ? generated : undefined
   }
 
   #makerContext(faker: ReturnType<typeof createFaker>): MakerContext {
@@ -235,62 +255,26 @@ export class Store {
     return () => createFaker(hash32(this.scenario.seed, 'extra-fields', this.#adds))
   }
 
-  #load(data: BoardData & { timesheets?: Timesheet[] }): void {
+  /** A saved board's records, all written: each validated as it is stored. */
+  #load(data: StoreState): void {
     const faker = this.#loadFaker()
     this.jobs.load(data.jobs.map((j) => [j.id, j] as const))
     this.#nextJobId = this.jobs.lastId + 1
     this.candidates.load(data.candidates.map((c) => [c.id, this.#finish('candidate', c, faker)] as const))
     for (const c of data.candidates) this.#candidateByEmail.set(c.email, c.id)
-    this.applications.load(data.applications.map((a) => [a.id, this.#finish('application', a, faker)] as const))
-    data.applicationCandidates.forEach((candidateId, applicationId) => {
-      this.#applicationCandidate[applicationId] = candidateId
-    })
-    for (const [applicationId, size] of data.attachmentSizes) this.#attachmentSizes.set(applicationId, size)
+    this.applications.load(data.applications.map(({ record }) => [record.id, this.#finish('application', record, faker)] as const))
+    for (const a of data.applications) {
+      this.#applicationCandidate.set(a.record.id, a.candidate_id)
+      if (a.attachment_filesize !== undefined) this.#attachmentSizes.set(a.record.id, a.attachment_filesize)
+    }
     for (const a of this.applications.values()) this.#indexApplication(a)
     const resumes = data.files.filter((f) => f.kind === 'resume')
     const documents = data.files.filter((f) => f.kind === 'document')
     this.files.resume.load(resumes.map((f) => [f.id, f] as const))
     this.files.document.load(documents.map((f) => [f.id, f] as const))
-    const timesheets =
-      data.timesheets ??
-      data.files
-        .filter((f) => f.kind === 'timesheet')
-        .map((f) => timesheetEntry(f, this.candidates.get(f.candidate_id) as Candidate, this.links))
-    this.timesheets.load(timesheets.map((t) => [t.id, this.#finish('timesheet', t, faker)] as const))
+    this.timesheets.load(data.timesheets.map((t) => [t.id, this.#finish('timesheet', t, faker)] as const))
     this.marketing.load(data.marketing.map((m, i) => [i + 1, this.#finish('marketing', m, faker)] as const))
-    this.metrics = data.metrics
-  }
-
-  /** A restored board must link up as a generated one does: every record's owner exists. */
-  #checkLinks(): void {
-    const missing = (what: string, owner: string, id: number) =>
-      new BoardError('INTERNAL', `${what} belongs to ${owner} ${id}, which is not on the board.`)
-    for (const a of this.applications.values()) {
-      const owner = this.#applicationCandidate[a.id]
-      if (owner === undefined || !this.candidates.has(owner)) throw missing(`Application ${a.id}`, 'candidate', owner ?? 0)
-    }
-    for (const t of this.timesheets.values()) if (!this.candidates.has(t.candidate.id)) throw missing(`Timesheet ${t.id}`, 'candidate', t.candidate.id)
-    for (const kind of ['resume', 'document'] as const) {
-      for (const f of this.files[kind].values()) if (!this.candidates.has(f.candidate_id)) throw missing(`File ${kind} ${f.id}`, 'candidate', f.candidate_id)
-    }
-    for (const m of this.marketing.values()) {
-      if (m.candidate.id !== 0 && !this.candidates.has(m.candidate.id)) throw missing('A marketing record', 'candidate', m.candidate.id)
-    }
-    // and every link a candidate lists leads to a record that is there and is theirs
-    const tail = (href: string) => Number(href.slice(href.lastIndexOf('/') + 1))
-    for (const c of this.candidates.values()) {
-      for (const entry of c.applications) {
-        if (this.#applicationCandidate[tail(entry.href)] !== c.id) throw new BoardError('INTERNAL', `Candidate ${c.id} lists ${entry.href}, which is not one of their applications.`)
-      }
-      for (const entry of c.timesheets) {
-        if (this.timesheets.get(tail(entry.href))?.candidate.id !== c.id) throw new BoardError('INTERNAL', `Candidate ${c.id} lists ${entry.href}, which is not one of their timesheets.`)
-      }
-      for (const kind of ['resume', 'document'] as const) {
-        for (const entry of kind === 'resume' ? c.resumes : c.documents) {
-          if (this.files[kind].get(tail(entry.href))?.candidate_id !== c.id) throw new BoardError('INTERNAL', `Candidate ${c.id} lists ${entry.href}, which is not one of their files.`)
-        }
-      }
-    }
+    this.metrics = Metrics.import(data.metrics)
   }
 
   #indexApplication(a: Application): void {
@@ -328,12 +312,16 @@ export class Store {
     let ids: IdList
     if (vacancy === undefined) ids = this.#ids(this.applications, since)
     else {
-      const from = since === undefined ? undefined : sinceToTimestamp(since)
-      const all = this.#applicationsByJob.get(vacancy) ?? []
+      const from = since === undefined ? Number.NEGATIVE_INFINITY : parseTime(sinceToTimestamp(since))
+      const generated = this.#generated?.relations.jobApplications
+      const written = this.#applicationsByJob.get(vacancy) ?? []
+      const all = generated ? [...idsOf(generated, vacancy)] : []
+      if (written.length > 0) all.push(...written.filter((id) => !all.includes(id)))
+      if (written.length > 0) all.sort((a, b) => a - b)
       const matching: number[] = []
       for (let i = all.length - 1; i >= 0; i--) {
         const id = all[i] as number
-        if (from === undefined || this.applications.timeOf(this.applications.get(id) as Application) >= from) matching.push(id)
+        if (this.applications.sinceMsOf(id) >= from) matching.push(id)
       }
       ids = matching
     }
@@ -552,7 +540,7 @@ export class Store {
     const id = this.#newId(this.candidates, fields.id, 'Candidate')
     const createdMs = fields.created_at ? parseTime(fields.created_at) : this.clock.now()
     const base: CandidateBase = maker.candidate(id, createdMs, this.clock.now(), fields)
-    if (this.#candidateByEmail.has(base.email)) throw boardError.controlConflict(`A candidate with e-mail ${base.email} exists already.`, 'email')
+    if (this.#emailOwner(base.email) !== undefined) throw boardError.controlConflict(`A candidate with e-mail ${base.email} exists already.`, 'email')
     const made = (kind: 'resume' | 'document', seeds: typeof resumes) =>
       seeds.map((s, i) => maker.file(kind, this.#newId(this.files[kind], undefined, 'File') + i, base, createdMs, s))
     const newResumes = made('resume', resumes)
@@ -591,7 +579,7 @@ export class Store {
     const createdMs = seed.created_at ? parseTime(seed.created_at) : this.clock.now()
     const record = maker.application(id, createdMs, createdMs, owner, vacancyOf(job as StoredJob), seed)
     const stored = this.applications.insert(id, this.#finish('application', { ...record, updated_at: record.created_at }, this.#addFaker()))
-    this.#applicationCandidate[id] = owner.id
+    this.#applicationCandidate.set(id, owner.id)
     if (seed.attachment_filesize !== undefined) this.#attachmentSizes.set(id, seed.attachment_filesize)
     this.#indexApplication(stored)
     this.#applicationsByJob.get(stored.vacancy.id)?.sort((a, b) => a - b)
@@ -617,7 +605,7 @@ export class Store {
   addMarketing(input: MarketingSeed = {}): MarketingRecord {
     const seed = this.#check<MarketingSeed>(marketingSeed, input)
     const maker = this.#maker()
-    const byEmail = seed.email === undefined ? undefined : this.#candidateByEmail.get(seed.email)
+    const byEmail = seed.email === undefined ? undefined : this.#emailOwner(seed.email)
     // id 0 means "no account": it cannot name an e-mail that has one, nor can an id disagree with its e-mail
     if (seed.candidate_id !== undefined && seed.email !== undefined && byEmail !== (seed.candidate_id || undefined)) {
       throw boardError.controlConflict(
