@@ -165,7 +165,9 @@ type Authenticate = (request: FastifyRequest, reply: FastifyReply) => Promise<vo
  * ajv's coercion reads integers the way Number() does ("1e3", "0x10", " 7"); a query or
  * path integer must be written in plain digits, so those are refused first.
  */
-function textValidator(board: Board, coercing: ValidateFunction, schema: object): FastifyValidationResult {
+function textValidator(board: Board, compile: () => ValidateFunction, schema: object): FastifyValidationResult {
+  // compiled on the route's first request: most routes of a fake never see one
+  let compiled: ValidateFunction | undefined
   const properties = (schema as { properties?: Record<string, { type?: string }> }).properties ?? {}
   const integers = Object.keys(properties).filter((key) => properties[key]?.type === 'integer')
   const validate = (data: Record<string, unknown>): boolean => {
@@ -174,6 +176,8 @@ function textValidator(board: Board, coercing: ValidateFunction, schema: object)
       validate.errors = bad.map((key) => ({ keyword: 'type', instancePath: `/${key}`, schemaPath: `#/properties/${key}/type`, params: { type: 'integer' }, message: 'must be integer' }))
       return false
     }
+    compiled ??= compile()
+    const coercing = compiled
     let ok = coercing(data)
     // behaviour.malformedSince "ignore": a since that alone is wrong is dropped, and the whole list answered
     if (!ok && board.scenario.behaviour.malformedSince === 'ignore' && coercing.errors?.every((e) => e.instancePath === '/since')) {
@@ -252,7 +256,7 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   // query strings and paths are text: coerce them; JSON bodies are validated as sent
   const paramsAjv = createAjv({ coerce: true, ownSchemas: true })
   app.setValidatorCompiler(({ schema, httpPart, url }) =>
-    httpPart === 'body' ? bodyValidator(board, schema, url) : textValidator(board, paramsAjv.compile(schema), schema),
+    httpPart === 'body' ? bodyValidator(board, schema, url) : textValidator(board, () => paramsAjv.compile(schema), schema),
   )
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error, statusPolicy))
   // JSON is the only body the API and the control API take
