@@ -31,8 +31,8 @@ import timesheets from './routes/timesheets.js'
 import { API_PREFIX } from './store/links.js'
 import type { ProfileFile, ScenarioFile, ServerOptionsInput } from './core/types.js'
 import { applyProfile, loadProfile, type LoadedProfile } from './profile.js'
-import type { ValidateFunction } from 'ajv'
-import { createAjv, MAX_JSON_DEPTH, textNestsDeeper } from './core/validation.js'
+import type { Ajv, ValidateFunction } from 'ajv'
+import { compileSchema, createAjv, MAX_JSON_DEPTH, TEXT_POLICY, textNestsDeeper } from './core/validation.js'
 import type { Socket } from 'node:net'
 import { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -254,9 +254,10 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   app.decorateRequest('answerMonth', undefined)
 
   // query strings and paths are text: coerce them; JSON bodies are validated as sent
-  const paramsAjv = createAjv({ coerce: true, ownSchemas: true })
+  // one instance for the routes whose schemas were not precompiled, made when the first is needed
+  let paramsAjv: Ajv | undefined
   app.setValidatorCompiler(({ schema, httpPart, url }) =>
-    httpPart === 'body' ? bodyValidator(board, schema, url) : textValidator(board, () => paramsAjv.compile(schema), schema),
+    httpPart === 'body' ? bodyValidator(board, schema, url) : textValidator(board, () => compileSchema(TEXT_POLICY, schema, () => (paramsAjv ??= createAjv(TEXT_POLICY))), schema),
   )
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error, statusPolicy))
   // JSON is the only body the API and the control API take
