@@ -19,9 +19,10 @@ import { Ajv, _, type ErrorObject, type Format, type ValidateFunction } from 'aj
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { fileURLToPath } from 'node:url'
+import { join, sep } from 'node:path'
 import { CONSTRAINED_PREFIX } from '../../schemas/common.js'
 import { addBoardFormats, FORMATS, formatDefinitions } from '../../schemas/formats.js'
+import { PACKAGE_ROOT } from './paths.js'
 
 export type Lists = Readonly<Record<string, readonly string[]>>
 
@@ -87,8 +88,12 @@ export function bindFieldValues<T>(schema: T, lists: Lists): T {
   return visit(schema) as T
 }
 
-/** Where the build writes precompiled validators: one CommonJS file per schema and policy, named by precompiledName. */
-export const PRECOMPILED_DIR = fileURLToPath(new URL('./precompiled/', import.meta.url))
+/**
+ * Where the build writes precompiled validators: one CommonJS file per schema and policy,
+ * named by precompiledName. Found from the package root, so the bundled command line
+ * (dist/cli/) finds them too; from the sources they are taken only where the schema is unchanged.
+ */
+export const PRECOMPILED_DIR = `${join(PACKAGE_ROOT, 'dist', 'precompiled')}${sep}`
 
 /**
  * The file name of a schema's precompiled validator: a digest of what decides its code,
