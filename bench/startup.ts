@@ -2,8 +2,9 @@
 // the CLI from spawn to its first 200 against a bare Fastify server from spawn to its
 // first 200; in-process, importing the package, createMockServer plus a first answer,
 // and a second answer; and, with --large, the large board's build time and peak RSS.
-// Everything runs the built package (dist/), as users do; run.ts builds it first.
+// Everything runs the built package (dist/, through its exports), as users do; run.ts builds it first.
 import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { median } from './report.js'
 
@@ -74,10 +75,13 @@ function spawnToFirst200(args: string[], path: string, headers: Record<string, s
   })
 }
 
+/** The package's entry as its exports name it (what `import 'jobboard-kit'` loads). */
+const ENTRY = (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { exports: { '.': { default: string } } }).exports['.'].default.replace(/^\.\//, '')
+
 /** The in-process measures, in a fresh Node that imports the built package. */
 const IN_PROCESS = `
 const t0 = performance.now()
-const { createMockServer } = await import(${JSON.stringify(`${ROOT}dist/src/index.js`)})
+const { createMockServer } = await import(${JSON.stringify(`${ROOT}${ENTRY}`)})
 const t1 = performance.now()
 const scenario = process.argv[1]
 const mock = await createMockServer({ clock: 'virtual', scenario })
@@ -127,11 +131,18 @@ export async function measureBuild(scenario: string): Promise<BuildFigures> {
   return { scenario, firstAnswerMs: figures.createFirstMs, peakRss: figures.peakRss }
 }
 
-/** Builds dist/ from the sources, so the start-up figures measure this commit. */
-export function buildPackage(): Promise<void> {
-  const child = spawn(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' })
+/** One step of the build, in a child Node. */
+function run(args: string[]): Promise<void> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: 'inherit' })
   return new Promise((resolve, reject) => {
     child.once('error', reject)
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`tsc -p tsconfig.build.json exited ${code}`))))
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${args.join(' ')} exited ${code}`))))
   })
+}
+
+/** Builds dist/ from the sources as `npm run build` does (tsc, the precompiled validators, the bundled entries), so the start-up figures measure this commit. */
+export async function buildPackage(): Promise<void> {
+  await run([`${ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'])
+  await run([`${ROOT}scripts/precompile.mjs`])
+  await run([`${ROOT}scripts/bundle.mjs`])
 }

@@ -1,8 +1,13 @@
 #!/usr/bin/env node
-// The package's command: runs the built CLI (npm builds dist/ on install from git).
+// The package's command: runs the built CLI (npm builds dist/ on install from git): the
+// bundle in dist/lib/ (a few files to load, not hundreds), or dist/src/ when built with tsc alone.
 import { existsSync } from 'node:fs'
+import module from 'node:module'
 
-const cli = new URL('../dist/src/cli.js', import.meta.url)
+// Node 22.1+ keeps compiled code between runs; Node 20 has no such cache
+module.enableCompileCache?.()
+const bundled = new URL('../dist/lib/cli.js', import.meta.url)
+const cli = existsSync(bundled) ? bundled : new URL('../dist/src/cli.js', import.meta.url)
 if (!existsSync(cli)) {
   process.stderr.write('jobboard-kit: dist/ is missing; run `npm run build` in the package folder first.\n')
   process.exit(2)

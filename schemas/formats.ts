@@ -2,7 +2,7 @@
 // instance by addBoardFormats. Each rejects wrong shapes and impossible calendar dates.
 // They are written with character codes rather than regular expressions because the
 // store validates every record it writes, a million of them for the large scenario.
-import type { Ajv } from 'ajv'
+import type { Ajv, Format } from 'ajv'
 import addFormats from 'ajv-formats'
 
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
@@ -72,9 +72,20 @@ export type FormatName = keyof typeof FORMATS
 export const formatOption = (): Record<FormatName, (value: string) => boolean> =>
   Object.fromEntries(Object.entries(FORMATS).map(([name, { validate }]) => [name, validate])) as Record<FormatName, (value: string) => boolean>
 
-/** Registers the spec's formats, plus ajv-formats' email, ipv4, ipv6 and date-time (the ledger's), into an ajv instance. */
+/** The formats taken from ajv-formats: email, ipv4, ipv6 and date-time (the ledger's). */
+const AJV_FORMATS = ['email', 'ipv4', 'ipv6', 'date-time'] as const
+
+/** Every format an ajv instance of the project knows, by name, as ajv holds them (and as precompiled validators look them up). */
+export function formatDefinitions(): Record<string, Format> {
+  const out: Record<string, Format> = {}
+  for (const name of AJV_FORMATS) out[name] = addFormats.default.get(name)
+  for (const [name, { validate }] of Object.entries(FORMATS)) out[name] = { type: 'string', validate }
+  return out
+}
+
+/** Registers the spec's formats, plus ajv-formats' email, ipv4, ipv6 and date-time, into an ajv instance. */
 export function addBoardFormats(ajv: Ajv): Ajv {
-  addFormats.default(ajv, ['email', 'ipv4', 'ipv6', 'date-time'])
+  addFormats.default(ajv, [...AJV_FORMATS])
   for (const [name, { validate }] of Object.entries(FORMATS)) ajv.addFormat(name, { type: 'string', validate })
   return ajv
 }

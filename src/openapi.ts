@@ -3,14 +3,17 @@
 // describe another API than the one the fake serves. Served as /openapi.json and
 // /openapi.yaml (no auth), rendered at /docs by @fastify/swagger-ui from this server
 // alone; and, for the test suite, held against every answer the fake gives.
-import swagger from '@fastify/swagger'
-import swaggerUi from '@fastify/swagger-ui'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type {} from '@fastify/swagger'
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify'
+import { createRequire } from 'node:module'
 import { Ajv, type ValidateFunction } from 'ajv'
 import { addBoardFormats } from '../schemas/formats.js'
 import { PACKAGE_VERSION } from './core/paths.js'
 import { API_PREFIX } from './store/links.js'
 import { bindFieldValues } from './core/validation.js'
+
+// the document's plugins are loaded when the document or the page is first asked for
+const load = createRequire(import.meta.url)
 
 /** Reports an answer that the document does not describe; the test suite fails on it. */
 export type ResponseCheck = (problem: string) => void
@@ -50,37 +53,120 @@ function requireHeaders(document: Document): Document {
   return document
 }
 
+/** What @fastify/swagger is given: the document's frame, the API's routes only, every documented header required. */
+const swaggerOptions = () => ({
+  openapi: {
+    openapi: '3.1.0',
+    info: { title: 'Recruitment Job Board Data API', version: PACKAGE_VERSION, description: DESCRIPTION },
+    servers: [{ url: '/', description: 'The board (its {base_url})' }],
+    components: { securitySchemes: { basicAuth: { type: 'http', scheme: 'basic' } } },
+    security: [{ basicAuth: [] }],
+  },
+  // the API only: job pages, these documents and the control API are the fake's own
+  transform: ({ schema, url }: { schema?: object; url: string }) => {
+    const api = url.startsWith(`${API_PREFIX}/`)
+    const group = api ? (url.slice(API_PREFIX.length + 1).split('/')[0] as string) : 'fake'
+    return { schema: { ...(schema ?? {}), hide: !api, tags: [group] }, url }
+  },
+  transformObject: (documents: unknown) => requireHeaders((documents as { openapiObject: unknown }).openapiObject as Document) as never,
+})
+
+/** What @fastify/swagger-ui is given: the page's scripts, styles and fonts all come from this server; nothing is fetched elsewhere. */
+const uiOptions = () => ({
+  routePrefix: '/docs',
+  uiConfig: { docExpansion: 'list' as const, deepLinking: true, validatorUrl: null, tryItOutEnabled: false },
+  // the plugin's policy, less what would reach out: other hosts, and upgrade-insecure-requests
+  // (which breaks the page on a plain-http fake reached by a host name)
+  staticCSP: true,
+  transformStaticCSP: (policy: string) =>
+    policy
+      .replace(/ https:| validator\.swagger\.io/g, '')
+      .replace(/\s*upgrade-insecure-requests;?/, ''),
+})
+
+type Swagger = FastifyInstance['swagger']
+type Hook = (...args: unknown[]) => unknown
+
+/**
+ * The document, made by @fastify/swagger when first asked for rather than when the app
+ * starts (loading it and its YAML writer was a good part of start-up). The plugin is
+ * given the app's routes through its own onRoute hook, once the app is ready, as it
+ * would have met them one by one: the document is the same.
+ */
+function lazySwagger(app: FastifyInstance, routes: readonly RouteOptions[], isReady: () => boolean): Swagger {
+  let swagger: Swagger | undefined
+  return ((options?: { yaml?: boolean }) => {
+    if (!isReady()) throw new Error('.swagger() must be called after .ready()')
+    if (swagger === undefined) {
+      const { fastifySwagger } = load('@fastify/swagger') as { fastifySwagger: (host: object, options: object, done: (error?: Error) => void) => void }
+      const hooks = new Map<string, Hook[]>()
+      let made: Swagger | undefined
+      const host = {
+        addHook: (name: string, hook: Hook) => hooks.set(name, [...(hooks.get(name) ?? []), hook]),
+        decorate: (_name: string, value: Swagger) => {
+          made = value
+        },
+        getSchemas: () => app.getSchemas(),
+      }
+      fastifySwagger(host, swaggerOptions(), (error) => {
+        if (error) throw error
+      })
+      for (const route of routes) for (const hook of hooks.get('onRoute') ?? []) hook(route)
+      for (const hook of hooks.get('onReady') ?? []) hook(() => {})
+      if (made === undefined) throw new Error('@fastify/swagger made no document function')
+      swagger = made
+    }
+    return swagger(options as never)
+  }) as Swagger
+}
+
+/** Response headers of the page's own server that are not the page's to pass on. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date'])
+
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'Recruitment Job Board Data API', version: PACKAGE_VERSION, description: DESCRIPTION },
-      servers: [{ url: '/', description: 'The board (its {base_url})' }],
-      components: { securitySchemes: { basicAuth: { type: 'http', scheme: 'basic' } } },
-      security: [{ basicAuth: [] }],
-    },
-    // the API only: job pages, these documents and the control API are the fake's own
-    transform: ({ schema, url }) => {
-      const api = url.startsWith(`${API_PREFIX}/`)
-      const group = api ? (url.slice(API_PREFIX.length + 1).split('/')[0] as string) : 'fake'
-      return { schema: { ...(schema ?? {}), hide: !api, tags: [group] }, url }
-    },
-    transformObject: (documents) => requireHeaders((documents as { openapiObject: unknown }).openapiObject as Document) as never,
+  const routes: RouteOptions[] = []
+  app.addHook('onRoute', (route) => {
+    routes.push(route)
   })
+  let ready = false
+  app.addHook('onReady', async () => {
+    ready = true
+  })
+  app.decorate('swagger', lazySwagger(app, routes, () => ready))
   app.get('/openapi.json', async () => app.swagger())
   app.get('/openapi.yaml', async (_request, reply) => reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })))
-  // the page's scripts, styles and fonts all come from this server; nothing is fetched elsewhere
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    uiConfig: { docExpansion: 'list', deepLinking: true, validatorUrl: null, tryItOutEnabled: false },
-    // the plugin's policy, less what would reach out: other hosts, and upgrade-insecure-requests
-    // (which breaks the page on a plain-http fake reached by a host name)
-    staticCSP: true,
-    transformStaticCSP: (policy) =>
-      policy
-        .replace(/ https:| validator\.swagger\.io/g, '')
-        .replace(/\s*upgrade-insecure-requests;?/, ''),
+
+  // /docs: @fastify/swagger-ui on an inner server, made on the first visit; its answers
+  // are passed on as they are, and a path it does not have is this server's 404
+  let ui: Promise<FastifyInstance> | undefined
+  const page = async () => {
+    const inner = Fastify()
+    // swagger-ui needs @fastify/swagger registered; the page shows this app's document
+    await inner.register((load('@fastify/swagger') as typeof import('@fastify/swagger')).default, { decorator: 'innerSwagger' })
+    inner.decorate('swagger', (options?: { yaml?: boolean }) => app.swagger(options as never))
+    await inner.register((load('@fastify/swagger-ui') as typeof import('@fastify/swagger-ui')).default, uiOptions())
+    await inner.ready()
+    return inner
+  }
+  app.addHook('onClose', async () => {
+    if (ui) await (await ui).close()
   })
+  const docs = async (request: FastifyRequest, reply: FastifyReply) => {
+    ui ??= page()
+    // a HEAD is answered as the GET, whose body Node leaves out
+    const answer = await (await ui).inject({ method: 'GET', url: request.url, headers: request.headers })
+    if (answer.statusCode === 404) {
+      // the page's policy covers its own folder's 404s, as it did when the plugin answered them
+      const policy = answer.headers['content-security-policy']
+      if (policy !== undefined) reply.header('content-security-policy', policy)
+      return reply.callNotFound()
+    }
+    const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase())))
+    reply.code(answer.statusCode).headers(headers)
+    return answer.rawPayload.length > 0 ? reply.send(answer.rawPayload) : reply.send()
+  }
+  app.get('/docs', docs)
+  app.get('/docs/*', docs)
 }
 
 /** `/api/v1/candidates/details/:id` as the document writes it: `/api/v1/candidates/details/{id}`. */

@@ -6,7 +6,7 @@ import { behaviourProperties } from '../schemas/behaviour.js'
 import { deepFreeze, type DeepReadonly } from './core/freeze.js'
 import type { LoadedScenario } from './scenario.js'
 import type { Scenario, ServerOptions, ServerOptionsInput } from './core/types.js'
-import { createAjv, explain } from './core/validation.js'
+import { compileSchema, explain } from './core/validation.js'
 import type { ValidateFunction } from 'ajv'
 
 export type ResolvedOptions = DeepReadonly<ServerOptions>
@@ -22,7 +22,7 @@ let optionsValidator: ValidateFunction<ServerOptions> | undefined
 
 export function resolveOptions(input: ServerOptionsInput = {}): ResolvedOptions {
   // compiled once per process, when first needed: a pure function of the options schema
-  optionsValidator ??= createAjv({ useDefaults: true, ownSchemas: true, fewCalls: true }).compile<ServerOptions>(serverOptions)
+  optionsValidator ??= compileSchema<ServerOptions>({ useDefaults: true, ownSchemas: true, fewCalls: true }, serverOptions)
   const validate = optionsValidator
   // undefined means "not given", as a caller spreading optional settings expects
   const copy = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))

@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'node:util'
 import { PROFILE_POINTS, profileFile, type ProfilePointName } from '../schemas/profile.js'
 import { deepFreeze, type DeepReadonly } from './core/freeze.js'
 import type { ProfileFile, ServerOptionsInput } from './core/types.js'
-import { createAjv, explain } from './core/validation.js'
+import { compileSchema, explain } from './core/validation.js'
 import type { ValidateFunction } from 'ajv'
 
 export type LoadedProfile = DeepReadonly<ProfileFile>
@@ -23,7 +23,7 @@ let profileValidator: ValidateFunction<ProfileFile> | undefined
 
 export function parseProfile(data: unknown, source = 'profile'): LoadedProfile {
   // compiled once per process, when a profile is first read
-  profileValidator ??= createAjv({ ownSchemas: true, fewCalls: true }).compile<ProfileFile>(profileFile)
+  profileValidator ??= compileSchema<ProfileFile>({ ownSchemas: true, fewCalls: true }, profileFile)
   const validate = profileValidator
   if (!validate(data)) throw new ProfileError(`${source} is not a valid deployment profile: ${explain(validate.errors ?? [], 'record', data)}`)
   return deepFreeze(structuredClone(data))

@@ -11,7 +11,7 @@ import { deepFreeze, type DeepReadonly } from './core/freeze.js'
 import { SCENARIOS_DIR } from './core/paths.js'
 import type { BoardLists } from './store/generate.js'
 import type { Scenario, ScenarioFile } from './core/types.js'
-import { bindFieldValues, createAjv, explain, fieldOf, firstField, valueNestsDeeper } from './core/validation.js'
+import { bindFieldValues, compileSchema, explain, fieldOf, firstField, valueNestsDeeper } from './core/validation.js'
 
 export type LoadedScenario = DeepReadonly<Scenario>
 
@@ -127,10 +127,16 @@ function refusal(errors: readonly ErrorObject[], source: string, data: unknown, 
 }
 
 /** The parts of a scenario that decide the lists its pinned records are checked against. */
-const listsPart = {
+export const scenarioListsSchema = {
   type: 'object',
   properties: { fieldValues: scenarioSchema.properties.fieldValues, predefinedLocations: scenarioSchema.properties.predefinedLocations },
 } as const
+
+/** How scenarios are validated: defaults filled in. */
+export const SCENARIO_POLICY = { useDefaults: true, ownSchemas: true, fewCalls: true } as const
+
+/** The scenario schema with a board's lists bound in: what a scenario with those lists is held to. */
+export const boundScenarioSchema = (lists: BoardLists) => bindFieldValues(scenarioSchema, lists)
 
 /**
  * Validates scenario data, fills in defaults and freezes it. Its own lists (fieldValues,
@@ -145,10 +151,10 @@ export function parseScenario(data: unknown, source = 'scenario', { redact = fal
     copy = undefined
   }
   if (copy === undefined) throw new ScenarioError(`${source} is invalid: it must be JSON data, nested at most 64 levels deep.`)
-  const lists = compiled.get('lists', () => createAjv({ useDefaults: true, ownSchemas: true, fewCalls: true }).compile(listsPart))
+  const lists = compiled.get('lists', () => compileSchema(SCENARIO_POLICY, scenarioListsSchema))
   if (!lists(copy)) throw refusal(lists.errors ?? [], source, copy, redact)
   const bound = boardLists(copy as Scenario)
-  const validate = compiled.get(JSON.stringify(bound), () => createAjv({ useDefaults: true, ownSchemas: true, fewCalls: true }).compile(bindFieldValues(scenarioSchema, bound)))
+  const validate = compiled.get(JSON.stringify(bound), () => compileSchema(SCENARIO_POLICY, boundScenarioSchema(bound)))
   if (!validate(copy)) throw refusal(validate.errors ?? [], source, copy, redact)
   return deepFreeze(copy as Scenario)
 }

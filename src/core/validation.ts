@@ -10,9 +10,19 @@
 // - Query strings and path parameters arrive as text, so they are coerced to the
 //   schema's types (page=2 → 2); unknown query parameters are ignored.
 // - The store validates every record it writes against the API's own schemas.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+//
+// Compiling a schema costs far more than running it (about 300 ms of a fake's start-up),
+// so `npm run build` writes ajv's standalone code for the schemas a fake compiles as it
+// starts (scripts/precompile.mjs): compileSchema takes that code when it was made from the
+// same schema text and policy, and compiles otherwise (from the sources, or other lists).
+import { Ajv, _, type ErrorObject, type Format, type ValidateFunction } from 'ajv'
+import { createHash } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join, sep } from 'node:path'
 import { CONSTRAINED_PREFIX } from '../../schemas/common.js'
-import { addBoardFormats, FORMATS } from '../../schemas/formats.js'
+import { addBoardFormats, FORMATS, formatDefinitions } from '../../schemas/formats.js'
+import { PACKAGE_ROOT } from './paths.js'
 
 export type Lists = Readonly<Record<string, readonly string[]>>
 
@@ -32,7 +42,10 @@ export interface AjvPolicy {
   fewCalls?: boolean
 }
 
-export function createAjv({ coerce = false, useDefaults = false, ownSchemas = false, fewCalls = false }: AjvPolicy = {}): Ajv {
+/** How query strings and path parameters are validated: text coerced to the schema's types. */
+export const TEXT_POLICY: AjvPolicy = { coerce: true, ownSchemas: true }
+
+export function createAjv({ coerce = false, useDefaults = false, ownSchemas = false, fewCalls = false, standalone = false }: AjvPolicy & { standalone?: boolean } = {}): Ajv {
   return addBoardFormats(
     new Ajv({
       allErrors: true,
@@ -41,7 +54,8 @@ export function createAjv({ coerce = false, useDefaults = false, ownSchemas = fa
       removeAdditional: false,
       strict: true,
       validateSchema: !ownSchemas,
-      code: { optimize: !fewCalls },
+      // standalone code (the build's) finds the formats in the `formats` its module is given
+      code: standalone ? { source: true, optimize: true, formats: _`formats` } : { optimize: !fewCalls },
       // `if`/`else` is how job/add says "coordinates unless a predefined location": the
       // else branch requires properties it does not itself define
       strictRequired: false,
@@ -74,21 +88,83 @@ export function bindFieldValues<T>(schema: T, lists: Lists): T {
   return visit(schema) as T
 }
 
+/**
+ * Where the build writes precompiled validators: one CommonJS file per schema and policy,
+ * named by precompiledName. Found from the package root, so the bundled command line
+ * (dist/cli/) finds them too; from the sources they are taken only where the schema is unchanged.
+ */
+export const PRECOMPILED_DIR = `${join(PACKAGE_ROOT, 'dist', 'precompiled')}${sep}`
+
+/**
+ * The file name of a schema's precompiled validator: a digest of what decides its code,
+ * the schema's text and the policy's behaviour (coercion, defaults), so that a validator
+ * is only ever taken for the very schema it was made from.
+ */
+export function precompiledName(policy: AjvPolicy, schema: object): string {
+  const behaviour = JSON.stringify({ coerce: policy.coerce ?? false, useDefaults: policy.useDefaults ?? false })
+  return `${createHash('sha256').update(behaviour).update('\n').update(JSON.stringify(schema)).digest('hex').slice(0, 32)}.cjs`
+}
+
+/**
+ * The standalone code of a schema's validator under a policy, as a CommonJS module whose
+ * export is a factory given the formats (they are functions, not code): what the build
+ * writes into PRECOMPILED_DIR.
+ */
+export function standaloneSource(policy: AjvPolicy, schema: object): string {
+  const ajv = createAjv({ ...policy, standalone: true })
+  // loaded here: only the build writes standalone code
+  const standaloneCode = createRequire(import.meta.url)('ajv/dist/standalone/index.js').default as (ajv: Ajv, validate: ValidateFunction) => string
+  return [
+    '// ajv standalone code, written at build time (scripts/precompile.mjs) from the schemas; do not edit.',
+    'module.exports = function (formats) {',
+    "'use strict';",
+    'const module = { exports: {} };',
+    standaloneCode(ajv, ajv.compile(schema)),
+    'return module.exports;',
+    '};',
+    '',
+  ].join('\n')
+}
+
+/** A validator from standalone source, as the build's files give it. */
+export function loadStandalone(source: string, require: NodeJS.Require): ValidateFunction {
+  const module = { exports: undefined as unknown }
+  new Function('module', 'require', source)(module, require)
+  return (module.exports as (formats: Record<string, Format>) => ValidateFunction)(formatDefinitions())
+}
+
+/** Loads precompiled validators, when this is a build that has them; undefined from the sources. */
+let precompiled: { require: NodeJS.Require; formats: Record<string, Format> } | undefined | null
+function loadPrecompiled(policy: AjvPolicy, schema: object): ValidateFunction | undefined {
+  precompiled ??= existsSync(PRECOMPILED_DIR) ? { require: createRequire(PRECOMPILED_DIR), formats: formatDefinitions() } : null
+  if (precompiled === null) return undefined
+  const file = `${PRECOMPILED_DIR}${precompiledName(policy, schema)}`
+  if (!existsSync(file)) return undefined
+  return (precompiled.require(file) as (formats: Record<string, Format>) => ValidateFunction)(precompiled.formats)
+}
+
+/** A validator of `schema` under `policy`: the build's precompiled one when there is one, else compiled now (with `ajv`, or a new instance). */
+export function compileSchema<T = unknown>(policy: AjvPolicy, schema: object, ajv?: () => Ajv): ValidateFunction<T> {
+  return (loadPrecompiled(policy, schema) ?? (ajv?.() ?? createAjv(policy)).compile(schema)) as ValidateFunction<T>
+}
+
 /** Compiles each schema once per policy and per set of lists; owned by one store. */
 export class Validators {
-  readonly #ajv: Ajv
+  #ajv: Ajv | undefined
+  readonly #policy: AjvPolicy
   readonly #lists: Lists
   readonly #cache = new WeakMap<object, ValidateFunction>()
 
   constructor(lists: Lists, policy: AjvPolicy = {}) {
-    this.#ajv = createAjv({ ownSchemas: true, ...policy })
+    this.#policy = { ownSchemas: true, ...policy }
     this.#lists = lists
   }
 
   get<T = unknown>(schema: object): ValidateFunction<T> {
     let validate = this.#cache.get(schema)
     if (!validate) {
-      validate = this.#ajv.compile(bindFieldValues(schema, this.#lists))
+      // one ajv instance for the schemas compiled here, made when the first one is not precompiled
+      validate = compileSchema(this.#policy, bindFieldValues(schema, this.#lists), () => (this.#ajv ??= createAjv(this.#policy)))
       this.#cache.set(schema, validate)
     }
     return validate as ValidateFunction<T>

@@ -6,6 +6,14 @@
 // before and after it as to any request (src/app.ts). Query parameters a route does not
 // read (a client's cache-buster, `&bench=7`) leave its answer as it is, so they are not
 // part of the key: the rate limit still counts each full URL apart.
+//
+// registerAnswers is the request side: a read route's own onRequest hook answers from
+// the cache, and the app's onSend fills it (and writes links on the request's origin).
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
+import type { Board } from '../board.js'
+import { CONTROL_PREFIX } from '../routes/control.js'
+import { baseUrl } from '../routes/reply.js'
+import { API_PREFIX } from '../store/links.js'
 import type { Store } from '../store/store.js'
 
 /** A parameter name written plainly: nothing in it that the query parser would decode to another name. */
@@ -81,5 +89,67 @@ export class AnswerCache {
   #delete(key: string, answer: CachedAnswer): void {
     this.#entries.delete(key)
     this.#bytes -= answer.body.length
+  }
+}
+
+export interface Answers {
+  /** The payload to send: links on the request's origin; a fresh 200 of a cached route is kept. */
+  keep(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown
+}
+
+/**
+ * The answer cache of one app: every API route gets a last onRequest hook that answers a
+ * GET from the cache when its route's answers are kept (config.answerCache), or goes on to
+ * the handler, watched by `watchClose` unless a fault already has it watched.
+ */
+export function registerAnswers(app: FastifyInstance, board: Board, watchClose: (request: FastifyRequest, reply: FastifyReply) => void): Answers {
+  const answers = new AnswerCache()
+
+  const answerFrom =
+    (mode: 'revision' | 'month' | undefined, reads: ReadonlySet<string>): onRequestHookHandler =>
+    (request, reply, done) => {
+      if (mode !== undefined && request.method === 'GET') {
+        const store = board.store
+        const month = mode === 'month' ? store.now().slice(0, 7) : undefined
+        const key = `${baseUrl(request)} ${answerUrl(request.url, reads)}`
+        const hit = answers.get(key, store, month)
+        if (hit !== undefined) {
+          reply.code(200).header('content-type', hit.contentType).send(hit.body)
+          return
+        }
+        request.answerKey = key
+        request.answerMonth = month
+      }
+      // a request that met a fault is watched already
+      if (request.fault === undefined) watchClose(request, reply)
+      done()
+    }
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(`${API_PREFIX}/`)) return
+    const own = route.onRequest === undefined ? [] : [route.onRequest].flat()
+    const reads = new Set(Object.keys((route.schema?.querystring as { properties?: object } | undefined)?.properties ?? {}))
+    route.onRequest = [...own, answerFrom(route.config?.answerCache, reads)] as typeof route.onRequest
+  })
+
+  // records carry links on the store's origin; answer with the request's when they differ.
+  // A saved board keeps the store's own links, so that it restores anywhere.
+  const withLinks = (request: FastifyRequest, text: string): string => {
+    const from = board.store.links.base
+    const to = baseUrl(request)
+    if (from === to || request.url.startsWith(`${CONTROL_PREFIX}/state`)) return text
+    return text.replaceAll(`"href":"${from}/`, `"href":"${to}/`)
+  }
+
+  return {
+    keep(request, reply, payload) {
+      if (typeof payload !== 'string') return payload
+      const out = withLinks(request, payload)
+      const key = request.answerKey
+      if (key !== undefined && reply.statusCode === 200 && request.fault === undefined && payload.startsWith('{"status":200')) {
+        const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8')
+        answers.set(key, { body: Buffer.from(out), contentType, store: board.store, revision: board.store.revision, month: request.answerMonth })
+      }
+      return out
+    },
   }
 }

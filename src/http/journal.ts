@@ -3,8 +3,16 @@
 // characters of their URLs, so 10,000 requests with 16 KiB URLs cannot hold 160 MiB.
 // A ring buffer: recording a request costs a slot write, never a shift of the array, and
 // its time is formatted only when someone reads the journal.
+//
+// requestJournal is the request side: each answered request is recorded once it has
+// been answered, or when its connection closes short of an answer.
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { Board } from '../board.js'
 import { formatTimestamp } from '../core/time.js'
 import type { JournalEntry } from '../core/types.js'
+import { isInProcess } from '../routes/reply.js'
+import { faultKind } from './faults.js'
+import type { RequestLog } from './log.js'
 
 /** Characters of URLs the journal holds together at most: 8 Mi (about 8 MiB: URLs are one-byte strings). */
 export const MAX_JOURNAL_URL_CHARS = 8 * 1024 * 1024
@@ -66,5 +74,44 @@ export class Journal {
     this.#head = 0
     this.#count = 0
     this.#urlChars = 0
+  }
+}
+
+export interface RequestJournal {
+  /** Records a request with the status it was answered (0: none), a fault it met and a note. */
+  record(request: FastifyRequest, status: number, extra?: string): void
+  /**
+   * Answers cut short, dropped or given up on never reach onResponse: the journal (and
+   * the request log) see them when the connection closes. Watched only where that can
+   * happen: a fault, a download, a handler at work; not a cached answer sent at once.
+   */
+  watchClose(request: FastifyRequest, reply: FastifyReply): void
+}
+
+export function requestJournal(board: Board, requestLog: RequestLog | undefined): RequestJournal {
+  const record = (request: FastifyRequest, status: number, extra?: string) => {
+    const fault = request.fault ? faultKind(request.fault) : undefined
+    const note = fault === undefined ? extra : extra === undefined ? fault : `${fault}; ${extra}`
+    // the time is formatted when the journal is read
+    board.journal.record({
+      method: request.method,
+      url: request.url,
+      status,
+      time: board.clock.now(),
+      user: request.apiUser,
+      ...(note ? { fault: note } : {}),
+    })
+  }
+  return {
+    record,
+    watchClose(request, reply) {
+      if (isInProcess(request)) return
+      reply.raw.once('close', () => {
+        if (reply.raw.writableFinished) return
+        const status = reply.raw.headersSent ? reply.statusCode : 0
+        record(request, status, request.fault ? undefined : 'the client closed the connection')
+        requestLog?.(request, reply, status)
+      })
+    },
   }
 }

@@ -1,7 +1,8 @@
 // `Prefer: code=NNN` (as Prism has it): one answer with that status, without touching
 // the board or the rate limit. Only statuses the spec or docs/behaviour.md document for
 // the route can be asked for; which those are is read off the route's own schema.
-import type { FastifySchema } from 'fastify'
+import type { FastifyRequest, FastifySchema } from 'fastify'
+import type { Board } from '../board.js'
 import { REALM } from './auth.js'
 import { boardError, type BoardError } from '../core/errors.js'
 
@@ -83,4 +84,13 @@ export function preferredError(preference: Preference, documented: readonly numb
     return boardError.injected(429, error.message.replace(/\.$/, `${asked}.`), { ...error.headers })
   }
   return boardError.injected(code, `${(REASON[code] as string).replace(/\.$/, '')}${asked}.`, code === 503 ? { 'retry-after': String(preference.retryAfter ?? 60) } : {})
+}
+
+/** The answer a request's Prefer header asks for, if it asks for one (a malformed code throws the 400). */
+export function preferenceAsked(request: FastifyRequest, board: Board): BoardError | undefined {
+  if (request.headers.prefer === undefined) return undefined
+  const preference = parsePrefer(request.headers.prefer)
+  if (!preference) return undefined
+  const window = board.scenario.rateLimitWindow || 900
+  return preferredError(preference, request.routeOptions.config.errors ?? [], window, `${request.method} ${request.routeOptions.url}`)
 }

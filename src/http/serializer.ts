@@ -32,8 +32,16 @@ export function withPlainScalars(schema: unknown): unknown {
   return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, withPlainScalars(value)]))
 }
 
-/** Fastify's serializer compiler for the fake's routes. */
+/**
+ * Fastify's serializer compiler for the fake's routes. Each serializer is built when its
+ * route first answers with that status, not when the app starts: most of a fake's 60-odd
+ * (route, status) pairs never answer in a test file, and building them all cost start-up.
+ */
 export function serializerCompiler({ schema }: { schema: unknown }): (data: unknown) => string {
-  // other anyOf (none today) are still resolved with ajv, which must know the spec's formats
-  return build(withPlainScalars(schema) as Parameters<typeof build>[0], { ajv: { formats: formatOption() } as never })
+  let serialize: ((data: unknown) => string) | undefined
+  return (data) => {
+    // other anyOf (none today) are still resolved with ajv, which must know the spec's formats
+    serialize ??= build(withPlainScalars(schema) as Parameters<typeof build>[0], { ajv: { formats: formatOption() } as never })
+    return serialize(data)
+  }
 }

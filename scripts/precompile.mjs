@@ -1,0 +1,54 @@
+// Build step after tsc (`npm run build`): writes ajv's standalone code for the schemas a
+// fake compiles as it starts, so that a start-up loads validators instead of compiling
+// them (src/core/validation.ts, compileSchema). The schemas come from the built schemas/
+// (the one source of truth); each file is named by a digest of the schema's text and
+// policy, so a validator is taken only for the very schema it was made from.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+
+const dist = new URL('../dist/', import.meta.url)
+const { PRECOMPILED_DIR, bindFieldValues, standaloneSource, precompiledName, TEXT_POLICY } = await import(new URL('src/core/validation.js', dist).href)
+// from here on every schema is compiled at run time: the files are being made
+rmSync(PRECOMPILED_DIR, { recursive: true, force: true })
+const { boardLists, boundScenarioSchema, loadScenario, SCENARIO_POLICY, scenarioListsSchema, scenarioNames } = await import(new URL('src/scenario.js', dist).href)
+const { withExtraFields } = await import(new URL('src/extra-fields.js', dist).href)
+const schemas = await import(new URL('schemas/index.js', dist).href)
+
+/** [policy, schema] pairs, one per validator a fake of a shipped scenario compiles as it starts or on its first job write. */
+const targets = [
+  [SCENARIO_POLICY, schemas.serverOptions],
+  [SCENARIO_POLICY, scenarioListsSchema],
+  [{ ownSchemas: true }, schemas.profileFile],
+]
+for (const name of scenarioNames()) {
+  const scenario = loadScenario(name)
+  const lists = boardLists(scenario)
+  const extra = scenario.behaviour.extraFields
+  targets.push([SCENARIO_POLICY, boundScenarioSchema(lists)])
+  const records = [
+    schemas.storedJob,
+    withExtraFields(schemas.candidate, extra.candidate),
+    withExtraFields(schemas.application, extra.application),
+    withExtraFields(schemas.timesheet, extra.timesheet),
+    withExtraFields(schemas.marketingRecord, extra.marketing),
+    schemas.storedFile,
+    schemas.jobInput,
+    schemas.jobInputLenient,
+    schemas.jobIdBody,
+    schemas.jobIdFieldBody,
+  ]
+  // the store's policy (src/core/validation.ts, Validators): no coercion, no defaults
+  for (const schema of records) targets.push([{ ownSchemas: true }, bindFieldValues(schema, lists)])
+}
+
+// query strings and path parameters of the API's read routes, coerced from text (src/app.ts)
+for (const schema of [schemas.pagedQuery, schemas.applicationsQuery, schemas.idParams]) targets.push([TEXT_POLICY, schema])
+
+mkdirSync(PRECOMPILED_DIR, { recursive: true })
+const written = new Set()
+for (const [policy, schema] of targets) {
+  const file = precompiledName(policy, schema)
+  if (written.has(file)) continue
+  written.add(file)
+  writeFileSync(`${PRECOMPILED_DIR}${file}`, standaloneSource(policy, schema))
+}
+process.stdout.write(`precompiled ${written.size} validators into ${PRECOMPILED_DIR}\n`)
