@@ -26,6 +26,8 @@ export interface BuildFigures {
   scenario: string
   /** createMockServer to its first answer, in a fresh process, milliseconds. */
   firstAnswerMs: number
+  /** `jobboard-kit serve --scenario NAME`, spawn to its first 200, milliseconds. */
+  spawnMs: number
   /** Peak resident set size of that process, bytes. */
   peakRss: number
 }
@@ -128,7 +130,12 @@ export async function measureStartup(runs: number): Promise<StartupFigures> {
 /** A scenario's build: createMockServer to first answer, and the process's peak RSS. */
 export async function measureBuild(scenario: string): Promise<BuildFigures> {
   const figures = await inProcess(scenario)
-  return { scenario, firstAnswerMs: figures.createFirstMs, peakRss: figures.peakRss }
+  const spawnMs = await spawnToFirst200(
+    ['bin/jobboard-kit.js', 'serve', '--scenario', scenario, '--port', '0', '--host', '127.0.0.1'],
+    '/api/v1/candidates/list',
+    { authorization: AUTH },
+  )
+  return { scenario, firstAnswerMs: figures.createFirstMs, spawnMs, peakRss: figures.peakRss }
 }
 
 /** One step of the build, in a child Node. */
