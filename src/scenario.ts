@@ -1,8 +1,11 @@
 // Loads a scenario, by name from scenarios/ or from a path, validates it against the
 // scenario schema with its defaults filled in, and freezes it. Pinned records are
 // checked against the scenario's own constrained lists (`fieldValues`), not the spec's.
-// A bad file fails with an error naming the file and the field.
+// A bad file fails with an error naming the file and the field. A file whose bytes the
+// build checked already (the shipped scenarios, scripts/precompile.mjs) is taken in its
+// checked form instead: validating the scenario schema is a good part of a fake's start.
 import type { ErrorObject, ValidateFunction } from 'ajv'
+import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { scenario as scenarioSchema } from '../schemas/scenario.js'
@@ -11,7 +14,7 @@ import { deepFreeze, type DeepReadonly } from './core/freeze.js'
 import { SCENARIOS_DIR } from './core/paths.js'
 import type { BoardLists } from './store/generate.js'
 import type { Scenario, ScenarioFile } from './core/types.js'
-import { bindFieldValues, compileSchema, explain, fieldOf, firstField, valueNestsDeeper } from './core/validation.js'
+import { bindFieldValues, compileSchema, explain, fieldOf, firstField, PRECOMPILED_DIR, precompiledName, valueNestsDeeper } from './core/validation.js'
 
 export type LoadedScenario = DeepReadonly<Scenario>
 
@@ -35,6 +38,8 @@ export interface LoadPolicy {
   redact?: boolean
   /** Compiled scenario schemas by the lists bound in, kept by the caller (an app instance) across loads. */
   compiled?: CompiledSchemas
+  /** Scenarios checked already, by scenarioDigest() of their file's text; the build's (CHECKED_SCENARIOS) when not given. */
+  checked?: ReadonlyMap<string, LoadedScenario>
 }
 
 /**
@@ -94,7 +99,7 @@ export function scenarioNames(): string[] {
     .sort()
 }
 
-function readScenarioFile(ref: string, { redact = false }: LoadPolicy = {}): { source: string; data: unknown } {
+function readScenarioFile(ref: string, redact: boolean): { source: string; text: string } {
   const named = join(SCENARIOS_DIR, `${ref}.json`)
   const path = /^[a-z0-9][a-z0-9-]*$/.test(ref) && existsSync(named) ? named : resolve(ref)
   // a file is read only if it says it is a scenario: a reset through the control API cannot read /etc/passwd
@@ -105,12 +110,56 @@ function readScenarioFile(ref: string, { redact = false }: LoadPolicy = {}): { s
     throw new ScenarioError(`Scenario "${ref}" not found: not one of ${scenarioNames().join(', ')} and no such file.`)
   }
   try {
-    return { source: path, data: JSON.parse(readFileSync(path, 'utf8')) as unknown }
+    return { source: path, text: readFileSync(path, 'utf8') }
   } catch (error) {
-    // JSON.parse quotes the text it stopped at: not to be passed on for a file anyone may name
+    // a folder named x.json, a file it may not read: said as a bad file, as the rest
     throw new ScenarioError(`Scenario file ${path} is not valid JSON${redact ? '.' : `: ${(error as Error).message}`}`)
   }
 }
+
+function parseJson(text: string, source: string, redact: boolean): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch (error) {
+    // JSON.parse quotes the text it stopped at: not to be passed on for a file anyone may name
+    throw new ScenarioError(`Scenario file ${source} is not valid JSON${redact ? '.' : `: ${(error as Error).message}`}`)
+  }
+}
+
+/** The scenarios the build checked: written by scripts/precompile.mjs, by scenarioDigest(). */
+export const CHECKED_SCENARIOS = `${PRECOMPILED_DIR}scenarios.json`
+
+let schemaKey: string | undefined
+/**
+ * What a checked scenario is known by: its file's text, and the schema and policy it was
+ * checked under (so a build made before the schema changed is never taken at its word).
+ */
+export function scenarioDigest(text: string): string {
+  schemaKey ??= precompiledName(SCENARIO_POLICY, scenarioSchema)
+  return createHash('sha256').update(schemaKey).update('\n').update(text).digest('hex')
+}
+
+/** The shipped scenarios, parsed and checked, by digest: what the build writes to CHECKED_SCENARIOS. */
+export function checkScenarios(names: readonly string[] = scenarioNames()): Record<string, LoadedScenario> {
+  return Object.fromEntries(names.map((name) => [scenarioDigest(readFileSync(join(SCENARIOS_DIR, `${name}.json`), 'utf8')), loadScenario(name, { checked: new Map() })]))
+}
+
+let buildChecked: ReadonlyMap<string, LoadedScenario> | undefined
+/** The build's checked scenarios; none when there is no build, or its file cannot be read. */
+function builtChecks(): ReadonlyMap<string, LoadedScenario> {
+  if (buildChecked === undefined) {
+    let entries: Record<string, Scenario> = {}
+    try {
+      if (existsSync(CHECKED_SCENARIOS)) entries = JSON.parse(readFileSync(CHECKED_SCENARIOS, 'utf8')) as Record<string, Scenario>
+    } catch {
+      // a damaged build file only costs time: every scenario is then checked as it loads
+    }
+    buildChecked = new Map(Object.entries(entries) as Array<[string, LoadedScenario]>)
+  }
+  return buildChecked
+}
+
+
 
 /** The refusal of a scenario that breaks its schema. */
 function refusal(errors: readonly ErrorObject[], source: string, data: unknown, redact: boolean): ScenarioError {
@@ -162,6 +211,9 @@ export function parseScenario(data: unknown, source = 'scenario', { redact = fal
 /** A scenario by name (scenarios/NAME.json), by path, or given as an object. */
 export function loadScenario(ref: string | ScenarioFile, policy: LoadPolicy = {}): LoadedScenario {
   if (typeof ref !== 'string') return parseScenario(ref, `Scenario "${typeof ref?.name === 'string' ? ref.name : '(inline)'}"`, { compiled: policy.compiled })
-  const { source, data } = readScenarioFile(ref, policy)
-  return parseScenario(data, `Scenario file ${source}`, policy)
+  const { source, text } = readScenarioFile(ref, policy.redact ?? false)
+  const checked = (policy.checked ?? builtChecks()).get(scenarioDigest(text))
+  // frozen as a validated one is, whoever gave the checked form
+  if (checked !== undefined) return deepFreeze(checked)
+  return parseScenario(parseJson(text, source, policy.redact ?? false), `Scenario file ${source}`, policy)
 }
