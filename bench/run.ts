@@ -303,7 +303,7 @@ async function main(): Promise<void> {
     if (settings.large) {
       // Free the default boards' memory before the large one is built beside the ceiling.
       await Promise.all([open.close(), limited.close()])
-      progress('building the large board (about 30 s)…')
+      progress('building the large board…')
       const large = await started('large board (rate limit off)', { kind: 'fake', scenario: 'large', rateLimitWindow: 0 }, 300_000)
       const largeDepth = depthTargets(large.url, await readDepth(large.url), 'large: ')
       pairs.push(...largeDepth.pairs)
