@@ -82,8 +82,9 @@ export class BoardInputError extends BoardError {
 }
 
 /**
- * An error made on a hot refusal path (a 429 per repeated request): nothing reads its
- * stack, and capturing one under Fastify's hooks costs more than the rest of the answer.
+ * An error that is an answer, not a fault (a 429 per repeated request, a 401, a 404):
+ * nothing reads its stack, and capturing one under Fastify's hooks costs more than the
+ * rest of the answer.
  */
 function withoutStack<T extends Error>(make: () => T): T {
   const limit = Error.stackTraceLimit
@@ -100,12 +101,12 @@ export const boardError = {
   /** The first schema error of an input, as a BoardInputError naming its field. */
   invalidInput: (errors: readonly ErrorObject[], part: Part, data: unknown, prefix = '') =>
     new BoardInputError(firstField(errors), `${prefix}${explain(errors, part, data)}`),
-  invalidParameter: (message: string) => new BoardError('INVALID_PARAMETER', message),
+  invalidParameter: (message: string) => withoutStack(() => new BoardError('INVALID_PARAMETER', message)),
   unauthorized: (realm: string, message = 'Authentication required: send HTTP Basic credentials.') =>
-    new BoardError('UNAUTHORIZED', message, { headers: { 'www-authenticate': `Basic realm="${realm}", charset="UTF-8"` } }),
-  notFound: (what: string, id: number | string) => new BoardError('NOT_FOUND', `${what} ${id} was not found.`),
+    withoutStack(() => new BoardError('UNAUTHORIZED', message, { headers: { 'www-authenticate': `Basic realm="${realm}", charset="UTF-8"` } })),
+  notFound: (what: string, id: number | string) => withoutStack(() => new BoardError('NOT_FOUND', `${what} ${id} was not found.`)),
   noRoute: (method: string, url: string) =>
-    new BoardError('NO_ROUTE', `No endpoint answers ${method} ${url.split('?')[0] ?? url}.`),
+    withoutStack(() => new BoardError('NO_ROUTE', `No endpoint answers ${method} ${url.split('?')[0] ?? url}.`)),
   rateLimited: (retryAfter: number) =>
     withoutStack(
       () =>
