@@ -1,7 +1,10 @@
 // The board: every record of one fake instance, its indexes, and the operations the
-// routes and the control API call. Reads page from indexes; writes validate the record
-// against its schema, keep the links between records and the metrics in step, and
-// never leave a half-made change behind (each builds its records before storing any).
+// routes and the control API call, in one façade. Reads (lists, details, downloads,
+// metrics, a saved board) are here; the job lifecycle is src/store/jobs.ts, the control
+// API's adds src/store/adds.ts, who owns what src/store/owners.ts. Writes validate the
+// record against its schema, keep the links between records (src/store/relation-table.ts)
+// and the metrics in step, and never leave a half-made change behind (each builds its
+// records before storing any).
 import { application, candidate, marketingRecord, storedFile, storedJob, timesheet } from '../../schemas/index.js'
 import { FIELD_NAMES, UK_LOCATIONS, type FieldValues } from '../../schemas/values.js'
 import type { Clock } from '../core/clock.js'
