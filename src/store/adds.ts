@@ -5,9 +5,7 @@
 // come from a faker seeded by the number of adds, so an imported board goes on the same way.
 import { applicationSeed, candidateSeed, id as idSchema, marketingSeed, timesheetSeed } from '../../schemas/index.js'
 import { MARKETING_ACTIONS } from '../../schemas/values.js'
-import type { Clock } from '../core/clock.js'
 import { boardError } from '../core/errors.js'
-import type { DeepReadonly } from '../core/freeze.js'
 import { createFaker, hash32 } from '../core/random.js'
 import { monthOfTimestamp, parseTime } from '../core/time.js'
 import type {
@@ -17,45 +15,29 @@ import type {
   CandidateSeed,
   MarketingRecord,
   MarketingSeed,
-  PredefinedLocation,
-  StoredFile,
   StoredJob,
   Timesheet,
   TimesheetSeed,
 } from '../core/types.js'
-import type { Validators } from '../core/validation.js'
 import type { ExtraFieldRecord } from '../extra-fields.js'
-import type { LoadedScenario } from '../scenario.js'
 import type { Collection } from './collection.js'
 import { checkInput } from './gate.js'
 import type { JobLifecycle } from './jobs.js'
-import type { Links } from './links.js'
-import { finishRecord, RecordMaker, type BoardLists, type CandidateBase } from './maker.js'
-import { COUNTED_METRICS, type Metrics } from './metrics.js'
+import { finishRecord, RecordMaker, type CandidateBase } from './maker.js'
+import { COUNTED_METRICS } from './metrics.js'
 import type { Owners } from './owners.js'
+import type { Store } from './store.js'
 import { attached, type BoardRecords, type ListedRelation, type RELATIONS } from './relation-table.js'
 import { timesheetEntry, vacancyOf } from './views.js'
 
 const [APPROVED, REVOKED] = MARKETING_ACTIONS
 const MAX_ID = idSchema.maximum
 
-/** The parts of a board the adds read and write (the Store). */
-export interface AddBoard {
-  readonly scenario: LoadedScenario
-  readonly lists: BoardLists
-  readonly locations: readonly DeepReadonly<PredefinedLocation>[]
-  readonly links: Links
-  readonly clock: Clock
-  readonly validators: Validators
-  readonly jobs: Collection<StoredJob>
-  readonly candidates: Collection<Candidate>
-  readonly applications: Collection<Application>
-  readonly timesheets: Collection<Timesheet>
-  readonly marketing: Collection<MarketingRecord>
-  readonly files: Record<'resume' | 'document', Collection<StoredFile>>
-  readonly metrics: Metrics
-  now(): string
-}
+/** The parts of a board the adds read and write. */
+export type AddBoard = Pick<
+  Store,
+  'scenario' | 'lists' | 'locations' | 'links' | 'clock' | 'validators' | 'jobs' | 'candidates' | 'applications' | 'timesheets' | 'marketing' | 'files' | 'metrics' | 'now'
+>
 
 export class RecordAdds {
   #count = 0

@@ -4,16 +4,12 @@
 // a deleted job answers "has been deleted" and its id is never given again.
 import { jobInput } from '../../schemas/index.js'
 import { splitIndustry } from '../../schemas/values.js'
-import type { Clock } from '../core/clock.js'
 import { BoardError, boardError } from '../core/errors.js'
-import type { DeepReadonly } from '../core/freeze.js'
 import { addMonth, formatMinute, monthOfTimestamp } from '../core/time.js'
-import type { JobInput, PredefinedLocation, StoredJob } from '../core/types.js'
-import type { Validators } from '../core/validation.js'
-import type { Collection } from './collection.js'
+import type { JobInput, StoredJob } from '../core/types.js'
 import { checkInput } from './gate.js'
-import type { BoardLists } from './maker.js'
-import { COUNTED_METRICS, type Metrics } from './metrics.js'
+import { COUNTED_METRICS } from './metrics.js'
+import type { Store } from './store.js'
 
 export type JobOperation = 'close' | 'expire' | 'repost' | 'delete'
 
@@ -23,16 +19,8 @@ export interface JobView {
   state: StoredJob['state']
 }
 
-/** The parts of a board the lifecycle reads and writes (the Store). */
-export interface JobBoard {
-  readonly jobs: Collection<StoredJob>
-  readonly clock: Clock
-  readonly lists: BoardLists
-  readonly locations: readonly DeepReadonly<PredefinedLocation>[]
-  readonly validators: Validators
-  readonly metrics: Metrics
-  now(): string
-}
+/** The parts of a board the lifecycle reads and writes. */
+export type JobBoard = Pick<Store, 'jobs' | 'clock' | 'lists' | 'locations' | 'validators' | 'metrics' | 'now'>
 
 export class JobLifecycle {
   readonly #deleted = new Set<number>()

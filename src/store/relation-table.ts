@@ -64,6 +64,17 @@ export interface Relation<C extends CollectionName = CollectionName> {
 export const hrefId = (href: string): number => Number(href.slice(href.lastIndexOf('/') + 1))
 const hrefOf = (entry: ListEntry) => (entry as { href: string }).href
 
+/** A candidate's files of one kind: each names its candidate, and the candidate lists it. */
+function fileRelation<K extends 'resume' | 'document'>(kind: K) {
+  return {
+    child: `${kind}s` as const,
+    owner: 'candidates' as const,
+    ownerOf: (f: StoredFile) => f.candidate_id,
+    describe: (f: StoredFile) => `File ${kind} ${f.id}`,
+    mirror: { list: `${kind}s` as const, entry: (f: StoredFile, links: Links) => fileEntry(f, links), href: hrefOf, noun: 'files' },
+  }
+}
+
 /**
  * Every relation, in the order a restored board is checked (the first broken link is the
  * one reported). Each parameter is typed by its collection (BoardRecords).
@@ -90,20 +101,8 @@ export const RELATIONS = {
     describe: (t: Timesheet) => `Timesheet ${t.id}`,
     mirror: { list: 'timesheets', entry: (t: Timesheet) => fileEntryOfTimesheet(t), href: hrefOf, noun: 'timesheets' },
   },
-  resume: {
-    child: 'resumes',
-    owner: 'candidates',
-    ownerOf: (f: StoredFile) => f.candidate_id,
-    describe: (f: StoredFile) => `File resume ${f.id}`,
-    mirror: { list: 'resumes', entry: (f: StoredFile, links: Links) => fileEntry(f, links), href: hrefOf, noun: 'files' },
-  },
-  document: {
-    child: 'documents',
-    owner: 'candidates',
-    ownerOf: (f: StoredFile) => f.candidate_id,
-    describe: (f: StoredFile) => `File document ${f.id}`,
-    mirror: { list: 'documents', entry: (f: StoredFile, links: Links) => fileEntry(f, links), href: hrefOf, noun: 'files' },
-  },
+  resume: fileRelation('resume'),
+  document: fileRelation('document'),
   consent: {
     child: 'marketing',
     owner: 'candidates',
