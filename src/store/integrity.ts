@@ -26,12 +26,12 @@ export function checkLinks(records: LinkedRecords, lookup: OwnerLookup): void {
   for (const c of records.candidates.values()) {
     for (const [, relation] of RELATION_LIST) {
       const mirror = relation.mirror
-      if (!mirror?.href) continue
+      if (!mirror?.link) continue
       for (const entry of c[mirror.list]) {
-        const href = mirror.href(entry)
+        const href = mirror.link.href(entry)
         const child = records[relation.child].get(hrefId(href))
         if (child === undefined || relation.ownerOf(child, lookup) !== c.id) {
-          throw new BoardError('INTERNAL', `Candidate ${c.id} lists ${href}, which is not one of their ${mirror.noun}.`)
+          throw new BoardError('INTERNAL', `Candidate ${c.id} lists ${href}, which is not one of their ${mirror.link.noun}.`)
         }
       }
     }

@@ -36,10 +36,11 @@ export interface Mirror<C extends CollectionName = CollectionName> {
   readonly list: CandidateList
   /** The entry a child makes in the list. */
   entry(child: BoardRecords[C], links: Links): ListEntry
-  /** The link an entry holds to its child, if it holds one: a restored board's links are checked by it. */
-  href?(entry: ListEntry): string
-  /** What a restored board's refusal calls the records of this list ("…is not one of their files"). */
-  readonly noun?: string
+  /**
+   * If an entry links to its child: the link, which a restored board's check follows, and
+   * what a refusal calls the records of the list ("…is not one of their files").
+   */
+  readonly link?: { href(entry: ListEntry): string; readonly noun: string }
   /** The list with a new entry at its head, put in the list's order (default: as given, newest first). */
   place?(entries: ListEntry[]): ListEntry[]
   /** Fields of the owner that follow from the list. */
@@ -62,7 +63,8 @@ export interface Relation<C extends CollectionName = CollectionName> {
 
 /** The id at the end of a link. */
 export const hrefId = (href: string): number => Number(href.slice(href.lastIndexOf('/') + 1))
-const hrefOf = (entry: ListEntry) => (entry as { href: string }).href
+/** The link of an entry that has one. */
+const linkOf = (noun: string) => ({ href: (entry: ListEntry) => (entry as { href: string }).href, noun })
 
 /** A candidate's files of one kind: each names its candidate, and the candidate lists it. */
 function fileRelation<K extends 'resume' | 'document'>(kind: K) {
@@ -71,7 +73,7 @@ function fileRelation<K extends 'resume' | 'document'>(kind: K) {
     owner: 'candidates' as const,
     ownerOf: (f: StoredFile) => f.candidate_id,
     describe: (f: StoredFile) => `File ${kind} ${f.id}`,
-    mirror: { list: `${kind}s` as const, entry: (f: StoredFile, links: Links) => fileEntry(f, links), href: hrefOf, noun: 'files' },
+    mirror: { list: `${kind}s` as const, entry: (f: StoredFile, links: Links) => fileEntry(f, links), link: linkOf('files') },
   }
 }
 
@@ -85,7 +87,7 @@ export const RELATIONS = {
     owner: 'candidates',
     ownerOf: (a: Application, lookup: OwnerLookup) => lookup.applicantOf(a.id),
     describe: (a: Application) => `Application ${a.id}`,
-    mirror: { list: 'applications', entry: (a: Application) => applicationEntry(a), href: hrefOf, noun: 'applications' },
+    mirror: { list: 'applications', entry: (a: Application) => applicationEntry(a), link: linkOf('applications') },
   },
   vacancy: {
     child: 'applications',
@@ -99,7 +101,7 @@ export const RELATIONS = {
     owner: 'candidates',
     ownerOf: (t: Timesheet) => t.candidate.id,
     describe: (t: Timesheet) => `Timesheet ${t.id}`,
-    mirror: { list: 'timesheets', entry: (t: Timesheet) => fileEntryOfTimesheet(t), href: hrefOf, noun: 'timesheets' },
+    mirror: { list: 'timesheets', entry: (t: Timesheet) => fileEntryOfTimesheet(t), link: linkOf('timesheets') },
   },
   resume: fileRelation('resume'),
   document: fileRelation('document'),

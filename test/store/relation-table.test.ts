@@ -67,7 +67,7 @@ t.test("a saved board whose candidate lists a record that is not theirs is refus
   let lists = 0
   for (const [name, relation] of RELATION_LIST) {
     const mirror = relation.mirror
-    if (!mirror?.href) continue
+    if (!mirror?.link) continue
     lists += 1
     const state = await savedBoard(app)
     const owner = state.store.candidates.find((c) => c[mirror.list].length > 0)
