@@ -13,8 +13,9 @@ import type { BaseRecords } from './collection.js'
 import { FILE_KINDS, type FileKind, type Links } from './links.js'
 import { coverLetterPool, RecordMaker, type CandidateBase } from './maker.js'
 import { COUNTED_METRICS, Metrics, type MetricLabel } from './metrics.js'
-import { ACTION, APPROVED, drawRelations, idsOf, REVOKED, type Relations } from './relations.js'
-import { consentEntryOf, fileEntry, optedIn, timesheetEntry, vacancyOf, type Vacancy } from './views.js'
+import { RELATIONS, type EntryOf, type ListedRelation } from './relation-table.js'
+import { ACTION, APPROVED, childTimes, drawRelations, idsOf, REVOKED, type Relations } from './relations.js'
+import { timesheetEntry, vacancyOf, type Vacancy } from './views.js'
 
 /** The lists a board validates against and draws from: constrained, derived, and predefined locations. */
 export type BoardLists = FieldValues & {
@@ -160,24 +161,38 @@ export function generateBoard(scenario: LoadedScenario, ctx: BoardContext): Gene
     at('application', id)
     return maker.application(id, created, rel.nowMs, owner, post, pinned, lateOf(a.late, id) ?? created)
   }
+  const timesheet = (id: number): Timesheet => {
+    const f = file('timesheet', id)
+    return timesheetEntry(f, candidateBase(f.candidate_id), links)
+  }
+  /**
+   * How a generated candidate lists each child, by relation: the table's entry of the child
+   * made on demand; an application's from the arrays alone (its job and time), rather than
+   * by making the whole application for every entry.
+   */
+  const listed: { [R in ListedRelation]: (child: number) => EntryOf<R> } = {
+    applicant: (app) => ({
+      job: jobRef(rel.applications.job[app - 1] as number),
+      href: links.application(app),
+      application_date: formatTimestamp(rel.applications.created[app - 1] as number),
+    }),
+    timesheet: (t) => RELATIONS.timesheet.mirror.entry(timesheet(t)),
+    resume: (f) => RELATIONS.resume.mirror.entry(file('resume', f), links),
+    document: (f) => RELATIONS.document.mirror.entry(file('document', f), links),
+    consent: (m) => RELATIONS.consent.mirror.entry(marketing(m)),
+  }
+  const list = <R extends ListedRelation>(name: R, owner: number): Array<EntryOf<R>> =>
+    newestIds(idsOf(rel.byOwner[name], owner), childTimes(rel, name)).map(listed[name])
   const candidate = (id: number): Candidate => {
-    const base = candidateBase(id)
-    const c = rel.candidates
-    const entries = (kind: FileKind) => newestIds(idsOf(c.files[kind], id), rel.files[kind].created).map((f) => fileEntry(file(kind, f), links))
-    const a = rel.applications
-    const consent = newestIds(idsOf(c.marketing, id), rel.marketing.created).map((m) => consentEntryOf(marketing(m)))
+    const consent = list('consent', id)
     return {
-      ...base,
-      timesheets: entries('timesheet'),
-      resumes: entries('resume'),
-      documents: entries('document'),
-      applications: newestIds(idsOf(c.applications, id), a.created).map((app) => ({
-        job: jobRef(a.job[app - 1] as number),
-        href: links.application(app),
-        application_date: formatTimestamp(a.created[app - 1] as number),
-      })),
+      ...candidateBase(id),
+      timesheets: list('timesheet', id),
+      resumes: list('resume', id),
+      documents: list('document', id),
+      applications: list('applicant', id),
       consent,
-      marketing_opted_in: optedIn(consent, APPROVED),
+      ...RELATIONS.consent.mirror.derived(consent),
     }
   }
 
@@ -206,10 +221,7 @@ export function generateBoard(scenario: LoadedScenario, ctx: BoardContext): Gene
     jobs: base(rel.jobs, job),
     candidates: base(rel.candidates, candidate, since === 'updated_at' ? lateCandidates() : undefined),
     applications: base(rel.applications, application, since === 'updated_at' ? rel.applications.late : undefined),
-    timesheets: base(rel.files.timesheet, (id) => {
-      const f = file('timesheet', id)
-      return timesheetEntry(f, candidateBase(f.candidate_id), links)
-    }),
+    timesheets: base(rel.files.timesheet, timesheet),
     files: {
       resume: base(rel.files.resume, (id) => file('resume', id)),
       document: base(rel.files.document, (id) => file('document', id)),

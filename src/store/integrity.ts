@@ -1,49 +1,39 @@
 // The links between records that every board must keep, checked on a restored board (a
 // generated one keeps them by construction, src/store/relations.ts; the control API's
-// adds by building the links as they write): every record's owner is on the board, and
-// every link a candidate lists leads to a record that is there and is theirs.
+// adds by attaching through the same table, src/store/adds.ts): for every relation of
+// src/store/relation-table.ts, each child's owner is on the board, and every link an
+// owner lists leads to a record that is there and is theirs.
 import { BoardError } from '../core/errors.js'
-import type { Application, Candidate, MarketingRecord, StoredFile, Timesheet } from '../core/types.js'
 import type { Collection } from './collection.js'
+import { hrefId, RELATION_LIST, type BoardRecords, type CollectionName, type OwnerLookup } from './relation-table.js'
 
-export interface LinkedRecords {
-  candidates: Collection<Candidate>
-  applications: Collection<Application>
-  timesheets: Collection<Timesheet>
-  files: Record<'resume' | 'document', Collection<StoredFile>>
-  marketing: Collection<MarketingRecord>
-  /** The candidate who made an application. */
-  ownerOf(applicationId: number): number | undefined
-}
+export type LinkedRecords = { [C in CollectionName]: Collection<BoardRecords[C]> }
 
-export function checkLinks(board: LinkedRecords): void {
-  const missing = (what: string, owner: string, id: number) =>
-    new BoardError('INTERNAL', `${what} belongs to ${owner} ${id}, which is not on the board.`)
-  for (const a of board.applications.values()) {
-    const owner = board.ownerOf(a.id)
-    if (owner === undefined || !board.candidates.has(owner)) throw missing(`Application ${a.id}`, 'candidate', owner ?? 0)
-  }
-  for (const t of board.timesheets.values()) if (!board.candidates.has(t.candidate.id)) throw missing(`Timesheet ${t.id}`, 'candidate', t.candidate.id)
-  for (const kind of ['resume', 'document'] as const) {
-    for (const f of board.files[kind].values()) if (!board.candidates.has(f.candidate_id)) throw missing(`File ${kind} ${f.id}`, 'candidate', f.candidate_id)
-  }
-  for (const m of board.marketing.values()) {
-    if (m.candidate.id !== 0 && !board.candidates.has(m.candidate.id)) throw missing('A marketing record', 'candidate', m.candidate.id)
-  }
-  // and every link a candidate lists leads to a record that is there and is theirs
-  const tail = (href: string) => Number(href.slice(href.lastIndexOf('/') + 1))
-  for (const c of board.candidates.values()) {
-    for (const entry of c.applications) {
-      if (board.ownerOf(tail(entry.href)) !== c.id) throw new BoardError('INTERNAL', `Candidate ${c.id} lists ${entry.href}, which is not one of their applications.`)
+const OWNER_NOUN = { candidates: 'candidate', jobs: 'job' } as const
+
+export function checkLinks(records: LinkedRecords, lookup: OwnerLookup): void {
+  for (const [, relation] of RELATION_LIST) {
+    if (relation.outlived) continue
+    const owners = records[relation.owner]
+    for (const child of records[relation.child].values()) {
+      const owner = relation.ownerOf(child, lookup)
+      if (owner === 0 && relation.optional) continue
+      if (owner === undefined || !owners.has(owner)) {
+        throw new BoardError('INTERNAL', `${relation.describe(child)} belongs to ${OWNER_NOUN[relation.owner]} ${owner ?? 0}, which is not on the board.`)
+      }
     }
-    for (const entry of c.timesheets) {
-      if (board.timesheets.get(tail(entry.href))?.candidate.id !== c.id) throw new BoardError('INTERNAL', `Candidate ${c.id} lists ${entry.href}, which is not one of their timesheets.`)
-    }
-    for (const kind of ['resume', 'document'] as const) {
-      for (const entry of kind === 'resume' ? c.resumes : c.documents) {
-        if (board.files[kind].get(tail(entry.href))?.candidate_id !== c.id) throw new BoardError('INTERNAL', `Candidate ${c.id} lists ${entry.href}, which is not one of their files.`)
+  }
+  for (const c of records.candidates.values()) {
+    for (const [, relation] of RELATION_LIST) {
+      const mirror = relation.mirror
+      if (!mirror?.link) continue
+      for (const entry of c[mirror.list]) {
+        const href = mirror.link.href(entry)
+        const child = records[relation.child].get(hrefId(href))
+        if (child === undefined || relation.ownerOf(child, lookup) !== c.id) {
+          throw new BoardError('INTERNAL', `Candidate ${c.id} lists ${href}, which is not one of their ${mirror.link.noun}.`)
+        }
       }
     }
   }
 }
-

@@ -1,12 +1,14 @@
 // One record at a time, from a seeded faker: a job, a candidate (before its lists), a
 // file, an application, a marketing record's parts. Used by the procedural board
-// (src/store/board.ts), which seeds the faker from (seed, kind, id) before each record,
-// and by the control API's adds, which seed it from the number of adds.
+// (src/store/generate.ts), which seeds the faker from (seed, kind, id) before each record,
+// and by the control API's adds (src/store/adds.ts), which seed it from the number of adds.
+// finishRecord() gives any record, made or loaded, what the board's behaviour adds to it.
 import type { Faker } from '@faker-js/faker'
 import { industrySplitter, type FieldValues, type IndustrySplit } from '../../schemas/values.js'
 import type { DeepReadonly } from '../core/freeze.js'
+import { extraValues, type ExtraFieldRecord } from '../extra-fields.js'
 import type { LoadedScenario } from '../scenario.js'
-import { addMonth, availabilityParts, formatDate, formatMinute, formatTimestamp, parseTime } from '../core/time.js'
+import { addMonth, availabilityParts, formatDate, formatMinute, formatTimestamp, parseTime, styledMonth } from '../core/time.js'
 import type { Application, ApplicationSeed, Candidate, CandidateSeed, JobSeed, PredefinedLocation, StoredFile, StoredJob } from '../core/types.js'
 import type { FileKind, Links } from './links.js'
 import * as V from './vocabulary.js'
@@ -47,6 +49,19 @@ export function coverLetterPool(faker: Faker): string[] {
       `I have ${faker.number.int({ min: 1, max: 20 })} years in ${pick(['small animal', 'mixed', 'equine', 'referral', 'first opinion'])} practice ` +
       `and a particular interest in ${pick(V.EXPERTISE).toLowerCase()}. My CV is attached.`,
   )
+}
+
+/**
+ * A record as a board writes it: with its extra fields (made from `faker` where it lacks
+ * them) and, for a candidate, its month name in the board's style.
+ */
+export function finishRecord<T extends object>(behaviour: LoadedScenario['behaviour'], kind: ExtraFieldRecord, record: T, faker: () => Faker): T {
+  const fields = behaviour.extraFields[kind]
+  const style = behaviour.monthNames
+  const name = 'available_from_month' in record ? (record.available_from_month as string) : undefined
+  const month = name !== undefined && styledMonth(name, style) !== name ? { available_from_month: styledMonth(name, style) } : {}
+  const extra = fields && Object.keys(fields).some((name) => !(name in record)) ? extraValues(record, fields, faker()) : {}
+  return Object.keys(month).length + Object.keys(extra).length === 0 ? record : { ...record, ...month, ...extra }
 }
 
 export class RecordMaker {

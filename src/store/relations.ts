@@ -1,15 +1,17 @@
 // The relations of a generated board, drawn in bulk into typed arrays: when each record
 // was made (ids in time order), which candidate made each application, file and consent,
-// which job each application is for, and each candidate's and job's records as index
-// lists (CSR: offsets + ids). Records themselves are made later, one at a time, from
-// these (src/store/generate.ts). The rules of who can be linked to what are written
-// here once: a candidate registered by then, a job posted in the two months before.
+// which job each application is for, and each owner's records as index lists (CSR:
+// offsets + ids), one per relation of src/store/relation-table.ts and named by it.
+// Records themselves are made later, one at a time, from these (src/store/generate.ts).
+// The rules of who can be linked to what when drawing are written here once: a candidate
+// registered by then, a job posted in the two months before.
 import { MARKETING_ACTIONS } from '../../schemas/values.js'
 import { Prng, hash32 } from '../core/random.js'
 import { addMonth, parseTime } from '../core/time.js'
 import type { ApplicationSeed, CandidateSeed, JobSeed, MarketingSeed, TimesheetSeed } from '../core/types.js'
 import { ScenarioError, type LoadedScenario } from '../scenario.js'
 import { FILE_KINDS, type FileKind } from './links.js'
+import { RELATION_LIST, type RelationName } from './relation-table.js'
 
 const DAY = 86_400_000
 export const [APPROVED, REVOKED] = MARKETING_ACTIONS
@@ -57,9 +59,6 @@ export interface Relations {
   candidates: Kind<CandidateFields> & {
     /** Latest change by id - 1, ms: the latest of its records, or a later edit. */
     updated: Float64Array
-    applications: Csr
-    marketing: Csr
-    files: Record<FileKind, Csr>
   }
   files: Record<FileKind, Kind<FileSeed> & { candidate: Uint32Array }>
   applications: Kind<ApplicationSeed> & {
@@ -78,7 +77,25 @@ export interface Relations {
     action: Uint8Array
     strangers: number
   }
-  jobApplications: Csr
+  /** Each owner's children, by relation: byOwner.applicant are a candidate's applications, byOwner.vacancy a job's. */
+  byOwner: Record<RelationName, Csr>
+}
+
+type Drawn = Omit<Relations, 'byOwner'>
+
+/** Each relation as drawn: the owner by child id - 1 (0 = none), the children's times, and how many owners there are. */
+const DRAWN: { [R in RelationName]: (r: Drawn) => { owner: Uint32Array; created: Float64Array; owners: number } } = {
+  applicant: (r) => ({ owner: r.applications.candidate, created: r.applications.created, owners: r.candidates.count }),
+  vacancy: (r) => ({ owner: r.applications.job, created: r.applications.created, owners: r.jobs.count }),
+  timesheet: (r) => ({ owner: r.files.timesheet.candidate, created: r.files.timesheet.created, owners: r.candidates.count }),
+  resume: (r) => ({ owner: r.files.resume.candidate, created: r.files.resume.created, owners: r.candidates.count }),
+  document: (r) => ({ owner: r.files.document.candidate, created: r.files.document.created, owners: r.candidates.count }),
+  consent: (r) => ({ owner: r.marketing.candidate, created: r.marketing.created, owners: r.candidates.count }),
+}
+
+/** The times of a relation's children, by child id - 1. */
+export function childTimes(relations: Relations, name: RelationName): Float64Array {
+  return DRAWN[name](relations).created
 }
 
 /** `n` sorted times between two epochs, whole seconds: exponential spacings, no sort. */
@@ -418,28 +435,25 @@ export function drawRelations(scenario: LoadedScenario, options: RelationOptions
     })
   }
 
-  // each candidate is dated by its latest record, and some edit their profile after it
+  // each candidate is dated by its latest record (of any relation it owns), and some edit their profile after it
   const updated = Float64Array.from(candidateKind.created)
-  const touch = (owner: Uint32Array, created: Float64Array, count: number) => {
-    for (let i = 0; i < count; i++) {
+  const drawn: Drawn = { nowMs, startMs, jobs, candidates: { ...candidateKind, updated }, files, applications, marketing }
+  for (const [name, relation] of RELATION_LIST) {
+    if (relation.owner !== 'candidates') continue
+    const { owner, created } = DRAWN[name](drawn)
+    for (let i = 0; i < owner.length; i++) {
       const c = owner[i] as number
       if (c !== 0 && (created[i] as number) > (updated[c - 1] as number)) updated[c - 1] = created[i] as number
     }
   }
-  for (const fileKind of FILE_KINDS) touch(files[fileKind].candidate, files[fileKind].created, files[fileKind].count)
-  touch(applications.candidate, applications.created, applications.count)
-  touch(marketing.candidate, marketing.created, marketing.count)
   for (let c = 0; c < nCandidates; c++) if (prng.chance(0.4)) updated[c] = between(prng, updated[c] as number, nowMs)
   did(counts.candidates)
 
-  const candidates: Relations['candidates'] = {
-    ...candidateKind,
-    updated,
-    applications: csrOf(applications.candidate, nCandidates),
-    marketing: csrOf(marketing.candidate, nCandidates),
-    files: Object.fromEntries(FILE_KINDS.map((k) => [k, csrOf(files[k].candidate, nCandidates)])) as Record<FileKind, Csr>,
+  const byOwner = {} as Record<RelationName, Csr>
+  for (const [name] of RELATION_LIST) {
+    const { owner, owners } = DRAWN[name](drawn)
+    byOwner[name] = csrOf(owner, owners)
   }
-  const jobApplications = csrOf(applications.job, jobs.count)
   did(counts.candidates)
-  return { nowMs, startMs, jobs, candidates, files, applications, marketing, jobApplications }
+  return { ...drawn, byOwner }
 }

@@ -26,6 +26,12 @@ export function fileEntry(file: StoredFile, links: Links): FileEntry {
   }
 }
 
+/** A timesheet as its candidate lists it: what fileEntry() gives for the file behind it. */
+export function fileEntryOfTimesheet(timesheet: Timesheet): FileEntry {
+  const { filename, href, filesize } = timesheet.attachment
+  return { filename, href, filesize: String(filesize), created_at: timesheet.created_at }
+}
+
 export function timesheetEntry(file: StoredFile, candidate: Pick<Candidate, 'id' | 'name' | 'email'>, links: Links): Timesheet {
   return {
     id: file.id,
