@@ -121,7 +121,9 @@ export class Collection<T extends object> {
   /** Overlay ids past the base, ascending. */
   readonly #extra: number[] = []
   readonly #tombstones = new Set<number>()
-  readonly #validate: ValidateFunction
+  /** The schema's validator, compiled (or loaded precompiled) at the first write: a board that is only read never needs it. */
+  #validate: ValidateFunction | undefined
+  readonly #compile: () => ValidateFunction
   readonly #timeOf: (record: T) => string
   readonly #order: 'id' | 'time'
   readonly #sinceCache = new Map<string, IdList>()
@@ -134,11 +136,11 @@ export class Collection<T extends object> {
    */
   constructor(
     readonly name: string,
-    validate: ValidateFunction,
+    compile: () => ValidateFunction,
     timeOf: (record: T) => string,
     order: 'id' | 'time' = 'id',
   ) {
-    this.#validate = validate
+    this.#compile = compile
     this.#timeOf = timeOf
     this.#order = order
   }
@@ -204,8 +206,10 @@ export class Collection<T extends object> {
 
   /** Refuses a record its schema does not accept: the fake must never serve one. */
   #check(record: unknown): T {
-    if (!this.#validate(record)) {
-      throw new BoardError('INTERNAL', `${this.name}: refused to store an invalid record: ${explain(this.#validate.errors ?? [], 'record', record)}`)
+    this.#validate ??= this.#compile()
+    const validate = this.#validate
+    if (!validate(record)) {
+      throw new BoardError('INTERNAL', `${this.name}: refused to store an invalid record: ${explain(validate.errors ?? [], 'record', record)}`)
     }
     return deepFreeze(record) as T
   }

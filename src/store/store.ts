@@ -95,7 +95,7 @@ export class Store {
     const lists = this.lists
     this.validators = compiled.get(`validators ${JSON.stringify(lists)}`, () => new Validators(lists))
     const since = scenario.behaviour.sinceField
-    const v = (schema: object) => this.validators.get(schema)
+    const v = (schema: object) => () => this.validators.get(schema)
     // records carry the board's extra fields (behaviour.extraFields), and must: validated like the rest
     const extra = scenario.behaviour.extraFields
     this.jobs = new Collection<StoredJob>('jobs', v(storedJob), (r) => r.created_at)

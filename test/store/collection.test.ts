@@ -11,7 +11,7 @@ const schema = {
   required: ['id', 'at', 'n'],
   properties: { id: { type: 'integer' }, at: { type: 'string', format: 'timestamp' }, n: { type: 'integer' } },
 }
-const make = () => new Collection<Row>('rows', createAjv().compile(schema), (r) => r.at)
+const make = () => new Collection<Row>('rows', () => createAjv().compile(schema), (r) => r.at)
 const row = (id: number, at: string, n = 0): Row => ({ id, at: `2026-01-01 ${at}:00`, n })
 
 t.test('refuses to store a record its schema does not accept, and stays as it was', async (t) => {

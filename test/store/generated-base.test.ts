@@ -16,7 +16,7 @@ const hour = (h: number) => parseTime(`2026-01-01 ${String(h).padStart(2, '0')}:
 
 /** Rows 1..6 made at 01:00..06:00; row 2 changed at 09:00, so it is listed by that time. */
 function collection(made: number[] = []) {
-  const rows = new Collection<Row>('rows', createAjv().compile(schema), (r) => r.at)
+  const rows = new Collection<Row>('rows', () => createAjv().compile(schema), (r) => r.at)
   const late = { ids: Uint32Array.of(2), ms: Float64Array.of(hour(9)) }
   const base: BaseRecords<Row> = {
     count: 6,
