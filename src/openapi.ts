@@ -152,7 +152,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     if (ui) await (await ui).close()
   })
   const docs = async (request: FastifyRequest, reply: FastifyReply) => {
-    ui ??= page()
+    // a page that failed to load is tried again on the next visit, not kept failing
+    ui ??= page().catch((error: unknown) => {
+      ui = undefined
+      throw error
+    })
     // a HEAD is answered as the GET, whose body Node leaves out
     const answer = await (await ui).inject({ method: 'GET', url: request.url, headers: request.headers })
     if (answer.statusCode === 404) {
@@ -174,12 +178,6 @@ export const openApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$
 
 const media = (type: unknown) => String(type ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
 
-/**
- * Holds every answer of the API against the document: the status is one the operation
- * lists, the documented headers are there, the content type is a documented one and a
- * JSON body is valid against its schema. Answers made by an armed fault are the test's
- * own and are not checked; nor are paths no route answers.
- */
 /** The content-type knob of a download route, if it has one (application attachments have none: the spec fixes theirs). */
 function downloadTypeKnob(route: string, behaviour: FastifyInstance['board']['scenario']['behaviour']): string | undefined {
   if (/\/candidates\/(timesheet\/|timesheets\/download\/)/.test(route)) return behaviour.timesheetContentType
@@ -188,6 +186,12 @@ function downloadTypeKnob(route: string, behaviour: FastifyInstance['board']['sc
   return undefined
 }
 
+/**
+ * Holds every answer of the API against the document: the status is one the operation
+ * lists, the documented headers are there, the content type is a documented one and a
+ * JSON body is valid against its schema. Answers made by an armed fault are the test's
+ * own and are not checked; nor are paths no route answers.
+ */
 export function checkResponses(app: FastifyInstance, report: ResponseCheck): void {
   let document: Document | undefined
   // one validator per schema object of the document, bound to the board's constrained values
