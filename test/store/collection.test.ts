@@ -1,17 +1,8 @@
 // The store's collection: validates what it writes, keeps its indexes right through
 // inserts, replacements and deletions, and answers `since` newest first.
 import t from 'tap'
-import { Collection } from '../../src/store/collection.js'
-import { createAjv } from '../../src/core/validation.js'
+import { rowCollection as make, type Row } from '../helpers/rows.js'
 
-type Row = { id: number; at: string; n: number }
-const schema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['id', 'at', 'n'],
-  properties: { id: { type: 'integer' }, at: { type: 'string', format: 'timestamp' }, n: { type: 'integer' } },
-}
-const make = () => new Collection<Row>('rows', () => createAjv().compile(schema), (r) => r.at)
 const row = (id: number, at: string, n = 0): Row => ({ id, at: `2026-01-01 ${at}:00`, n })
 
 t.test('refuses to store a record its schema does not accept, and stays as it was', async (t) => {

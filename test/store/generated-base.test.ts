@@ -1,22 +1,15 @@
 // A collection over a generated base: records made on demand, listed from typed arrays,
 // with written records laid over them and deletes kept as tombstones.
 import t from 'tap'
-import { Collection, type BaseRecords } from '../../src/store/collection.js'
-import { createAjv } from '../../src/core/validation.js'
+import type { BaseRecords } from '../../src/store/collection.js'
 import { formatTimestamp, parseTime } from '../../src/core/time.js'
+import { type Row, rowCollection } from '../helpers/rows.js'
 
-type Row = { id: number; at: string; n: number }
-const schema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['id', 'at', 'n'],
-  properties: { id: { type: 'integer' }, at: { type: 'string', format: 'timestamp' }, n: { type: 'integer' } },
-}
 const hour = (h: number) => parseTime(`2026-01-01 ${String(h).padStart(2, '0')}:00:00`)
 
 /** Rows 1..6 made at 01:00..06:00; row 2 changed at 09:00, so it is listed by that time. */
 function collection(made: number[] = []) {
-  const rows = new Collection<Row>('rows', () => createAjv().compile(schema), (r) => r.at)
+  const rows = rowCollection()
   const late = { ids: Uint32Array.of(2), ms: Float64Array.of(hour(9)) }
   const base: BaseRecords<Row> = {
     count: 6,
