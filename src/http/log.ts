@@ -4,6 +4,7 @@
 // loaded only when asked for and run synchronously in-process, so lines come out in
 // order and nothing is left in a worker when the process stops.
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { createRequire } from 'node:module'
 import { parsePrefer } from './prefer.js'
 import type { ServerOptions } from '../core/types.js'
 
@@ -66,14 +67,18 @@ export function formatLine(entry: LoggedRequest, colours: Colours): string {
 
 /**
  * The pretty request log: a function for the app's response hooks that writes one line
- * per request to `write` (stdout by default). pino-pretty is imported here, on demand.
+ * per request to `write` (stdout by default). pino and pino-pretty are loaded here, on demand:
+ * required rather than imported (both are CommonJS), since the built package runs as a
+ * script that has no module loader for import() (src/load-bundle.ts).
  */
 export async function prettyRequestLog(options: {
   prefer: boolean
   colour?: boolean
   write?: (line: string) => void
 }): Promise<RequestLog> {
-  const [{ pino }, { prettyFactory }] = await Promise.all([import('pino'), import('pino-pretty')])
+  const require = createRequire(import.meta.url)
+  const { pino } = require('pino') as typeof import('pino')
+  const { prettyFactory } = require('pino-pretty') as typeof import('pino-pretty')
   const write = options.write ?? ((line: string) => void process.stdout.write(line))
   const prettify = prettyFactory({
     colorize: options.colour ?? useColour(),

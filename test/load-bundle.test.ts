@@ -1,0 +1,87 @@
+// src/load-bundle.ts from the outside: a small CommonJS bundle run in fresh Node processes,
+// without a code cache, from the one a run kept, and with caches that must not be used
+// (made from other source, or damaged). Each way it answers the same, and says which it took.
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import t from 'tap'
+import { codeCacheFileOf } from '../src/load-bundle.js'
+
+const LOADER = fileURLToPath(new URL('../src/load-bundle.ts', import.meta.url))
+
+/** A bundle as esbuild writes one: CommonJS, requiring Node's modules, throwing from a known line. */
+const bundle = (answer: number) => `"use strict";
+const { basename } = require('node:path');
+function square(n) { return n * n }
+exports.answer = () => square(${answer});
+exports.file = basename(__filename);
+exports.self = module.exports === exports;
+exports.fail = () => { throw new Error('from line 7') };
+`
+
+interface Run {
+  codeCache: string
+  answer: number
+  file: string
+  self: boolean
+  /** The line of the bundle the thrown error's stack names. */
+  line: string | undefined
+}
+
+/** Loads `file` in a fresh Node (as the package's entries do) and reports what it saw; `write` keeps the code cache afterwards. */
+function load(file: string, write = false): Run {
+  const script = `
+import { loadBundle, writeCodeCache } from ${JSON.stringify(LOADER)}
+const loaded = loadBundle(${JSON.stringify(file)})
+const { answer, file, self, fail } = loaded.exports
+let line
+try { fail() } catch (error) { line = /kit\\.cjs:(\\d+)/.exec(error.stack)?.[1] }
+if (${write}) writeCodeCache(loaded)
+process.stdout.write(JSON.stringify({ codeCache: loaded.codeCache, answer: answer(), file, self, line }))
+`
+  const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' })
+  if (child.status !== 0) throw new Error(child.stderr)
+  return JSON.parse(child.stdout) as Run
+}
+
+t.test('the bundle loader', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'jobboard-kit-bundle-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const file = join(dir, 'kit.cjs')
+  writeFileSync(file, bundle(7))
+  const cacheFile = codeCacheFileOf(file)
+
+  t.test('runs a bundle that has no code cache, as Node runs a CommonJS module', async (t) => {
+    t.same(load(file), { codeCache: 'absent', answer: 49, file: 'kit.cjs', self: true, line: '7' })
+  })
+
+  t.test('keeps the code a run compiled, and the next run starts from it', async (t) => {
+    load(file, true)
+    t.ok(readFileSync(cacheFile).length > 12, 'the cache file holds V8 data after its header')
+    t.same(load(file), { codeCache: 'accepted', answer: 49, file: 'kit.cjs', self: true, line: '7' })
+  })
+
+  t.test('ignores a cache made from other source, even of the same length', async (t) => {
+    const kept = readFileSync(cacheFile)
+    writeFileSync(file, bundle(8))
+    t.equal(readFileSync(file).length, bundle(7).length, 'the new bundle is as long as the old one')
+    t.same(load(file), { codeCache: 'stale', answer: 64, file: 'kit.cjs', self: true, line: '7' }, 'the new code runs')
+    writeFileSync(file, bundle(7))
+    writeFileSync(cacheFile, kept)
+  })
+
+  t.test('compiles from source when V8 refuses the cache', async (t) => {
+    const damaged = Buffer.from(readFileSync(cacheFile))
+    // V8's own header starts after ours: a wrong magic number is refused before anything is read
+    damaged.writeUInt32LE(damaged.readUInt32LE(12) ^ 0xffffffff, 12)
+    writeFileSync(cacheFile, damaged)
+    t.same(load(file), { codeCache: 'rejected', answer: 49, file: 'kit.cjs', self: true, line: '7' })
+  })
+
+  t.test('ignores a cache file too short to name its source', async (t) => {
+    writeFileSync(cacheFile, Buffer.alloc(5))
+    t.same(load(file), { codeCache: 'stale', answer: 49, file: 'kit.cjs', self: true, line: '7' })
+  })
+})
