@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // The package's command: runs the built CLI (npm builds dist/ on install from git): the
-// bundle in dist/lib/ (a few files to load, not hundreds), or dist/src/ when built with tsc alone.
+// bundle in dist/lib/ (one file, run from V8's code cache: src/load-bundle.ts), or
+// dist/src/ when built with tsc alone.
 import { existsSync } from 'node:fs'
 import module from 'node:module'
 
-// Node 22.1+ keeps compiled code between runs; Node 20 has no such cache
+// Node 22.1+ keeps compiled code between runs for the modules its loader loads: the
+// precompiled validators and the packages left out of the bundle; Node 20 has no such cache
 module.enableCompileCache?.()
 const bundled = new URL('../dist/lib/cli.js', import.meta.url)
 const cli = existsSync(bundled) ? bundled : new URL('../dist/src/cli.js', import.meta.url)

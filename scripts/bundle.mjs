@@ -75,9 +75,10 @@ writeFileSync(
   wrapper([
     "import { fileURLToPath } from 'node:url'",
     "import { loadBundle, writeCodeCache } from './load-bundle.js'",
-    "export const loaded = loadBundle(fileURLToPath(new URL('./kit.cjs', import.meta.url)))",
-    '// scripts/code-cache.mjs: keep what V8 compiled in this run, once the process is done',
-    "if (process.env.JOBBOARD_KIT_WRITE_CODE_CACHE === '1') process.once('exit', () => writeCodeCache(loaded))",
+    '// scripts/code-cache.mjs sets this: keep what V8 compiled in the run beside the bundle, once the process is done',
+    "const building = process.env.JOBBOARD_KIT_WRITE_CODE_CACHE === '1'",
+    "export const loaded = loadBundle(fileURLToPath(new URL('./kit.cjs', import.meta.url)), building ? { spareDir: null } : {})",
+    "if (building) process.once('exit', () => writeCodeCache(loaded))",
     'export const kit = loaded.exports',
   ]),
 )

@@ -2,7 +2,7 @@
 // without a code cache, from the one a run kept, and with caches that must not be used
 // (made from other source, or damaged). Each way it answers the same, and says which it took.
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -30,11 +30,14 @@ interface Run {
   line: string | undefined
 }
 
-/** Loads `file` in a fresh Node (as the package's entries do) and reports what it saw; `write` keeps the code cache afterwards. */
-function load(file: string, write = false): Run {
+/**
+ * Loads `file` in a fresh Node (as the package's entries do) and reports what it saw:
+ * `write` keeps the code cache as the build does, `spareDir` is the loader's (none by default).
+ */
+function load(file: string, { write = false, spareDir = null as string | null } = {}): Run {
   const script = `
 import { loadBundle, writeCodeCache } from ${JSON.stringify(LOADER)}
-const loaded = loadBundle(${JSON.stringify(file)})
+const loaded = loadBundle(${JSON.stringify(file)}, ${JSON.stringify({ spareDir })})
 const { answer, file, self, fail } = loaded.exports
 let line
 try { fail() } catch (error) { line = /kit\\.cjs:(\\d+)/.exec(error.stack)?.[1] }
@@ -58,7 +61,7 @@ t.test('the bundle loader', async (t) => {
   })
 
   t.test('keeps the code a run compiled, and the next run starts from it', async (t) => {
-    load(file, true)
+    load(file, { write: true })
     t.ok(readFileSync(cacheFile).length > 12, 'the cache file holds V8 data after its header')
     t.same(load(file), { codeCache: 'accepted', answer: 49, file: 'kit.cjs', self: true, line: '7' })
   })
@@ -83,5 +86,35 @@ t.test('the bundle loader', async (t) => {
   t.test('ignores a cache file too short to name its source', async (t) => {
     writeFileSync(cacheFile, Buffer.alloc(5))
     t.same(load(file), { codeCache: 'stale', answer: 49, file: 'kit.cjs', self: true, line: '7' })
+  })
+
+  t.test('keeps a spare cache at exit where the build left none that fits, and starts from it next time', async (t) => {
+    rmSync(cacheFile)
+    const spareDir = join(dir, 'spare')
+    t.same(load(file, { spareDir }), { codeCache: 'absent', answer: 49, file: 'kit.cjs', self: true, line: '7' })
+    t.equal(readdirSync(spareDir).length, 1, 'the run left one spare cache')
+    t.same(load(file, { spareDir }), { codeCache: 'accepted', answer: 49, file: 'kit.cjs', self: true, line: '7' })
+    writeFileSync(file, bundle(8))
+    t.same(load(file, { spareDir }), { codeCache: 'absent', answer: 64, file: 'kit.cjs', self: true, line: '7' }, 'the spare of other source is not read')
+    t.equal(readdirSync(spareDir).length, 2, 'each source has its own spare')
+    writeFileSync(file, bundle(7))
+  })
+
+  t.test('keeps spares in its own folder of the temporary one, unless NODE_DISABLE_COMPILE_CACHE is set', async (t) => {
+    /** The spare caches a run with the default folder leaves in a temporary folder of its own. */
+    const spares = (env: NodeJS.ProcessEnv) => {
+      const temporary = mkdtempSync(join(dir, 'tmp-'))
+      const loaded = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', `import { loadBundle } from ${JSON.stringify(LOADER)}; loadBundle(${JSON.stringify(file)})`],
+        { encoding: 'utf8', env: { ...process.env, TMPDIR: temporary, ...env } },
+      )
+      t.equal(loaded.status, 0, loaded.stderr)
+      return readdirSync(temporary)
+        .filter((name) => name.startsWith('jobboard-kit-code-cache'))
+        .flatMap((name) => readdirSync(join(temporary, name)).map((cache) => `${name}/${cache}`))
+    }
+    t.match(spares({}), [new RegExp(`^jobboard-kit-code-cache-${process.getuid?.() ?? ''}/kit\\.cjs\\.[0-9a-f]+\\..+\\.cache$`)], 'one spare, in a folder named for the user')
+    t.same(spares({ NODE_DISABLE_COMPILE_CACHE: '1' }), [], 'none with NODE_DISABLE_COMPILE_CACHE')
   })
 })
