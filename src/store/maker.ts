@@ -33,9 +33,13 @@ export interface MakerContext {
 /** A candidate before its files, applications and consent are attached. */
 export type CandidateBase = Omit<Candidate, 'timesheets' | 'resumes' | 'documents' | 'applications' | 'consent'>
 
-/** Pounds with thousands separators, as toLocaleString('en-GB') writes them: one formatter, not one per call. */
-const POUNDS = new Intl.NumberFormat('en-GB')
-const gbp = (n: number) => POUNDS.format(n)
+/**
+ * Pounds with thousands separators, as toLocaleString('en-GB') writes them: one formatter,
+ * not one per call, made at the first salary (making it loads ICU's data, some 10 ms that
+ * importing the package need not spend).
+ */
+let pounds: Intl.NumberFormat | undefined
+const gbp = (n: number) => (pounds ??= new Intl.NumberFormat('en-GB')).format(n)
 
 const slug = (text: string) => text.normalize('NFKD').replace(/[^A-Za-z0-9]+/g, '')
 
