@@ -12,6 +12,7 @@ import { addMonth, availabilityParts, formatDate, formatMinute, formatTimestamp,
 import type { Application, ApplicationSeed, Candidate, CandidateSeed, JobSeed, PredefinedLocation, StoredFile, StoredJob } from '../core/types.js'
 import type { FileKind, Links } from './links.js'
 import * as V from './vocabulary.js'
+import { wholeAmount } from '../core/money.js'
 
 const DAY = 86_400_000
 /** The lists a board validates against and draws from: constrained, derived, and predefined locations. */
@@ -32,14 +33,6 @@ export interface MakerContext {
 
 /** A candidate before its files, applications and consent are attached. */
 export type CandidateBase = Omit<Candidate, 'timesheets' | 'resumes' | 'documents' | 'applications' | 'consent'>
-
-/**
- * Pounds with thousands separators, as toLocaleString('en-GB') writes them: one formatter,
- * not one per call, made at the first salary (making it loads ICU's data, some 10 ms that
- * importing the package need not spend).
- */
-let pounds: Intl.NumberFormat | undefined
-const gbp = (n: number) => (pounds ??= new Intl.NumberFormat('en-GB')).format(n)
 
 const slug = (text: string) => text.normalize('NFKD').replace(/[^A-Za-z0-9]+/g, '')
 
@@ -112,7 +105,7 @@ export class RecordMaker {
     if (divisor === 1) {
       const precise = Math.round(yearly / 500) * 500
       const top = precise + this.#pick([0, 2000, 5000, 8000])
-      return { precise: String(precise), visible: top === precise ? `£${gbp(precise)}` : `£${gbp(precise)} - £${gbp(top)} DOE` }
+      return { precise: String(precise), visible: top === precise ? `£${wholeAmount(precise)}` : `£${wholeAmount(precise)} - £${wholeAmount(top)} DOE` }
     }
     const precise = (yearly / divisor).toFixed(2)
     return { precise, visible: `£${precise} ${unit.toLowerCase()}` }
@@ -203,7 +196,7 @@ export class RecordMaker {
     const main = splits[0] ?? { sector: 'Veterinary Surgeon', subSector: null }
     const role = main.subSector ?? V.SECTOR_ROLE[main.sector] ?? main.sector
     const [low, high] = V.SALARY_BANDS[main.sector] ?? V.DEFAULT_SALARY_BAND
-    const band = (n: number) => `£${gbp(Math.round(n / 1000) * 1000)}`
+    const band = (n: number) => `£${wholeAmount(Math.round(n / 1000) * 1000)}`
     const current = f.number.int({ min: low, max: high })
     const available = formatDate(this.between(createdMs, nowMs + 90 * DAY))
     const qualifications = V.QUALIFICATIONS[main.sector as keyof typeof V.QUALIFICATIONS] ?? V.QUALIFICATIONS.other

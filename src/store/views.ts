@@ -16,6 +16,7 @@ import type {
 } from '../core/types.js'
 import type { Links } from './links.js'
 import { CURRENCY_SYMBOL } from './vocabulary.js'
+import { penceAmount, wholeAmount } from '../core/money.js'
 
 export function fileEntry(file: StoredFile, links: Links): FileEntry {
   return {
@@ -44,8 +45,7 @@ export function timesheetEntry(file: StoredFile, candidate: Pick<Candidate, 'id'
 /** `£45,000 per year`, `£23.50 per hour`: display text with currency symbol and unit. */
 export function salaryText(precise: string, unit: string, currency: string): string {
   const amount = Number(precise)
-  const whole = Number.isInteger(amount)
-  const figure = amount.toLocaleString('en-GB', { minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: 2 })
+  const figure = Number.isInteger(amount) ? wholeAmount(amount) : penceAmount(amount)
   const symbol = CURRENCY_SYMBOL[currency]
   return `${symbol ?? `${currency} `}${figure} ${unit.toLowerCase()}`
 }
