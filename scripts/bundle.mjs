@@ -26,6 +26,10 @@ const result = await build({
       "export * as nock from './nock.js'",
       "export const contract = () => import('./contract/index.js')",
       "export const cli = () => import('./cli.js')",
+      // the precompiled validators travel in the bundle (and its code cache) rather than as files to load
+      "import { carryPrecompiled } from './core/validation.js'",
+      "import precompiled from '../precompiled/index.cjs'",
+      'carryPrecompiled(precompiled)',
     ].join('\n'),
     resolveDir: src.pathname,
     sourcefile: 'kit.js',

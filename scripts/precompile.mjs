@@ -53,6 +53,9 @@ for (const [policy, schema] of targets) {
   written.add(file)
   writeFileSync(`${PRECOMPILED_DIR}${file}`, standaloneSource(policy, schema))
 }
+// every file above, for the bundle to carry (scripts/bundle.mjs): a thunk each, so only those used are run
+const table = [...written].map((file) => `  ${JSON.stringify(file)}: () => require(${JSON.stringify(`./${file}`)}),`)
+writeFileSync(`${PRECOMPILED_DIR}index.cjs`, ['// Written by scripts/precompile.mjs: the precompiled validators by file name; do not edit.', 'module.exports = {', ...table, '}', ''].join('\n'))
 // the shipped scenarios, checked here once: a fake taking one of them by name skips its validation
 const checked = checkScenarios()
 writeFileSync(CHECKED_SCENARIOS, JSON.stringify(checked))

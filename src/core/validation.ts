@@ -133,14 +133,32 @@ export function loadStandalone(source: string, require: NodeJS.Require): Validat
   return (module.exports as (formats: Record<string, Format>) => ValidateFunction)(formatDefinitions())
 }
 
-/** Loads precompiled validators, when this is a build that has them; undefined from the sources. */
-let precompiled: { require: NodeJS.Require; formats: Record<string, Format> } | undefined | null
+/** A precompiled validator's module: a factory given the formats. */
+type PrecompiledFactory = (formats: Record<string, Format>) => ValidateFunction
+
+/**
+ * The precompiled validators the bundled package carries, by file name (scripts/bundle.mjs
+ * gives them at load): found without a module to load, and compiled from V8's code cache
+ * with the rest of the bundle.
+ */
+let carried: Readonly<Record<string, () => PrecompiledFactory>> | undefined
+export function carryPrecompiled(table: Readonly<Record<string, () => PrecompiledFactory>>): void {
+  carried = table
+}
+
+let precompiledRequire: NodeJS.Require | null | undefined
+let formats: Record<string, Format> | undefined
+
+/** A precompiled validator, when this is a build that has one for this schema and policy; undefined from the sources. */
 function loadPrecompiled(policy: AjvPolicy, schema: object): ValidateFunction | undefined {
-  precompiled ??= existsSync(PRECOMPILED_DIR) ? { require: createRequire(PRECOMPILED_DIR), formats: formatDefinitions() } : null
-  if (precompiled === null) return undefined
-  const file = `${PRECOMPILED_DIR}${precompiledName(policy, schema)}`
-  if (!existsSync(file)) return undefined
-  return (precompiled.require(file) as (formats: Record<string, Format>) => ValidateFunction)(precompiled.formats)
+  precompiledRequire ??= existsSync(PRECOMPILED_DIR) ? createRequire(PRECOMPILED_DIR) : null
+  if (carried === undefined && precompiledRequire === null) return undefined
+  const name = precompiledName(policy, schema)
+  const file = `${PRECOMPILED_DIR}${name}`
+  const factory = carried?.[name]?.() ?? (precompiledRequire !== null && existsSync(file) ? (precompiledRequire(file) as PrecompiledFactory) : undefined)
+  if (factory === undefined) return undefined
+  formats ??= formatDefinitions()
+  return factory(formats)
 }
 
 /** A validator of `schema` under `policy`: the build's precompiled one when there is one, else compiled now (with `ajv`, or a new instance). */
