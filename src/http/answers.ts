@@ -110,7 +110,7 @@ export function registerAnswers(app: FastifyInstance, board: Board, watchClose: 
     (request, reply, done) => {
       if (mode !== undefined && request.method === 'GET') {
         const store = board.store
-        const month = mode === 'month' ? store.now().slice(0, 7) : undefined
+        const month = mode === 'month' ? store.month() : undefined
         const key = `${baseUrl(request)} ${answerUrl(request.url, reads)}`
         const hit = answers.get(key, store, month)
         if (hit !== undefined) {

@@ -13,7 +13,7 @@ import { createFaker, hash32, reseedableFaker } from '../core/random.js'
 import { filePieces } from './files.js'
 import type { DeepReadonly } from '../core/freeze.js'
 import { boardLists, CompiledSchemas, type LoadedScenario } from '../scenario.js'
-import { formatTimestamp, monthOfTimestamp, parseTime, sinceToTimestamp } from '../core/time.js'
+import { addMonth, formatTimestamp, monthKey, parseTime, sinceToTimestamp } from '../core/time.js'
 import type {
   Application,
   ApplicationSeed,
@@ -216,6 +216,22 @@ export class Store {
     return formatTimestamp(this.clock.now())
   }
 
+  #month = { key: '', from: 0, to: 0 }
+
+  /**
+   * The current month key (`YYYY-MM`), which metrics answers depend on. Asked on every
+   * metrics request, so the key is kept while the clock stays within its month.
+   */
+  month(): string {
+    const ms = this.clock.now()
+    const kept = this.#month
+    if (ms >= kept.from && ms < kept.to) return kept.key
+    const key = monthKey(ms)
+    const from = parseTime(`${key}-01`)
+    this.#month = { key, from, to: addMonth(from) }
+    return key
+  }
+
   // ---- reads -------------------------------------------------------------------
 
   #ids<T extends object>(collection: Collection<T>, since: string | undefined): IdList {
@@ -308,7 +324,7 @@ export class Store {
 
   /** The metrics/list `metrics`, computed once per revision and month. */
   metricsAnswer(): Metric[] {
-    const month = monthOfTimestamp(this.now())
+    const month = this.month()
     const revision = this.revision
     const memo = this.#metricsMemo
     if (memo?.revision === revision && memo.month === month && memo.metrics === this.metrics) return memo.answer

@@ -69,3 +69,23 @@ t.test('a new month appears with 0 when the clock moves into it', async (t) => {
   t.same(metric.aggregations[0], { year: '2027', month: 'January', total: 0 })
   t.equal(monthKey(metric.aggregations[1] as Metric['aggregations'][number]), '2026-12')
 })
+
+t.test('the current month follows the clock across month ends, forward and back, once metrics have been asked', async (t) => {
+  const app = await board(t)
+  const first = async () => {
+    const { metrics } = (await call<{ metrics: Metric[] }>(app, '/api/v1/metrics/list')).body
+    return monthKey((metrics.find((m) => m.label === 'Applications') as Metric).aggregations[0] as Metric['aggregations'][number])
+  }
+  const start = app.board.clock.now()
+  t.equal(await first(), '2026-11', 'the board starts in November')
+  app.board.clock.set(Date.UTC(2026, 10, 30, 23, 59, 59))
+  t.equal(await first(), '2026-11', 'the last second of November is November')
+  app.board.clock.advance(1)
+  t.equal(await first(), '2026-12', 'a second later it is December')
+  app.board.clock.advance(-1)
+  t.equal(await first(), '2026-11', 'a second back it is November again')
+  app.board.clock.set(Date.UTC(2027, 2, 15, 12, 0, 0))
+  t.equal(await first(), '2027-03', 'set months ahead, it is that month')
+  app.board.clock.set(start)
+  t.equal(await first(), '2026-11', 'and back where it started')
+})
