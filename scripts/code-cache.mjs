@@ -15,7 +15,8 @@ const authorization = `Basic ${Buffer.from('jobboard:jobboard').toString('base64
 
 const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--host', '127.0.0.1'], {
   cwd: root,
-  env: { ...process.env, JOBBOARD_KIT_WRITE_CODE_CACHE: '1' },
+  // with source maps asked for, the bundle would be required, not run from a cache (src/load-bundle.ts)
+  env: { ...process.env, JOBBOARD_KIT_WRITE_CODE_CACHE: '1', NODE_OPTIONS: (process.env.NODE_OPTIONS ?? '').replaceAll('--enable-source-maps', '') },
   stdio: ['ignore', 'pipe', 'inherit'],
 })
 const exited = new Promise((resolve) => child.once('exit', resolve))

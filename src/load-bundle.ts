@@ -8,7 +8,9 @@
 // build) or other V8 flags, the first run keeps its own cache in the temporary folder at
 // exit, as Node's compile cache does, and later runs use it; NODE_DISABLE_COMPILE_CACHE=1 turns that off,
 // as it turns off Node's. A cache made from other source, or one V8 refuses, is ignored:
-// the code then compiles as it would without one, and answers the same.
+// the code then compiles as it would without one, and answers the same. With source maps
+// asked for (--enable-source-maps), the bundle is required as Node requires any module, so that
+// stack traces name the package's sources.
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
@@ -16,8 +18,12 @@ import { basename, dirname, join } from 'node:path'
 import vm from 'node:vm'
 import zlib from 'node:zlib'
 
-/** What became of the code cache: used, none for this V8, made from other source, or refused by V8. */
-export type CodeCacheState = 'accepted' | 'absent' | 'stale' | 'rejected'
+/**
+ * What became of the code cache: used, none for this V8, made from other source, refused
+ * by V8, or not looked for because source maps are on (Node maps no stack trace of a vm
+ * script, nodejs/node#52102, so the bundle is then required as a module is).
+ */
+export type CodeCacheState = 'accepted' | 'absent' | 'stale' | 'rejected' | 'skipped'
 
 export interface LoadOptions {
   /**
@@ -86,11 +92,25 @@ function readCache(cacheFile: string, header: Buffer): { data?: Buffer; state: C
   return { data: cache.subarray(HEADER), state: 'accepted' }
 }
 
+/**
+ * Whether Node was started with --enable-source-maps (on its command line or in
+ * NODE_OPTIONS). Not process.sourceMapsEnabled: tsx and other loaders turn that on for
+ * their own files, and a consumer's test run under one would lose the cache.
+ */
+const sourceMapsAsked = () => [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].includes('--enable-source-maps')
+
 /** Loads and runs a CommonJS bundle as Node would, but from a code cache where there is a good one. */
 export function loadBundle(file: string, options: LoadOptions = {}): LoadedBundle {
+  const built = codeCacheFileOf(file)
+  if (sourceMapsAsked()) {
+    const exports = createRequire(file)(file) as Record<string, unknown>
+    const makeCodeCache = () => {
+      throw new Error('jobboard-kit: no code cache is made with source maps on (--enable-source-maps)')
+    }
+    return { file, exports, codeCache: 'skipped', codeCacheFile: built, makeCodeCache }
+  }
   const bytes = readFileSync(file)
   const header = headerOf(bytes)
-  const built = codeCacheFileOf(file)
   const spareDir = options.spareDir === undefined ? defaultSpareDir() : options.spareDir
   // the spare is named by the source too: every build of the package shares the folder
   const spare = header && spareDir !== null ? join(spareDir, `${basename(file)}.${header.readUInt32BE(4).toString(16)}.${V8_TAG}.cache`) : undefined

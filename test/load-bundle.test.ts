@@ -2,11 +2,12 @@
 // without a code cache, from the one a run kept, and with caches that must not be used
 // (made from other source, or damaged). Each way it answers the same, and says which it took.
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
+import { build } from 'esbuild'
 import { codeCacheFileOf } from '../src/load-bundle.js'
 
 const LOADER = fileURLToPath(new URL('../src/load-bundle.ts', import.meta.url))
@@ -116,5 +117,26 @@ t.test('the bundle loader', async (t) => {
     }
     t.match(spares({}), [new RegExp(`^jobboard-kit-code-cache-${process.getuid?.() ?? ''}/kit\\.cjs\\.[0-9a-f]+\\..+\\.cache$`)], 'one spare, in a folder named for the user')
     t.same(spares({ NODE_DISABLE_COMPILE_CACHE: '1' }), [], 'none with NODE_DISABLE_COMPILE_CACHE')
+  })
+
+  t.test('with source maps on, requires the bundle as a module, so that stack traces name its sources', async (t) => {
+    const mapped = join(dir, 'mapped')
+    mkdirSync(mapped)
+    writeFileSync(join(mapped, 'original.ts'), "export const fail = (): never => {\n  throw new Error('from the source')\n}\n")
+    await build({ entryPoints: [join(mapped, 'original.ts')], outfile: join(mapped, 'kit.cjs'), bundle: true, format: 'cjs', platform: 'node', sourcemap: true, logLevel: 'silent' })
+    const script = `
+import { loadBundle } from ${JSON.stringify(LOADER)}
+const loaded = loadBundle(${JSON.stringify(join(mapped, 'kit.cjs'))}, { spareDir: null })
+let stack = ''
+try { loaded.exports.fail() } catch (error) { stack = error.stack }
+process.stdout.write(JSON.stringify({ codeCache: loaded.codeCache, at: /\\(([^()]*):(\\d+):\\d+\\)/.exec(stack)?.slice(1) }))
+`
+    const run = (flags: string[]) => {
+      const child = spawnSync(process.execPath, [...flags, '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' })
+      if (child.status !== 0) throw new Error(child.stderr)
+      return JSON.parse(child.stdout) as { codeCache: string; at: [string, string] }
+    }
+    t.same(run(['--enable-source-maps']), { codeCache: 'skipped', at: [join(mapped, 'original.ts'), '2'] }, 'the stack names original.ts, line 2')
+    t.same(run([]), { codeCache: 'absent', at: [join(mapped, 'kit.cjs'), String(readFileSync(join(mapped, 'kit.cjs'), 'utf8').split('\n').findIndex((line) => line.includes('from the source')) + 1)] }, 'without, the bundle and its line')
   })
 })
