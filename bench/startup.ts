@@ -152,5 +152,5 @@ export async function buildPackage(): Promise<void> {
   await run([`${ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'])
   await run([`${ROOT}scripts/precompile.mjs`])
   await run([`${ROOT}scripts/bundle.mjs`])
-  await run([`${ROOT}scripts/code-cache.mjs`])
+  await run([`${ROOT}scripts/code-cache.mjs`, '--strict'])
 }

@@ -5,8 +5,8 @@
 import { existsSync } from 'node:fs'
 import module from 'node:module'
 
-// Node 22.1+ keeps compiled code between runs for the modules its loader loads: the
-// precompiled validators and the packages left out of the bundle; Node 20 has no such cache
+// Node 22.1+ keeps compiled code between runs for the modules its loader loads: here the
+// packages left out of the bundle (the bundle has its own cache); Node 20 has no such cache
 module.enableCompileCache?.()
 const bundled = new URL('../dist/lib/cli.js', import.meta.url)
 const cli = existsSync(bundled) ? bundled : new URL('../dist/src/cli.js', import.meta.url)

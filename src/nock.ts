@@ -56,7 +56,10 @@ export function nockSupport(nockVersion: string, nodeVersion: string): string | 
   return undefined
 }
 
-/** Where `nock` resolves from here (through any resolver hooks, as an import would), if anywhere. */
+/**
+ * Where `nock` resolves from here, if anywhere: as an import would from the sources; in the
+ * built package (one CommonJS bundle) as a require would, without resolver hooks.
+ */
 function resolveNock(): string | undefined {
   try {
     return fileURLToPath(import.meta.resolve('nock'))

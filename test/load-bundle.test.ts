@@ -2,13 +2,13 @@
 // without a code cache, from the one a run kept, and with caches that must not be used
 // (made from other source, or damaged). Each way it answers the same, and says which it took.
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { build } from 'esbuild'
-import { codeCacheFileOf } from '../src/load-bundle.js'
+import { codeCacheFileOf, sourceMapsAsked } from '../src/load-bundle.js'
 
 const LOADER = fileURLToPath(new URL('../src/load-bundle.ts', import.meta.url))
 
@@ -101,6 +101,18 @@ t.test('the bundle loader', async (t) => {
     writeFileSync(file, bundle(7))
   })
 
+  t.test('neither reads nor writes spares in a folder others may write in', async (t) => {
+    const spareDir = join(dir, 'shared')
+    load(file, { spareDir })
+    const [spare] = readdirSync(spareDir)
+    t.ok(spare, 'a run left a spare in a folder of its own')
+    chmodSync(spareDir, 0o777)
+    t.equal(load(file, { spareDir }).codeCache, 'absent', 'the spare in a folder anyone may write in is not read')
+    rmSync(join(spareDir, spare as string))
+    load(file, { spareDir })
+    t.same(readdirSync(spareDir), [], 'nor is one written there')
+  })
+
   t.test('keeps spares in its own folder of the temporary one, unless NODE_DISABLE_COMPILE_CACHE is set', async (t) => {
     /** The spare caches a run with the default folder leaves in a temporary folder of its own. */
     const spares = (env: NodeJS.ProcessEnv) => {
@@ -138,5 +150,12 @@ process.stdout.write(JSON.stringify({ codeCache: loaded.codeCache, at: /\\(([^()
     }
     t.same(run(['--enable-source-maps']), { codeCache: 'skipped', at: [join(mapped, 'original.ts'), '2'] }, 'the stack names original.ts, line 2')
     t.same(run([]), { codeCache: 'absent', at: [join(mapped, 'kit.cjs'), String(readFileSync(join(mapped, 'kit.cjs'), 'utf8').split('\n').findIndex((line) => line.includes('from the source')) + 1)] }, 'without, the bundle and its line')
+  })
+
+  t.test('takes source maps as asked for by every spelling of the flag Node accepts', async (t) => {
+    t.ok(sourceMapsAsked(['--enable-source-maps']), '--enable-source-maps')
+    t.ok(sourceMapsAsked(['--max-old-space-size=4096', '--enable-source-maps=true']), '--enable-source-maps=true')
+    t.notOk(sourceMapsAsked(['--enable-source-maps=false']), 'not --enable-source-maps=false')
+    t.notOk(sourceMapsAsked(['--import', 'tsx']), 'not a loader that maps its own files')
   })
 })

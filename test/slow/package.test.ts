@@ -3,7 +3,7 @@
 // file in `files`, a broken bin or an export that points nowhere. Needs the npm
 // registry for the dependencies, so it runs with the slow tests in CI.
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
@@ -53,6 +53,7 @@ nocked.stop()
 await board.close()
 `,
   )
+  t.match(readFileSync(join(scratch, 'node_modules/jobboard-kit/dist/lib/kit.cjs'), 'utf8'), /^'use strict';/, 'the bundle runs in strict mode, as the modules it is made of do')
   t.equal(execFileSync(process.execPath, [script], { cwd: scratch, encoding: 'utf8', timeout: 60_000 }).trim(), '200 object accepted', 'the entry and jobboard-kit/nock import and work, from the code cache the build made')
   const contract = execFileSync('npx', ['--no-install', 'jobboard-kit', 'contract', '--base-url', url, '--username', 'jobboard', '--password', 'jobboard'], {
     cwd: scratch,
