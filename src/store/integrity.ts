@@ -33,7 +33,8 @@ export const wholeBoard = (records: LinkedRecords): LinkScope => ({
   },
 })
 
-const refuse = (message: string, field: string | undefined) => (field === undefined ? new BoardError('INTERNAL', message) : boardError.invalidField(message, field))
+const refuse = (message: string, field: string | undefined) =>
+  field === undefined ? new BoardError('INTERNAL', message) : boardError.invalidField(`${message.slice(0, -1)} (field ${field}).`, field)
 
 export function checkLinks(records: LinkedRecords, lookup: OwnerLookup, scope: LinkScope = wholeBoard(records)): void {
   for (const [, relation] of RELATION_LIST) {
