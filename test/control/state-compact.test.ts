@@ -4,9 +4,11 @@
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
 import type { CompactBoardState } from '../../src/core/types.js'
+import { createMockServer } from '../../src/server.js'
 import { board, call } from '../helpers/board.js'
 import { boardUrls, differences, putState, restoredFrom, savedText } from '../helpers/state.js'
 import { jobInputSample } from '../fixtures/samples.js'
+import { EXTRA_FIELDS } from '../helpers/profile-values.js'
 
 const control = (app: FastifyInstance, url: string, body: unknown = {}) =>
   app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) })
@@ -104,4 +106,22 @@ t.test('GET /__mock/state refuses a form it does not know', async (t) => {
   t.ok(answer.statusCode >= 400 && answer.statusCode < 500)
   t.match(answer.json(), { status: answer.statusCode, message: /form/ })
   t.equal((await putState(app, await savedText(app))).status, 200, 'the full form still restores')
+})
+
+t.test('a compact saved board keeps extra record fields, and refuses a written one of the wrong type', async (t) => {
+  const start = async (seed: number) => {
+    const server = await createMockServer({ clock: 'virtual', rateLimitWindow: 0, seed, extraFields: structuredClone(EXTRA_FIELDS) as never })
+    t.teardown(() => server.close())
+    return server
+  }
+  const [one, two] = [await start(1), await start(2)]
+  const added = one.store.addCandidate() as Record<string, unknown>
+  one.store.addMarketing()
+  const state = one.exportState({ form: 'compact' })
+  two.importState(state)
+  t.equal((two.store.candidate(added.id as number) as Record<string, unknown>).crm_id, added.crm_id, 'a written record keeps its value')
+  t.same(two.exportState(), one.exportState(), 'and the whole board is the same')
+  const broken = structuredClone(state)
+  ;(broken.store.written.candidates[0] as Record<string, unknown>).crm_id = 12
+  t.throws(() => two.importState(broken), /store\.written\.candidates\[0\]\.crm_id.*must be a string/)
 })
