@@ -267,6 +267,12 @@ export class Store {
       this.#owners.noteCandidate(this.candidates.get(c.id) as Candidate)
     })
     written.applications.forEach((a, i) => {
+      // the generated index of a job's applications (vacancy filter) keeps the job an application was generated for
+      const job = this.applications.generated(a.record.id)?.vacancy.id
+      const field = `store.written.applications[${i}].record.vacancy.id`
+      if (job !== undefined && job !== a.record.vacancy.id) {
+        throw boardError.invalidField(`Application ${a.record.id} (field ${field}) was made for job ${job}; written over, it must keep that job.`, field)
+      }
       lay('applications', this.applications, `store.written.applications[${i}]`, a.record.id, finish('application', a.record))
       this.#owners.noteApplication(a.record, a.candidate_id, a.attachment_filesize)
     })

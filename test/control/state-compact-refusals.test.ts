@@ -73,6 +73,16 @@ const cases: Array<[string, Change, RegExp]> = [
     /Candidate \d+ lists .*applications\/details\/5, .*store\.written\.applications\[\d\]/,
   ],
   [
+    'a generated application written over for another job',
+    (s, full) => {
+      const generated = full.store.applications.find((a) => a.record.id === 5)
+      const record = generated?.record as BoardState['store']['applications'][number]['record']
+      const job = full.store.jobs.find((j) => j.id !== record.vacancy.id) as { id: number }
+      s.store.written.applications.push({ candidate_id: generated?.candidate_id as number, record: { ...record, vacancy: { ...record.vacancy, id: job.id } } })
+    },
+    /store\.written\.applications\[\d\]\.record\.vacancy\.id/,
+  ],
+  [
     'two written records with one id',
     (s) => {
       s.store.written.candidates.push(s.store.written.candidates[0] as never)
