@@ -232,12 +232,13 @@ export class Store {
   /** A compact saved board's written records and deletions laid over this one; a refusal names the field. */
   #layOver(state: CompactStoreState): void {
     const { written } = state
+    const deletedJobs = new Set(state.deletedJobs)
     state.deleted.jobs.forEach((id, i) => {
       const field = `store.deleted.jobs[${i}]`
       if (!this.jobs.isGenerated(id)) {
         throw boardError.invalidField(`The deleted job ${id} (field ${field}) is not a job this scenario and seed generate (or it is listed twice).`, field)
       }
-      if (!state.deletedJobs.includes(id)) throw boardError.invalidField(`The deleted job ${id} (field ${field}) is not in deletedJobs.`, field)
+      if (!deletedJobs.has(id)) throw boardError.invalidField(`The deleted job ${id} (field ${field}) is not in deletedJobs.`, field)
       this.jobs.delete(id)
     })
     const faker = this.#loadFaker()
