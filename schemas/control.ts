@@ -2,6 +2,7 @@
 // the API's. The records added through it use the seed schemas (schemas/seeds.ts).
 import type { JSONSchema } from 'json-schema-to-ts'
 import { timestamp } from './common.js'
+import { STATE_FORMS } from './values.js'
 
 export const resetBody = {
   type: 'object',
@@ -31,7 +32,10 @@ export const journalQuery = {
 /** What GET /__mock/state takes: credentials are left out unless asked for (with the control token). */
 export const stateQuery = {
   type: 'object',
-  properties: { credentials: { type: 'boolean', default: false, description: 'Include the API credentials (needs the control token)' } },
+  properties: {
+    credentials: { type: 'boolean', default: false, description: 'Include the API credentials (needs the control token)' },
+    form: { type: 'string', enum: STATE_FORMS, default: 'full', description: 'full: every record; compact: only what differs from the board the scenario and seed generate' },
+  },
 } as const satisfies JSONSchema
 
 export const advanceBody = {

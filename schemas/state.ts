@@ -1,5 +1,7 @@
 // A whole board saved as JSON (GET /__mock/state) and restored from it (PUT): the
-// effective scenario, the clock, and every record with the links the API does not show.
+// effective scenario, the clock, and every record with the links the API does not show
+// (the full form), or only what differs from the board the scenario and seed generate
+// (the compact form, GET /__mock/state?form=compact).
 import type { JSONSchema } from 'json-schema-to-ts'
 import { id, timestamp } from './common.js'
 import { candidate } from './candidate.js'
@@ -79,6 +81,53 @@ export const storeState = {
   },
 } as const satisfies JSONSchema
 
+const { jobs, candidates, applications, timesheets, files, marketing } = storeState.properties
+
+/**
+ * What a board holds beyond the one its scenario and seed generate: the records written
+ * over it (adds, job writes, the candidates those change), the generated jobs deleted,
+ * and the counters. Marketing records have no id of their own, so each carries the one
+ * the board keeps it by.
+ */
+export const compactStoreState = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['generated', 'written', 'deleted', 'deletedJobs', 'nextJobId', 'metrics', 'adds'],
+  properties: {
+    generated: {
+      type: 'boolean',
+      description: 'true: the written records lie over the board the scenario and seed generate; false: they are the whole board (one restored from a full state)',
+    },
+    written: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['jobs', 'candidates', 'applications', 'timesheets', 'files', 'marketing'],
+      properties: {
+        jobs,
+        candidates,
+        applications,
+        timesheets,
+        files,
+        marketing: {
+          type: 'array',
+          items: { type: 'object', additionalProperties: false, required: ['id', 'record'], properties: { id, record: marketing.items } },
+        },
+      },
+    },
+    deleted: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['jobs'],
+      // jobs are the only records a board deletes
+      properties: { jobs: { type: 'array', items: id, description: 'Generated jobs deleted (job/delete); each is in deletedJobs too' } },
+    },
+    deletedJobs: storeState.properties.deletedJobs,
+    nextJobId: id,
+    metrics: metricsState,
+    adds: storeState.properties.adds,
+  },
+} as const satisfies JSONSchema
+
 export const boardState = {
   type: 'object',
   additionalProperties: false,
@@ -89,5 +138,19 @@ export const boardState = {
     scenario,
     clock: { type: 'object', additionalProperties: false, required: ['now'], properties: { now: timestamp } },
     store: storeState,
+  },
+} as const satisfies JSONSchema
+
+/** A board saved in the compact form: `form: "compact"` says the store holds only what was written. */
+export const compactBoardState = {
+  ...boardState,
+  required: ['format', 'version', 'form', 'scenario', 'clock', 'store'],
+  properties: {
+    format: boardState.properties.format,
+    version: boardState.properties.version,
+    form: { const: 'compact' },
+    scenario: boardState.properties.scenario,
+    clock: boardState.properties.clock,
+    store: compactStoreState,
   },
 } as const satisfies JSONSchema

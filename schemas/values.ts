@@ -200,3 +200,6 @@ export const UK_LOCATIONS: ReadonlyArray<{ readonly name: string; readonly latit
 export const MARKETING_ACTIONS = ['Approved', 'Revoked'] as const
 /** The consent `type` of entries that mirror marketing records. */
 export const MARKETING_CONSENT_TYPE = 'Marketing'
+
+/** The forms of a saved board: every record, or only what differs from the generated board (GET /__mock/state?form=). */
+export const STATE_FORMS = ['full', 'compact'] as const

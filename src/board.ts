@@ -15,7 +15,7 @@ import { isDeepStrictEqual } from 'node:util'
 import { publishedProgress } from './store/progress.js'
 import { Store } from './store/store.js'
 import { parseTime } from './core/time.js'
-import type { ScenarioFile, StoreState } from './core/types.js'
+import type { CompactStoreState, ScenarioFile, StoreState } from './core/types.js'
 
 export interface ResetOptions {
   /** Another scenario, by name, path or as an object; default: the current one. */
@@ -76,8 +76,8 @@ export class Board {
     this.#install(source, nextSeed, effective, clock, store)
   }
 
-  /** Replaces the board with one restored from a saved state. */
-  restore(scenario: LoadedScenario, now: number, state: StoreState): void {
+  /** Replaces the board with one restored from a saved state, full or compact (which has `written`). */
+  restore(scenario: LoadedScenario, now: number, state: StoreState | CompactStoreState): void {
     const changed = this.#otherExtraFields(scenario)
     if (changed) throw new BoardError('INVALID_FIELD', changed)
     const clock = this.#newClock(scenario)
@@ -85,7 +85,8 @@ export class Board {
     // faults and held delays of the board being replaced end with it
     this.faults.clear()
     // a reset after this rebuilds the restored board's own scenario, not the one before it
-    this.#install(structuredClone(scenario) as ScenarioFile, scenario.seed, scenario, clock, Store.restore(scenario, clock, state, this.compiled))
+    const store = 'written' in state ? Store.restoreCompact(scenario, clock, state, this.compiled) : Store.restore(scenario, clock, state, this.compiled)
+    this.#install(structuredClone(scenario) as ScenarioFile, scenario.seed, scenario, clock, store)
   }
 
   /** Why a board with this scenario cannot replace the current one, if it cannot. */

@@ -3,8 +3,8 @@
 // whole board. One implementation behind both the /__mock routes and the in-process
 // API (createMockServer), so the two cannot drift apart.
 import { advanceBody, faultBody, journalQuery, resetOptions, setClockBody } from '../schemas/control.js'
-import { boardState } from '../schemas/state.js'
-import { stateWithExtraFields } from './extra-fields.js'
+import { boardState, compactBoardState } from '../schemas/state.js'
+import { compactStateWithExtraFields, stateWithExtraFields } from './extra-fields.js'
 import type { Board, ResetOptions } from './board.js'
 import { boardError, BoardError, BoardInputError } from './core/errors.js'
 import type { ArmedFault } from './http/faults.js'
@@ -17,6 +17,7 @@ import type {
   BoardState,
   Candidate,
   CandidateSeed,
+  CompactBoardState,
   FaultInput,
   JobInput,
   JournalEntry,
@@ -38,6 +39,39 @@ export const MAX_FAULT_BODY = 1_048_576
 export interface ExportOptions {
   /** Include the API credentials (the control API asks for the control token first). */
   credentials?: boolean
+  /** `full` (default): every record; `compact`: only what differs from the board the scenario and seed generate. */
+  form?: 'full' | 'compact'
+}
+
+/** A saved board in either form. */
+export type SavedBoard = BoardState | CompactBoardState
+
+/**
+ * JSON text of a value in pieces, the same text as JSON.stringify gives: arrays are
+ * written 500 items a piece, so a board too large for one string still saves.
+ */
+function* jsonPieces(value: unknown, depth: number): Generator<string> {
+  if (depth === 0 || value === null || typeof value !== 'object') {
+    yield JSON.stringify(value)
+    return
+  }
+  if (Array.isArray(value)) {
+    yield '['
+    for (let i = 0; i < value.length; i += 500) {
+      yield `${i === 0 ? '' : ','}${value.slice(i, i + 500).map((item) => JSON.stringify(item)).join(',')}`
+    }
+    yield ']'
+    return
+  }
+  let first = true
+  yield '{'
+  for (const [key, item] of Object.entries(value)) {
+    if (item === undefined) continue
+    yield `${first ? '' : ','}${JSON.stringify(key)}:`
+    first = false
+    yield* jsonPieces(item, depth - 1)
+  }
+  yield '}'
 }
 
 export type RecordKind = 'candidates' | 'applications' | 'timesheets' | 'marketing'
@@ -177,10 +211,13 @@ export class Controller {
     this.board.limiter.clear()
   }
 
-  /** The board as a saved state; the API credentials only when asked for. */
-  exportState(options: ExportOptions = {}): BoardState {
+  /** The board as a saved state, full or compact; the API credentials only when asked for. */
+  exportState(options: ExportOptions & { form: 'compact' }): CompactBoardState
+  exportState(options?: ExportOptions & { form?: 'full' }): BoardState
+  exportState(options?: ExportOptions): SavedBoard
+  exportState(options: ExportOptions = {}): SavedBoard {
     const view = this.#stateView(options)
-    return { ...view, store: structuredClone(view.store) }
+    return { ...view, store: structuredClone(view.store) } as SavedBoard
   }
 
   /**
@@ -191,34 +228,22 @@ export class Controller {
   *exportJson(options: ExportOptions = {}): Generator<string> {
     const { store, ...head } = this.#stateView(options)
     const top = JSON.stringify(head)
-    yield `${top.slice(0, -1)},"store":{`
-    let first = true
-    for (const [key, value] of Object.entries(store)) {
-      const name = `${first ? '' : ','}${JSON.stringify(key)}:`
-      first = false
-      if (!Array.isArray(value)) {
-        yield `${name}${JSON.stringify(value)}`
-        continue
-      }
-      yield `${name}[`
-      for (let i = 0; i < value.length; i += 500) {
-        yield `${i === 0 ? '' : ','}${value.slice(i, i + 500).map((item) => JSON.stringify(item)).join(',')}`
-      }
-      yield ']'
-    }
-    yield '}}'
+    yield `${top.slice(0, -1)},"store":`
+    // the store's lists (and the compact form's written lists, a level further down) go piece by piece
+    yield* jsonPieces(store, 'written' in store ? 3 : 2)
+    yield '}'
   }
 
-  #stateView({ credentials = false }: ExportOptions): BoardState {
+  #stateView({ credentials = false, form = 'full' }: ExportOptions): SavedBoard {
     const board = this.board
     const { credentials: secret, ...scenario } = structuredClone(board.scenario) as BoardState['scenario']
-    return {
+    const head = {
       format: 'jobboard-kit/state',
       version: 1,
       scenario: (credentials ? { ...scenario, credentials: secret } : scenario) as BoardState['scenario'],
       clock: { now: this.clock.now() },
-      store: board.store.stateView(),
-    }
+    } as const
+    return form === 'compact' ? { ...head, form: 'compact', store: board.store.compactView() } : { ...head, store: board.store.stateView() }
   }
 
   /**
@@ -226,7 +251,7 @@ export class Controller {
    * A state saved without credentials keeps the credentials the board has now.
    */
   importState(state: unknown): void {
-    const head = state as Partial<BoardState> | null
+    const head = state as Partial<BoardState> & { form?: unknown } | null
     if (head === null || typeof head !== 'object' || head.format !== 'jobboard-kit/state') {
       throw boardError.invalidField('The state is invalid: it must be what GET /__mock/state answers (format "jobboard-kit/state").', 'format')
     }
@@ -246,12 +271,15 @@ export class Controller {
     // the records are checked against the lists and extra fields of the scenario they were made under
     const lists = boardLists(scenario)
     const extra = scenario.behaviour.extraFields
-    const validate = this.board.compiled.get(`state ${JSON.stringify(lists)} ${JSON.stringify(extra)}`, () =>
-      createAjv({ ownSchemas: true, fewCalls: true }).compile(bindFieldValues(stateWithExtraFields(boardState, extra), lists)),
+    const compact = head.form === 'compact'
+    const validate = this.board.compiled.get(`${compact ? 'compact ' : ''}state ${JSON.stringify(lists)} ${JSON.stringify(extra)}`, () =>
+      createAjv({ ownSchemas: true, fewCalls: true }).compile(
+        bindFieldValues(compact ? compactStateWithExtraFields(compactBoardState, extra) : stateWithExtraFields(boardState, extra), lists),
+      ),
     )
     const checked = { ...head, scenario: withCredentials }
     if (!validate(checked)) throw boardError.invalidInput(validate.errors ?? [], 'body', checked, 'The state is invalid: ')
-    const valid = checked as BoardState
+    const valid = checked as SavedBoard
     try {
       this.board.restore(scenario, parseTime(valid.clock.now), valid.store)
     } catch (error) {

@@ -4,7 +4,7 @@
 import type { Faker } from '@faker-js/faker'
 import type { JSONSchema } from 'json-schema-to-ts'
 import type { EXTRA_FIELD_RECORDS } from '../schemas/behaviour.js'
-import type { boardState } from '../schemas/state.js'
+import type { boardState, compactBoardState } from '../schemas/state.js'
 import type { DeepReadonly } from './core/freeze.js'
 import { drawFrom, sameShape } from './shape.js'
 import type { ExtraField } from './core/types.js'
@@ -43,33 +43,60 @@ export function extraValues(record: object, fields: ExtraFields | undefined, fak
   return out
 }
 
+type SavedRecords = typeof boardState.properties.store.properties
+
+/** A saved board's lists of records with the extra fields declared (marketing records as given, or wrapped as `{id, record}`). */
+function recordsWithExtraFields<M extends { items: object }>(
+  records: Pick<SavedRecords, 'candidates' | 'applications' | 'timesheets'> & { marketing: M },
+  fields: DeepReadonly<Partial<Record<ExtraFieldRecord, Record<string, ExtraField>>>>,
+  marketingItem: (item: M['items'], extend: <S extends object>(schema: S) => S) => M['items'],
+) {
+  const { candidates, applications, timesheets, marketing } = records
+  return {
+    candidates: { ...candidates, items: withExtraFields(candidates.items, fields.candidate) },
+    applications: {
+      ...applications,
+      items: {
+        ...applications.items,
+        properties: { ...applications.items.properties, record: withExtraFields(applications.items.properties.record, fields.application) },
+      },
+    },
+    timesheets: { ...timesheets, items: withExtraFields(timesheets.items, fields.timesheet) },
+    marketing: { ...marketing, items: marketingItem(marketing.items, (schema) => withExtraFields(schema, fields.marketing)) },
+  }
+}
+
 /** The saved-board schema with a board's extra fields declared on its records, so a saved board restores. */
 export function stateWithExtraFields(
   schema: typeof boardState,
   fields: DeepReadonly<Partial<Record<ExtraFieldRecord, Record<string, ExtraField>>>>,
 ): typeof boardState {
   const store = schema.properties.store
-  const { candidates, applications, timesheets, marketing } = store.properties
   return {
     ...schema,
     properties: {
       ...schema.properties,
-      store: {
-        ...store,
-        properties: {
-          ...store.properties,
-          candidates: { ...candidates, items: withExtraFields(candidates.items, fields.candidate) },
-          applications: {
-            ...applications,
-            items: {
-              ...applications.items,
-              properties: { ...applications.items.properties, record: withExtraFields(applications.items.properties.record, fields.application) },
-            },
-          },
-          timesheets: { ...timesheets, items: withExtraFields(timesheets.items, fields.timesheet) },
-          marketing: { ...marketing, items: withExtraFields(marketing.items, fields.marketing) },
-        },
-      },
+      store: { ...store, properties: { ...store.properties, ...recordsWithExtraFields(store.properties, fields, (item, extend) => extend(item)) } },
+    },
+  }
+}
+
+/** The compact saved-board schema with a board's extra fields declared on its written records. */
+export function compactStateWithExtraFields(
+  schema: typeof compactBoardState,
+  fields: DeepReadonly<Partial<Record<ExtraFieldRecord, Record<string, ExtraField>>>>,
+): typeof compactBoardState {
+  const store = schema.properties.store
+  const written = store.properties.written
+  const records = recordsWithExtraFields(written.properties, fields, (item, extend) => ({
+    ...item,
+    properties: { ...item.properties, record: extend(item.properties.record) },
+  }))
+  return {
+    ...schema,
+    properties: {
+      ...schema.properties,
+      store: { ...store, properties: { ...store.properties, written: { ...written, properties: { ...written.properties, ...records } } } },
     },
   }
 }

@@ -6,7 +6,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { isIP } from 'node:net'
 import { buildApp, type BuildOptions } from './app.js'
 import type { Board, ResetOptions } from './board.js'
-import type { ClockControl, Controller, ExportOptions } from './control.js'
+import type { ClockControl, Controller, ExportOptions, SavedBoard } from './control.js'
 import type { ArmedFault } from './http/faults.js'
 import { logMode, prettyRequestLog } from './http/log.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
@@ -16,6 +16,7 @@ import type {
   Application,
   ApplicationSeed,
   BoardState,
+  CompactBoardState,
   Candidate,
   CandidateSeed,
   FaultInput,
@@ -85,9 +86,12 @@ export interface MockServer {
   /** A fresh board: store, clock, rate-limit windows, journal and faults. */
   reset(options?: ResetOptions): void
   /** The board as a saved state; credentials left out unless `{credentials: true}`. */
-  exportState(options?: ExportOptions): BoardState
+  exportState(options: ExportOptions & { form: 'compact' }): CompactBoardState
+  exportState(options?: ExportOptions & { form?: 'full' }): BoardState
+  /** `{form: 'compact'}`: only what differs from the board the scenario and seed generate. */
+  exportState(options?: ExportOptions): SavedBoard
   /** Replaces the board; a state saved without credentials keeps the board's. Throws BoardInputError when invalid. */
-  importState(state: BoardState): void
+  importState(state: SavedBoard): void
 }
 
 /** Where the pretty request log writes (stdout by default), and whether in colour (as useColour decides by default). */
@@ -171,7 +175,7 @@ export async function createMockServer(input: BuildOptions = {}, logOutput: LogO
     reset: (resetOptions) => {
       control.reset(resetOptions)
     },
-    exportState: (exportOptions) => control.exportState(exportOptions),
+    exportState: ((exportOptions?: ExportOptions) => control.exportState(exportOptions)) as MockServer['exportState'],
     importState: (state) => control.importState(state),
   }
 }

@@ -57,6 +57,9 @@ export type JournalEntry = FromSchema<typeof S.journalEntry>
 export type StoreState = FromSchema<typeof S.storeState>
 export type MetricsState = FromSchema<typeof S.metricsState>
 export type BoardState = FromSchema<typeof S.boardState>
+export type CompactStoreState = FromSchema<typeof S.compactStoreState>
+/** A board saved in the compact form (GET /__mock/state?form=compact). */
+export type CompactBoardState = FromSchema<typeof S.compactBoardState>
 /** Contract settings as flags give them. */
 export type ContractFlags = FromSchema<typeof S.contractOptions, { keepDefaultedPropertiesOptional: true }>
 /** Contract settings once validated, defaults filled in. */

@@ -110,12 +110,12 @@ export default async function control(app: FastifyInstance, { controller, token,
   app.get('/openapi.yaml', async (_request, reply) => reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })))
 
   // the API password is a secret even on loopback: only a caller holding the control token gets it
-  app.get<{ Querystring: { credentials?: boolean } }>('/state', { schema: { querystring: stateQuery } }, async (request, reply) => {
+  app.get<{ Querystring: { credentials?: boolean; form?: 'full' | 'compact' } }>('/state', { schema: { querystring: stateQuery } }, async (request, reply) => {
     if (request.query.credentials && token === undefined) {
       throw boardError.controlForbidden('Credentials are exported only to a caller with the control token: start the fake with --control-token.')
     }
     // streamed: a large board's state does not fit in one string
-    const pieces = controller.exportJson({ credentials: request.query.credentials === true })
+    const pieces = controller.exportJson({ credentials: request.query.credentials === true, form: request.query.form ?? 'full' })
     return reply.type('application/json; charset=utf-8').send(Readable.from(pieces, { objectMode: false }))
   })
   app.put('/state', { bodyLimit: stateBodyLimit }, async (request) => {

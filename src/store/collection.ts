@@ -256,6 +256,32 @@ export class Collection<T extends object> {
     return true
   }
 
+  /** Writes a record whatever lies under it (a compact saved board laid over its generated one): validated. */
+  lay(id: number, record: unknown): T {
+    return this.#write(id, this.#check(record))
+  }
+
+  /** Whether a generated record (not deleted) holds this id. */
+  isGenerated(id: number): boolean {
+    return this.#inBase(id)
+  }
+
+  /** The generated record under an id, whatever is written over it. */
+  generated(id: number): T | undefined {
+    return this.#inBase(id) ? this.#base.make(id) : undefined
+  }
+
+  /** The written records by ascending id: what a board holds beyond the generated one. */
+  written(): Array<[number, T]> {
+    return [...this.#overlay.keys()].sort((a, b) => a - b).map((id) => [id, (this.#overlay.get(id) as Written<T>).record])
+  }
+
+  /** Generated ids deleted since (the scenario's absent ids excepted: generating leaves those out again), ascending. */
+  deletedIds(): number[] {
+    const absent = new Set(this.#base.absent ?? [])
+    return [...this.#tombstones].filter((id) => !absent.has(id)).sort((a, b) => a - b)
+  }
+
   /** Loads many written records at once (a board being imported): each is validated. */
   load(entries: Iterable<readonly [number, unknown]>): void {
     if (this.size > 0) throw new BoardError('INTERNAL', `${this.name}: load() fills an empty collection only`)

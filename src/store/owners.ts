@@ -35,6 +35,12 @@ export class Owners implements OwnerLookup {
     return generated && applicationId <= generated.count && this.records.applications.has(applicationId) ? generated.candidate[applicationId - 1] : undefined
   }
 
+  /** The candidate who made a generated application, whatever is written over it. */
+  generatedApplicantOf(applicationId: number): number | undefined {
+    const generated = this.#generated?.relations.applications
+    return generated && applicationId >= 1 && applicationId <= generated.count ? generated.candidate[applicationId - 1] : undefined
+  }
+
   /** The candidate with this e-mail, if any. */
   emailOwner(email: string): number | undefined {
     const written = this.#byEmail.get(email)

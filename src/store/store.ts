@@ -19,6 +19,7 @@ import type {
   ApplicationSeed,
   Candidate,
   CandidateSeed,
+  CompactStoreState,
   JobInput,
   MarketingRecord,
   MarketingSeed,
@@ -35,13 +36,14 @@ import { Validators } from '../core/validation.js'
 import { withExtraFields, type ExtraFieldRecord } from '../extra-fields.js'
 import { RecordAdds } from './adds.js'
 import { Collection, type BaseRecords, type IdList } from './collection.js'
-import { checkLinks } from './integrity.js'
+import { checkLinks, type LinkScope } from './integrity.js'
 import { JobLifecycle, type JobOperation, type JobView } from './jobs.js'
 import { oldestFirst, pageOf, type Page } from './pages.js'
 import { generateBoard, type BoardLists } from './generate.js'
 import { finishRecord } from './maker.js'
 import { Owners } from './owners.js'
 import { DEFAULT_ORIGIN, links as makeLinks, type FileKind, type Links } from './links.js'
+import { RELATION_LIST, type BoardRecords, type CollectionName } from './relation-table.js'
 import { Metrics } from './metrics.js'
 
 export type { Page }
@@ -85,6 +87,8 @@ export class Store {
   readonly #owners: Owners
   readonly #lifecycle: JobLifecycle
   readonly #adds: RecordAdds
+  /** Whether the records lie over a board generated from the scenario and seed (not a restored full state). */
+  #generated = false
 
   private constructor(scenario: LoadedScenario, clock: Clock, compiled: CompiledSchemas) {
     this.scenario = scenario
@@ -129,6 +133,7 @@ export class Store {
       ...(progress ? { progress: (share: number) => progress(Math.min(0.99, share)) } : {}),
     })
     store.#owners.setGenerated(board)
+    store.#generated = true
     const extra = reseedableFaker()
     const finished = <T extends object>(kind: ExtraFieldRecord, base: BaseRecords<T>): BaseRecords<T> => ({
       ...base,
@@ -154,8 +159,18 @@ export class Store {
     store.#lifecycle.markDeleted(state.deletedJobs)
     store.#lifecycle.startAt(state.nextJobId)
     store.#adds.resume(state.adds)
-    const { jobs, candidates, applications, timesheets, files, marketing } = store
-    checkLinks({ jobs, candidates, applications, timesheets, resumes: files.resume, documents: files.document, marketing }, store.#owners)
+    checkLinks(store.#linked(), store.#owners)
+    return store
+  }
+
+  /**
+   * A board restored from a compact saved state: generated again from its scenario and
+   * seed (unless it was not generated), then its written records laid over it, each
+   * validated, and the links they make checked.
+   */
+  static restoreCompact(scenario: LoadedScenario, clock: Clock, state: CompactStoreState, compiled = new CompiledSchemas()): Store {
+    const store = state.generated ? Store.generate(scenario, clock, compiled) : new Store(scenario, clock, compiled)
+    store.#layOver(state)
     return store
   }
 
@@ -174,15 +189,136 @@ export class Store {
       deletedJobs: this.#lifecycle.deletedIds(),
       nextJobId: this.#lifecycle.nextId,
       candidates: [...this.candidates.values()],
-      applications: [...this.applications.values()].map((record) => {
-        const size = this.#owners.attachmentSize(record.id)
-        return { candidate_id: this.#owners.applicantOf(record.id) as number, ...(size !== undefined ? { attachment_filesize: size } : {}), record }
-      }),
+      applications: [...this.applications.values()].map((record) => this.#applicationEntry(record)),
       timesheets: [...this.timesheets.values()],
       files: [...this.files.resume.values(), ...this.files.document.values()],
       marketing: [...this.marketing.values()],
       metrics: this.metrics.export(),
       adds: this.#adds.count,
+    }
+  }
+
+  /**
+   * What the board holds beyond the one its scenario and seed generate, without copying
+   * the records (they are frozen): GET /__mock/state?form=compact. A board restored from
+   * a full state has no generated one under it, so all of it is written.
+   */
+  compactView(): CompactStoreState {
+    const records = <T extends object>(collection: Collection<T>) => collection.written().map(([, record]) => record)
+    return {
+      generated: this.#generated,
+      written: {
+        jobs: records(this.jobs),
+        candidates: records(this.candidates),
+        applications: records(this.applications).map((record) => this.#applicationEntry(record)),
+        timesheets: records(this.timesheets),
+        files: [...records(this.files.resume), ...records(this.files.document)],
+        marketing: this.marketing.written().map(([id, record]) => ({ id, record })),
+      },
+      deleted: { jobs: this.jobs.deletedIds() },
+      deletedJobs: this.#lifecycle.deletedIds(),
+      nextJobId: this.#lifecycle.nextId,
+      metrics: this.metrics.export(),
+      adds: this.#adds.count,
+    }
+  }
+
+  /** A saved application: the record with its candidate and attachment size, which it does not show. */
+  #applicationEntry(record: Application): StoreState['applications'][number] {
+    const size = this.#owners.attachmentSize(record.id)
+    return { candidate_id: this.#owners.applicantOf(record.id) as number, ...(size !== undefined ? { attachment_filesize: size } : {}), record }
+  }
+
+  /** A compact saved board's written records and deletions laid over this one; a refusal names the field. */
+  #layOver(state: CompactStoreState): void {
+    const { written } = state
+    const deletedJobs = new Set(state.deletedJobs)
+    state.deleted.jobs.forEach((id, i) => {
+      const field = `store.deleted.jobs[${i}]`
+      if (!this.jobs.isGenerated(id)) {
+        throw boardError.invalidField(`The deleted job ${id} (field ${field}) is not a job this scenario and seed generate (or it is listed twice).`, field)
+      }
+      if (!deletedJobs.has(id)) throw boardError.invalidField(`The deleted job ${id} (field ${field}) is not in deletedJobs.`, field)
+      this.jobs.delete(id)
+    })
+    const faker = this.#loadFaker()
+    const finish = <T extends object>(kind: ExtraFieldRecord, record: T) => finishRecord(this.scenario.behaviour, kind, record, faker)
+    /** Each written record with the field a refusal names, by collection, for the link check. */
+    const laid: { [C in CollectionName]: Array<readonly [string, BoardRecords[C]]> } = {
+      jobs: [],
+      candidates: [],
+      applications: [],
+      timesheets: [],
+      resumes: [],
+      documents: [],
+      marketing: [],
+    }
+    const ids = new Map<CollectionName, Set<number>>()
+    const lay = <C extends CollectionName>(name: C, collection: Collection<BoardRecords[C]>, field: string, id: number, record: BoardRecords[C]) => {
+      const seen = ids.get(name) ?? new Set<number>()
+      ids.set(name, seen)
+      if (seen.has(id)) throw boardError.invalidField(`The record (field ${field}) has the id ${id} of a record written before it.`, field)
+      seen.add(id)
+      laid[name].push([field, collection.lay(id, record)])
+    }
+    for (const [i, job] of written.jobs.entries()) lay('jobs', this.jobs, `store.written.jobs[${i}]`, job.id, job)
+    this.#lifecycle.startAt(this.jobs.lastId + 1)
+    written.candidates.forEach((c, i) => {
+      lay('candidates', this.candidates, `store.written.candidates[${i}]`, c.id, finish('candidate', c))
+      this.#owners.noteCandidate(this.candidates.get(c.id) as Candidate)
+    })
+    written.applications.forEach((a, i) => {
+      // the generated index of a job's applications (vacancy filter) keeps the job an application was generated for
+      const job = this.applications.generated(a.record.id)?.vacancy.id
+      const field = `store.written.applications[${i}].record.vacancy.id`
+      if (job !== undefined && job !== a.record.vacancy.id) {
+        throw boardError.invalidField(`Application ${a.record.id} (field ${field}) was made for job ${job}; written over, it must keep that job.`, field)
+      }
+      lay('applications', this.applications, `store.written.applications[${i}]`, a.record.id, finish('application', a.record))
+      this.#owners.noteApplication(a.record, a.candidate_id, a.attachment_filesize)
+    })
+    for (const [i, t] of written.timesheets.entries()) lay('timesheets', this.timesheets, `store.written.timesheets[${i}]`, t.id, finish('timesheet', t))
+    written.files.forEach((f, i) => {
+      const kind = f.kind === 'timesheet' ? undefined : f.kind
+      const field = `store.written.files[${i}]`
+      if (kind === undefined) throw boardError.invalidField(`The file (field ${field}.kind) is a timesheet: timesheets are saved under store.written.timesheets.`, `${field}.kind`)
+      lay(kind === 'resume' ? 'resumes' : 'documents', this.files[kind], field, f.id, f)
+    })
+    for (const [i, { id, record }] of written.marketing.entries()) lay('marketing', this.marketing, `store.written.marketing[${i}]`, id, finish('marketing', record))
+    this.metrics = Metrics.import(state.metrics)
+    this.#lifecycle.markDeleted(state.deletedJobs)
+    this.#lifecycle.startAt(state.nextJobId)
+    this.#adds.resume(state.adds)
+    checkLinks(this.#linked(), this.#owners, this.#writtenScope(laid))
+  }
+
+  #linked() {
+    const { jobs, candidates, applications, timesheets, files, marketing } = this
+    return { jobs, candidates, applications, timesheets, resumes: files.resume, documents: files.document, marketing }
+  }
+
+  /**
+   * The records a compact board's links are checked on: its written ones, and the
+   * generated owners of records written over generated ones (each must still list only
+   * what is theirs). The generated board keeps its links by construction.
+   */
+  #writtenScope(laid: { [C in CollectionName]: Array<readonly [string, BoardRecords[C]]> }): LinkScope {
+    const records = this.#linked()
+    const candidates = new Map<number, readonly [string, Candidate]>(laid.candidates.map(([field, c]) => [c.id, [field, c]] as const))
+    const generatedLookup = { applicantOf: (id: number) => this.#owners.generatedApplicantOf(id) }
+    for (const [, relation] of RELATION_LIST) {
+      if (relation.owner !== 'candidates' || !relation.mirror?.link) continue
+      const collection = records[relation.child] as Collection<BoardRecords[CollectionName]>
+      for (const [field, child] of laid[relation.child]) {
+        const under = collection.generated((child as { id: number }).id)
+        const owner = under === undefined ? undefined : relation.ownerOf(under as never, generatedLookup)
+        const found = owner === undefined || candidates.has(owner) ? undefined : this.candidates.get(owner)
+        if (found) candidates.set(found.id, [field, found])
+      }
+    }
+    return {
+      children: (name) => laid[name],
+      candidates: () => candidates.values(),
     }
   }
 
