@@ -43,7 +43,8 @@ await build({
   logLevel: 'warning',
   external: EXTERNAL,
   // the bundle runs as a vm script, where import() has no module loader: every import(),
-  // of a bundled module or of one left in node_modules, becomes a require()
+  // of a bundled module or of one left in node_modules, becomes a require() (so a package
+  // left out must load with require: on Node 20, not an ES-module-only one)
   supported: { 'dynamic-import': false },
   // a CommonJS script has no import.meta: the bundle's file stands in for the module's
   define: { 'import.meta.url': '__kitUrl', 'import.meta.resolve': '__kitResolve' },
