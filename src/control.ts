@@ -283,7 +283,12 @@ export class Controller {
     try {
       this.board.restore(scenario, parseTime(valid.clock.now), valid.store)
     } catch (error) {
-      // links that do not hold (an application of a candidate that is not there) surface here
+      // links that do not hold (an application of a candidate that is not there) surface here,
+      // and, for a compact state, a scenario whose board cannot be generated (no candidates to apply)
+      if (error instanceof ScenarioError) {
+        const field = `scenario${error.field ? `.${error.field}` : ''}`
+        throw boardError.invalidField(`The state's scenario is invalid (field ${field}): ${error.message}`, field)
+      }
       if (error instanceof BoardInputError) throw boardError.invalidField(`The state is invalid: ${error.message}`, error.field)
       if (error instanceof BoardError) throw boardError.invalidField(`The state is invalid: ${error.message}`, 'store')
       throw error

@@ -97,6 +97,14 @@ const cases: Array<[string, Change, RegExp]> = [
     /scenario field seed/,
   ],
   [
+    // found by hostile-compact-state.property.test.ts: `scenario.counts.candidates = 0` answered 500
+    'a scenario whose board cannot be generated (applications, but no candidates to make them)',
+    (s) => {
+      ;(s.scenario as { counts: Record<string, number> }).counts.candidates = 0
+    },
+    /field scenario\.counts\.applications/,
+  ],
+  [
     'a compact form without its generated flag',
     (s) => {
       delete (s.store as { generated?: boolean }).generated

@@ -1,37 +1,12 @@
 // The compact saved board (GET /__mock/state?form=compact): it holds only what differs
 // from the board the scenario and seed generate, and restoring it gives the same board,
 // answer for answer and byte for byte.
-import type { FastifyInstance } from 'fastify'
 import t from 'tap'
 import type { CompactBoardState } from '../../src/core/types.js'
 import { createMockServer } from '../../src/server.js'
 import { board, call } from '../helpers/board.js'
-import { boardUrls, differences, putState, restoredFrom, savedText } from '../helpers/state.js'
-import { jobInputSample } from '../fixtures/samples.js'
+import { boardUrls, differences, putState, restoredFrom, savedText, writeMix } from '../helpers/state.js'
 import { EXTRA_FIELDS } from '../helpers/profile-values.js'
-
-const control = (app: FastifyInstance, url: string, body: unknown = {}) =>
-  app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) })
-
-/** Adds of every kind through the control API, job writes through the API, and a clock move. */
-async function writeMix(app: FastifyInstance): Promise<void> {
-  await control(app, '/__mock/clock/advance', { seconds: 3 * 86_400 })
-  const grace = (await control(app, '/__mock/candidates', { name: 'Grace Hopper', resumes: [{ filename: 'grace.pdf' }], documents: [{ filesize: 1200 }] })).json()
-  await control(app, '/__mock/applications', { candidate_id: grace.id, attachment_filesize: 4321 })
-  await control(app, '/__mock/applications', {})
-  await control(app, '/__mock/timesheets', { candidate_id: 2 })
-  await control(app, '/__mock/marketing', { candidate_id: 3 })
-  await control(app, '/__mock/marketing', { email: 'nobody@example.org', candidate_id: 0 })
-  const added = (await control(app, '/__mock/jobs', jobInputSample())).json()
-  const api = (path: string, body: unknown) => call(app, { method: 'POST', url: `/api/v1/job/${path}`, payload: body as object })
-  const viaApi = (await api('add', { ...jobInputSample(), job_reference: 'VET-0043' })).body
-  await api('close', { id: 2 })
-  await api('expire', { id: 3 })
-  await api('repost', { id: viaApi.id, closing_date: '2027-02-01 12:00' })
-  await api('delete', { id: 1 })
-  await api('delete', { id: added.id })
-  await control(app, '/__mock/clock/advance', { seconds: 40 * 86_400 })
-}
 
 const boards: Array<[string, Parameters<typeof board>[1], boolean]> = [
   ['the default board', {}, false],

@@ -7,6 +7,7 @@ import type { Test } from 'tap'
 import type { BuildOptions } from '../../src/app.js'
 import type { CompactBoardState } from '../../src/core/types.js'
 import { board, call, type Json } from './board.js'
+import { jobInputSample } from '../fixtures/samples.js'
 
 export type Form = 'full' | 'compact'
 
@@ -94,4 +95,28 @@ export async function answers(app: FastifyInstance, urls: readonly string[]): Pr
 export async function differences(one: FastifyInstance, two: FastifyInstance, urls: readonly string[]): Promise<string[]> {
   const [a, b] = [await answers(one, urls), await answers(two, urls)]
   return urls.filter((url) => a.get(url) !== b.get(url))
+}
+
+/** A control-API POST with a JSON body. */
+export const control = (app: FastifyInstance, url: string, body: unknown = {}) =>
+  app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) })
+
+/** Adds of every kind through the control API, job writes through the API, and a clock move. */
+export async function writeMix(app: FastifyInstance): Promise<void> {
+  await control(app, '/__mock/clock/advance', { seconds: 3 * 86_400 })
+  const grace = (await control(app, '/__mock/candidates', { name: 'Grace Hopper', resumes: [{ filename: 'grace.pdf' }], documents: [{ filesize: 1200 }] })).json()
+  await control(app, '/__mock/applications', { candidate_id: grace.id, attachment_filesize: 4321 })
+  await control(app, '/__mock/applications', {})
+  await control(app, '/__mock/timesheets', { candidate_id: 2 })
+  await control(app, '/__mock/marketing', { candidate_id: 3 })
+  await control(app, '/__mock/marketing', { email: 'nobody@example.org', candidate_id: 0 })
+  const added = (await control(app, '/__mock/jobs', jobInputSample())).json()
+  const api = (path: string, body: unknown) => call(app, { method: 'POST', url: `/api/v1/job/${path}`, payload: body as object })
+  const viaApi = (await api('add', { ...jobInputSample(), job_reference: 'VET-0043' })).body
+  await api('close', { id: 2 })
+  await api('expire', { id: 3 })
+  await api('repost', { id: viaApi.id, closing_date: '2027-02-01 12:00' })
+  await api('delete', { id: 1 })
+  await api('delete', { id: added.id })
+  await control(app, '/__mock/clock/advance', { seconds: 40 * 86_400 })
 }
