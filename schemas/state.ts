@@ -39,6 +39,12 @@ const boundedTimesheet = {
   },
 } as const satisfies JSONSchema
 
+/**
+ * The id the next job gets: one past the largest id once a job holds it, so that a board
+ * whose ids are used up saves and restores (its job/add is refused).
+ */
+const nextJobId = { type: 'integer', minimum: 1, maximum: id.maximum + 1 } as const
+
 const month = { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$' } as const
 
 export const metricsState = {
@@ -62,7 +68,7 @@ export const storeState = {
   properties: {
     jobs: { type: 'array', items: storedJob },
     deletedJobs: { type: 'array', items: id },
-    nextJobId: id,
+    nextJobId,
     candidates: { type: 'array', items: candidate },
     applications: {
       type: 'array',
@@ -122,7 +128,7 @@ export const compactStoreState = {
       properties: { jobs: { type: 'array', items: id, description: 'Generated jobs deleted (job/delete); each is in deletedJobs too' } },
     },
     deletedJobs: storeState.properties.deletedJobs,
-    nextJobId: id,
+    nextJobId,
     metrics: metricsState,
     adds: storeState.properties.adds,
   },

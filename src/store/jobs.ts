@@ -2,7 +2,7 @@
 // board's current time (closed once its closing date passes when it closes automatically,
 // expired once its expiry date passes; docs/behaviour.md). Deleted ids are remembered, so
 // a deleted job answers "has been deleted" and its id is never given again.
-import { jobInput } from '../../schemas/index.js'
+import { id as idSchema, jobInput } from '../../schemas/index.js'
 import { splitIndustry } from '../../schemas/values.js'
 import { BoardError, boardError } from '../core/errors.js'
 import { addMonth, formatMinute, monthOfTimestamp } from '../core/time.js'
@@ -10,6 +10,8 @@ import type { JobInput, StoredJob } from '../core/types.js'
 import { checkInput } from './gate.js'
 import { COUNTED_METRICS } from './metrics.js'
 import type { Store } from './store.js'
+
+const MAX_ID = idSchema.maximum
 
 export type JobOperation = 'close' | 'expire' | 'repost' | 'delete'
 
@@ -78,6 +80,7 @@ export class JobLifecycle {
     const input = checkInput<JobInput>(board.validators, jobInput, given)
     const now = board.now()
     const id = this.#nextId
+    if (id > MAX_ID) throw boardError.invalidField(`No job id is left: the board has given every id up to ${MAX_ID}.`, 'id')
     const { sector, subSector } = splitIndustry(input.job_industry, board.lists.job_industry)
     const place = board.locations.find((l) => l.name === input.job_location)
     const job = board.jobs.insert(id, {
