@@ -221,7 +221,8 @@ export function fieldOf(error: ErrorObject): string {
   return pathOf(error.instancePath)
 }
 
-const quote = (value: unknown) => (typeof value === 'string' ? `"${value}"` : JSON.stringify(value))
+// an in-process caller may hand over a BigInt, which JSON.stringify throws on
+const quote = (value: unknown) => (typeof value === 'string' ? `"${value}"` : typeof value === 'bigint' ? `${value}n` : JSON.stringify(value))
 /** The last name of a path in plain words: `records.jobs[0].salary_unit` → `salary unit`. */
 const plain = (field: string) =>
   (field.replace(/\[[0-9]+\]/g, '').split('.').pop() ?? field).replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, (_, a: string, b: string) => `${a} ${b.toLowerCase()}`)

@@ -140,3 +140,20 @@ t.test('in process, importState throws a BoardInputError naming the field', asyn
   }
   t.equal(await savedText(app), before, 'the board is unchanged')
 })
+
+t.test('in process, a value JSON cannot hold (a BigInt) is refused with a BoardInputError naming the field, in either form', async (t) => {
+  // found while fuzzing importState in process: `nextJobId: 20n` threw a TypeError from JSON.stringify
+  const { app, compact, full } = await written(t)
+  const before = await savedText(app)
+  for (const state of [compact, full] as Array<{ store: { nextJobId: unknown } }>) {
+    state.store.nextJobId = 20n
+    t.throws(() => app.controller.importState(state), BoardInputError)
+    try {
+      app.controller.importState(state)
+    } catch (error) {
+      t.equal((error as BoardInputError).field, 'store.nextJobId')
+      t.match((error as Error).message, /not 20n/)
+    }
+  }
+  t.equal(await savedText(app), before, 'the board is unchanged')
+})
