@@ -153,6 +153,23 @@ const overlays = fc.oneof(
       s.store.deletedJobs.push(job)
     }),
   ),
+  fc.tuple(index, fc.constantFrom(1, 2, 3)).map(([i, job]) =>
+    mutation(`generated job ${job} deleted and written over (${i})`, (s, b) => {
+      const record = generatedOf(b, 'jobs', i)
+      record.id = job
+      s.store.written.jobs.push(record)
+      s.store.deleted.jobs.push(job)
+      s.store.deletedJobs.push(job)
+    }),
+  ),
+  fc.tuple(index, index, fc.constantFrom('resumes', 'documents', 'timesheets')).map(([i, j, kind]) =>
+    mutation(`a generated candidate ${i} listing the ${kind} of candidate ${j}`, (s, b) => {
+      const record = generatedOf(b, 'candidates', i)
+      const other = generatedOf(b, 'candidates', j)
+      record[kind] = [...(record[kind] ?? []), ...(other[kind] ?? [])]
+      s.store.written.candidates.push(record)
+    }),
+  ),
   fc.tuple(index, fc.constantFrom(1, 2, 999)).map(([i, file]) =>
     mutation(`a generated candidate ${i} listing resume ${file}`, (s, b) => {
       const record = generatedOf(b, 'candidates', i)
