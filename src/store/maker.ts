@@ -13,6 +13,7 @@ import type { Application, ApplicationSeed, Candidate, CandidateSeed, JobSeed, P
 import type { FileKind, Links } from './links.js'
 import * as V from './vocabulary.js'
 import { wholeAmount } from '../core/money.js'
+import { CLOCK_MAX_MS } from '../core/clock.js'
 
 const DAY = 86_400_000
 /** The lists a board validates against and draws from: constrained, derived, and predefined locations. */
@@ -198,7 +199,8 @@ export class RecordMaker {
     const [low, high] = V.SALARY_BANDS[main.sector] ?? V.DEFAULT_SALARY_BAND
     const band = (n: number) => `£${wholeAmount(Math.round(n / 1000) * 1000)}`
     const current = f.number.int({ min: low, max: high })
-    const available = formatDate(this.between(createdMs, nowMs + 90 * DAY))
+    // within the clock's last year, availability stops at its end: a year 10000 date has no YYYY-MM-DD
+    const available = formatDate(this.between(createdMs, Math.min(nowMs + 90 * DAY, CLOCK_MAX_MS)))
     const qualifications = V.QUALIFICATIONS[main.sector as keyof typeof V.QUALIFICATIONS] ?? V.QUALIFICATIONS.other
     const createdAt = formatTimestamp(createdMs)
     const base: CandidateBase = {

@@ -221,6 +221,15 @@ const scenario = fc.oneof(
   fc.tuple(fc.constantFrom('jobs', 'candidates', 'applications', 'timesheets', 'resumes', 'documents', 'marketing'), fc.constantFrom(0, 1, 2, 5, 100, -1, 1e9)).map(([name, n]) =>
     mutation(`scenario.counts.${name} = ${n}`, (s) => (s.scenario.counts[name] = n)),
   ),
+  fc.constant(mutation('scenario.records emptied', (s) => (s.scenario.records = {}))),
+  fc.tuple(fc.constantFrom('jobs', 'candidates', 'applications', 'marketing'), fc.constantFrom(1, 2, 99, 0)).map(([name, id]) =>
+    mutation(`scenario.records.${name} gains one with id ${id}`, (s) => {
+      s.scenario.records ??= {}
+      s.scenario.records[name] = [...(s.scenario.records[name] ?? []), { id, candidate_id: id, job_id: id }]
+    }),
+  ),
+  fc.constantFrom(1, 2, 120, 121).map((n) => mutation(`scenario.historyMonths = ${n}`, (s) => (s.scenario.historyMonths = n))),
+  fc.constantFrom('1970-01-01 00:00:00', '9999-12-31 23:59:59', '1969-12-31 23:59:59').map((now) => mutation(`clock.now = ${now}`, (s) => (s.clock.now = now))),
   fc.constantFrom(0, 1, 3, 1001).map((n) => mutation(`scenario.pageSize = ${n}`, (s) => (s.scenario.pageSize = n))),
   fc.constantFrom('1999-01-01 00:00:00', '2040-01-01 00:00:00', '2026-02-30 10:00:00').map((now) => mutation(`scenario.now and clock.now = ${now}`, (s) => {
     s.scenario.now = now
