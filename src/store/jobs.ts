@@ -4,6 +4,7 @@
 // a deleted job answers "has been deleted" and its id is never given again.
 import { id as idSchema, jobInput } from '../../schemas/index.js'
 import { splitIndustry } from '../../schemas/values.js'
+import { CLOCK_MAX_MS } from '../core/clock.js'
 import { BoardError, boardError } from '../core/errors.js'
 import { addMonth, formatMinute, monthOfTimestamp } from '../core/time.js'
 import type { JobInput, StoredJob } from '../core/types.js'
@@ -116,8 +117,10 @@ export class JobLifecycle {
         if (state === 'unpublished') return jobs.replace(id, { ...job, updated_at: now })
         return jobs.replace(id, { ...job, state: 'expired', expiry_date: formatMinute(clock.now()), updated_at: now })
       case 'repost': {
-        const closing = closingDate ?? formatMinute(addMonth(clock.now(), 1))
-        const expiry = closingDate ?? formatMinute(addMonth(clock.now(), 1))
+        // in the clock's last month a month on would be year 10000, which no job date can hold
+        const monthOn = formatMinute(Math.min(addMonth(clock.now(), 1), CLOCK_MAX_MS))
+        const closing = closingDate ?? monthOn
+        const expiry = closingDate ?? monthOn
         return jobs.replace(id, { ...job, published: 1, state: 'published', closing_date: closing, expiry_date: expiry, updated_at: now })
       }
     }

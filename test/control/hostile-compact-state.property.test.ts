@@ -246,6 +246,8 @@ const WRITES: Array<[string, object]> = [
   ['/__mock/jobs', jobInputSample()],
   ['/api/v1/job/add', jobInputSample()],
   ['/api/v1/job/close', { id: 2 }],
+  ['/api/v1/job/expire', { id: 4 }],
+  ['/api/v1/job/repost', { id: 5 }],
   ['/api/v1/job/delete', { id: 3 }],
 ]
 
