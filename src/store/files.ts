@@ -123,13 +123,16 @@ function xlsxParts(label: string): Record<string, string> {
 }
 
 const MAX_COMMENT = 0xffff
+const ZIP_FIRST = new Date(1980, 0, 1, 0, 0, 0)
+const ZIP_LAST = new Date(2099, 11, 31, 23, 59, 58)
 const EOCD_LENGTH = 22
 
 /** A zip of the parts, `padding` bytes longer than the bare package. */
 function officePackage(spec: FileSpec, parts: Record<string, string>, padding: number, made: Made): Buffer {
   // the file's own date, read as local time as zip dates are, so the bytes do not depend on the time zone
   const [year = 2026, month = 1, day = 1, hour = 0, minute = 0, second = 0] = (spec.createdAt ?? '').split(/[- :]/).map(Number)
-  const mtime = new Date(year, month - 1, day, hour, minute, second)
+  // a zip date holds the years 1980-2099 only: a file made outside them is dated at the nearer end
+  const mtime = new Date(Math.min(Math.max(new Date(year, month - 1, day, hour, minute, second).getTime(), ZIP_FIRST.getTime()), ZIP_LAST.getTime()))
   const files: Zippable = Object.fromEntries(Object.entries(parts).map(([name, text]) => [name, new TextEncoder().encode(text)]))
   const build = (extra?: number) =>
     Buffer.from(zipSync(extra === undefined ? files : { ...files, 'jobboard-kit/padding.bin': [filler(spec, extra, 'zip'), { level: 0 }] }, { level: 6, mtime }))

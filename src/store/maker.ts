@@ -15,6 +15,9 @@ import * as V from './vocabulary.js'
 import { wholeAmount } from '../core/money.js'
 import { CLOCK_MAX_MS } from '../core/clock.js'
 
+/** A date no later than the clock's end: near it, a job would close and a candidate be available in year 10000, which no date can hold. */
+const lastMinute = (ms: number) => Math.min(ms, CLOCK_MAX_MS)
+
 const DAY = 86_400_000
 /** The lists a board validates against and draws from: constrained, derived, and predefined locations. */
 export type BoardLists = FieldValues & {
@@ -146,10 +149,10 @@ export class RecordMaker {
       salary_unit: unit as StoredJob['salary_unit'],
       salary_currency: this.#pick(lists.salary_currencies) as StoredJob['salary_currency'],
       require_cv: this.#chance(0.8) ? 1 : 0,
-      available_from: formatMinute(createdMs + f.number.int({ min: 7, max: 60 }) * DAY),
-      closing_date: formatMinute(closing),
+      available_from: formatMinute(lastMinute(createdMs + f.number.int({ min: 7, max: 60 }) * DAY)),
+      closing_date: formatMinute(lastMinute(closing)),
       close_automatically: this.#chance(0.5) ? 1 : 0,
-      expiry_date: formatMinute(addMonth(closing, 1)),
+      expiry_date: formatMinute(lastMinute(addMonth(closing, 1))),
       hot: this.#chance(0.1) ? 1 : 0,
       internal: this.#chance(0.05) ? 1 : 0,
       keywords: [role, sector, location.split(',')[0] as string].join(','),
@@ -199,8 +202,7 @@ export class RecordMaker {
     const [low, high] = V.SALARY_BANDS[main.sector] ?? V.DEFAULT_SALARY_BAND
     const band = (n: number) => `£${wholeAmount(Math.round(n / 1000) * 1000)}`
     const current = f.number.int({ min: low, max: high })
-    // within the clock's last year, availability stops at its end: a year 10000 date has no YYYY-MM-DD
-    const available = formatDate(this.between(createdMs, Math.min(nowMs + 90 * DAY, CLOCK_MAX_MS)))
+    const available = formatDate(this.between(createdMs, lastMinute(nowMs + 90 * DAY)))
     const qualifications = V.QUALIFICATIONS[main.sector as keyof typeof V.QUALIFICATIONS] ?? V.QUALIFICATIONS.other
     const createdAt = formatTimestamp(createdMs)
     const base: CandidateBase = {
