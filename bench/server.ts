@@ -61,7 +61,7 @@ async function start(spec: ServerSpec): Promise<Listening> {
   // A virtual clock keeps every run on the scenario's own date, so the same job/add body
   // and since values stay valid whenever the bench is run.
   // Imported here so that the ceiling's process loads nothing of the fake.
-  const { createMockServer } = await import('../src/server.js')
+  const { createMockServer } = await import('../src/fake/server.js')
   const started = performance.now()
   const server = await createMockServer({
     scenario: spec.scenario,

@@ -43,7 +43,7 @@ function settings(): Settings {
 // ---- the server side ---------------------------------------------------------------
 
 async function child(): Promise<void> {
-  const { createMockServer } = await import('../src/server.js')
+  const { createMockServer } = await import('../src/fake/server.js')
   const server = await createMockServer({
     scenarioData: { name: 'soak', credentials: USERS },
     clock: 'virtual',

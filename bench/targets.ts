@@ -2,7 +2,7 @@
 // read from the running fake over its own API first, so the requests stay valid when
 // a scenario changes; each target cycles through several URLs rather than one.
 import type autocannon from 'autocannon'
-import { MAX_CACHED_ANSWERS } from '../src/http/answers.js'
+import { MAX_CACHED_ANSWERS } from '../src/fake/http/answers.js'
 import { jobInputSample } from '../test/fixtures/samples.js'
 import { send, type Target } from './load.js'
 
@@ -131,7 +131,7 @@ export function openTargets(origin: string, facts: BoardFacts): Target[] {
   ]
 }
 
-/** Windows the rate limiter holds before it sweeps on every new one (src/http/rate-limit.ts). */
+/** Windows the rate limiter holds before it sweeps on every new one (src/fake/http/rate-limit.ts). */
 const SWEEP_THRESHOLD = 10_000
 
 /**
@@ -161,7 +161,7 @@ export function limitedTargets(origin: string, facts: BoardFacts, connections: n
 
 /**
  * Spellings of one list URL with `page` written with leading zeros (`page=007`): the
- * same answer, but each a URL of its own to the answer cache (src/http/answers.ts), and
+ * same answer, but each a URL of its own to the answer cache (src/fake/http/answers.ts), and
  * more of them than it keeps, so that every answer is made rather than sent from memory.
  * What paging deep or filtering by an old `since` costs the store shows only so.
  */

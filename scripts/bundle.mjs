@@ -1,6 +1,6 @@
 // Build step after tsc (`npm run build`): bundles the package (the library, jobboard-kit/nock,
 // jobboard-kit/contract and the command line) with what it imports into one CommonJS file,
-// dist/lib/kit.cjs, that src/load-bundle.ts runs from V8's code cache (scripts/code-cache.mjs
+// dist/lib/kit.cjs, that src/core/load-bundle.ts runs from V8's code cache (scripts/code-cache.mjs
 // makes it next). Importing the package or starting `jobboard-kit serve` then reads a few
 // files instead of some 400 modules, and on Node 20 does not compile them again each time:
 // module loading and compiling were most of their start-up.
@@ -23,9 +23,9 @@ await build({
   stdin: {
     contents: [
       "export * as lib from './index.js'",
-      "export * as nock from './nock.js'",
+      "export * as nock from './fake/nock.js'",
       "export const contract = () => import('./contract/index.js')",
-      "export const cli = () => import('./cli.js')",
+      "export const cli = () => import('./cli/main.js')",
       // the precompiled validators travel in the bundle (and its code cache) rather than as files to load
       "import { carryPrecompiled } from './core/validation.js'",
       "import precompiled from '../precompiled/index.cjs'",
@@ -56,7 +56,7 @@ await build({
 
 // the loader, bundled on its own (it needs only Node's modules)
 await build({
-  entryPoints: [new URL('load-bundle.js', src).pathname],
+  entryPoints: [new URL('core/load-bundle.js', src).pathname],
   outfile: new URL('load-bundle.js', out).pathname,
   bundle: true,
   format: 'esm',
@@ -84,7 +84,7 @@ writeFileSync(
   ]),
 )
 writeFileSync(new URL('index.js', out), entry('./', 'kit.lib', await namesOf('index.js')))
-writeFileSync(new URL('nock.js', out), entry('./', 'kit.nock', await namesOf('nock.js')))
+writeFileSync(new URL('nock.js', out), entry('./', 'kit.nock', await namesOf('fake/nock.js')))
 writeFileSync(new URL('cli.js', out), entry('./', 'await kit.cli()', ['main']))
 mkdirSync(new URL('contract/', out))
 writeFileSync(new URL('contract/index.js', out), entry('../', 'await kit.contract()', await namesOf('contract/index.js')))

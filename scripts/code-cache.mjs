@@ -1,6 +1,6 @@
 // Build step after bundle.mjs (`npm run build`): runs `jobboard-kit serve` once to its first
 // answer and keeps the code V8 compiled on the way as dist/lib/kit.cjs's code cache for this
-// Node (src/load-bundle.ts reads it). What the run compiled is what every start compiles:
+// Node (src/core/load-bundle.ts reads it). What the run compiled is what every start compiles:
 // the modules' top levels, building the app and the board, and a first list answered.
 // A start that goes further compiles the rest as it goes, as it would without a cache.
 //

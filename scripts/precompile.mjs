@@ -10,9 +10,9 @@ const { PRECOMPILED_DIR, bindFieldValues, standaloneSource, precompiledName, TEX
 // from here on every schema is compiled at run time: the files are being made
 rmSync(PRECOMPILED_DIR, { recursive: true, force: true })
 const { boardLists, boundScenarioSchema, CHECKED_SCENARIOS, checkScenarios, loadScenario, SCENARIO_POLICY, scenarioListsSchema, scenarioNames } = await import(
-  new URL('src/scenario.js', dist).href
+  new URL('src/fake/scenario.js', dist).href
 )
-const { withExtraFields } = await import(new URL('src/extra-fields.js', dist).href)
+const { withExtraFields } = await import(new URL('src/fake/store/extra-fields.js', dist).href)
 const schemas = await import(new URL('schemas/index.js', dist).href)
 
 /** [policy, schema] pairs, one per validator a fake of a shipped scenario compiles as it starts or on its first job write. */
@@ -42,7 +42,7 @@ for (const name of scenarioNames()) {
   for (const schema of records) targets.push([{ ownSchemas: true }, bindFieldValues(schema, lists)])
 }
 
-// query strings and path parameters of the API's read routes, coerced from text (src/app.ts)
+// query strings and path parameters of the API's read routes, coerced from text (src/fake/app.ts)
 for (const schema of [schemas.pagedQuery, schemas.applicationsQuery, schemas.idParams]) targets.push([TEXT_POLICY, schema])
 
 mkdirSync(PRECOMPILED_DIR, { recursive: true })

@@ -22,7 +22,7 @@ for (const { name, code } of examples) {
     const dir = mkdtempSync(join(ROOT, '.readme-'))
     t.teardown(() => rmSync(dir, { recursive: true, force: true }))
     const source = code
-      .replace("from 'jobboard-kit/nock'", `from '${join(ROOT, 'src/nock.ts')}'`)
+      .replace("from 'jobboard-kit/nock'", `from '${join(ROOT, 'src/fake/nock.ts')}'`)
       .replace("from 'jobboard-kit'", `from '${join(ROOT, 'src/index.ts')}'`)
     const file = join(dir, `${name}.test.ts`)
     writeFileSync(file, source)

@@ -2,8 +2,8 @@
 // fake in-process, over a socket and through nock, and the contract kit's CLI against
 // the CLI's `serve`, each once. (The README's examples run in test/readme.test.ts.)
 import t from 'tap'
-import { installedNockVersion, interceptBoard, nockSupport } from '../src/nock.js'
-import { createMockServer } from '../src/server.js'
+import { installedNockVersion, interceptBoard, nockSupport } from '../src/fake/nock.js'
+import { createMockServer } from '../src/fake/server.js'
 import { runProcessToEnd, serveProcess } from './helpers/cli.js'
 
 const auth = { authorization: `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}` }

@@ -8,7 +8,7 @@
 // interrupted, 3 incomplete.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { PACKAGE_VERSION } from '../core/paths.js'
-import { loadProfile, ProfileError, profileValues, type LoadedProfile } from '../profile.js'
+import { loadProfile, ProfileError, profileValues, type LoadedProfile } from '../profile/profile.js'
 import { mergeProfile, readProfile } from './profile.js'
 import { dirname } from 'node:path'
 import { realKitClock, type KitClock } from './clock.js'

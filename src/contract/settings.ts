@@ -3,7 +3,7 @@
 // in) and frozen, so that the rest of the kit never sees a half-valid setting. A wrong
 // setting is a UsageError (exit 2).
 import { CONTRACT_GROUPS, contractOptions } from '../../schemas/contract.js'
-import { asFlags } from '../cli-options.js'
+import { asFlags } from '../core/cli-options.js'
 import { deepFreeze } from '../core/freeze.js'
 import type { ContractFlags, ContractOptions } from '../core/types.js'
 import { createAjv, explain } from '../core/validation.js'

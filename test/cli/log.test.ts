@@ -94,7 +94,7 @@ const hasScript = spawnSync('script', ['--version']).status === 0
 
 /** `serve` under a pseudo-terminal (util-linux `script`), as a person at a terminal runs it. */
 function serveOnTerminal(t: Test, env: NodeJS.ProcessEnv): Promise<{ url: string; output: () => string }> {
-  const command = `exec ${JSON.stringify(process.execPath)} --import tsx src/cli.ts serve --port 0 --scenario empty`
+  const command = `exec ${JSON.stringify(process.execPath)} --import tsx src/cli/main.ts serve --port 0 --scenario empty`
   const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { cwd: ROOT, env: { ...process.env, FORCE_COLOR: undefined, ...env } })
   let out = ''
   t.teardown(() => {

@@ -1,7 +1,7 @@
 // Usage errors: one line naming the problem and where the command's help is, exit 2,
 // never the whole help; plain words for the slips people make most.
 import t from 'tap'
-import { scenarioNames } from '../../src/scenario.js'
+import { scenarioNames } from '../../src/fake/scenario.js'
 import { runToEnd } from '../helpers/cli.js'
 
 const ONE_LINE = /^jobboard-kit: [^\n]+; see jobboard-kit( [a-z]+)? --help\n$/

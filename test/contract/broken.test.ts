@@ -2,7 +2,7 @@
 // at a time, each a detail the spec documents, and for each the contract run fails on
 // the check named for it (exit 1), while the unbroken fake behind the same proxy passes.
 import t from 'tap'
-import type { BuildOptions } from '../../src/app.js'
+import type { BuildOptions } from '../../src/fake/app.js'
 import type { ContractFlags } from '../../src/contract/settings.js'
 import { formatMinute } from '../../src/core/time.js'
 import { board, changeAnswer, changeJson, contract, dropHeader, json, on, type Breakage, type Exchange } from './helpers.js'

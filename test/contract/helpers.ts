@@ -10,8 +10,8 @@ import type { ContractReport } from '../../src/contract/report.js'
 import { runContract } from '../../src/contract/run.js'
 import { resolveSettings, type ContractFlags } from '../../src/contract/settings.js'
 import type { CheckResult } from '../../src/contract/suite.js'
-import { createMockServer, type MockServer } from '../../src/server.js'
-import type { BuildOptions } from '../../src/app.js'
+import { createMockServer, type MockServer } from '../../src/fake/server.js'
+import type { BuildOptions } from '../../src/fake/app.js'
 import { checked, type Json } from '../helpers/board.js'
 
 export const CREDENTIALS = { username: 'jobboard', password: 'jobboard' }

@@ -7,7 +7,7 @@ import { scenario, serverOptions, storedJob } from '../../schemas/index.js'
 import { jobInput } from '../../schemas/job.js'
 import { pagedQuery } from '../../schemas/query.js'
 import { bindFieldValues, createAjv, loadStandalone, precompiledName, standaloneSource, TEXT_POLICY, type AjvPolicy } from '../../src/core/validation.js'
-import { boardLists, loadScenario, SCENARIO_POLICY } from '../../src/scenario.js'
+import { boardLists, loadScenario, SCENARIO_POLICY } from '../../src/fake/scenario.js'
 
 const require = createRequire(import.meta.url)
 

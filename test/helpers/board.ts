@@ -1,6 +1,6 @@
 // Builds a fake for one test, in-process, and closes it when the test ends.
 import type { Test } from 'tap'
-import { buildApp, type BuildOptions } from '../../src/app.js'
+import { buildApp, type BuildOptions } from '../../src/fake/app.js'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 
 export const USER = 'jobboard'

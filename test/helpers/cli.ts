@@ -6,7 +6,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import type { Test } from 'tap'
-import { main, type CliProcess } from '../../src/cli.js'
+import { main, type CliProcess } from '../../src/cli/main.js'
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -98,7 +98,7 @@ export async function runToEnd(args: string[], env: NodeJS.ProcessEnv = {}): Pro
 
 /** The CLI as a child process, from source. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } })
+  return spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } })
 }
 
 /** Starts `jobboard-kit serve` as a process and answers its URL once it prints the listening line. */

@@ -1,7 +1,7 @@
 // A minimal record kind for testing the store's Collection apart from the API's schemas.
 import type { FromSchema } from 'json-schema-to-ts'
 import { createAjv } from '../../src/core/validation.js'
-import { Collection } from '../../src/store/collection.js'
+import { Collection } from '../../src/fake/store/collection.js'
 
 export const rowSchema = {
   type: 'object',

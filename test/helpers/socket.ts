@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify'
 import { connect, type Socket } from 'node:net'
 import type { Test } from 'tap'
-import { buildApp, type BuildOptions } from '../../src/app.js'
+import { buildApp, type BuildOptions } from '../../src/fake/app.js'
 
 /** A fake listening on 127.0.0.1 with a free port, closed when the test ends. */
 export async function listening(t: Test, options: BuildOptions = {}): Promise<{ app: FastifyInstance; port: number }> {

@@ -4,7 +4,7 @@
 // two boards by.
 import type { FastifyInstance } from 'fastify'
 import type { Test } from 'tap'
-import type { BuildOptions } from '../../src/app.js'
+import type { BuildOptions } from '../../src/fake/app.js'
 import type { CompactBoardState } from '../../src/core/types.js'
 import { board, call, type Json } from './board.js'
 import { jobInputSample } from '../fixtures/samples.js'

@@ -5,8 +5,8 @@ import { join } from 'node:path'
 import t from 'tap'
 import { behaviourProperties } from '../../schemas/behaviour.js'
 import { PROFILE_POINTS, profilePointValues } from '../../schemas/profile.js'
-import { kebab } from '../../src/cli-options.js'
-import { parseProfile } from '../../src/profile.js'
+import { kebab } from '../../src/core/cli-options.js'
+import { parseProfile } from '../../src/profile/profile.js'
 import { ROOT } from '../helpers/cli.js'
 
 const profileDoc = readFileSync(join(ROOT, 'docs/profile.md'), 'utf8')

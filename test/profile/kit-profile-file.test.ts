@@ -6,8 +6,8 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
-import { loadProfile } from '../../src/profile.js'
-import { createMockServer } from '../../src/server.js'
+import { loadProfile } from '../../src/profile/profile.js'
+import { createMockServer } from '../../src/fake/server.js'
 import type { ServerOptionsInput } from '../../src/core/types.js'
 import { contract } from '../contract/helpers.js'
 

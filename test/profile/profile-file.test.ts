@@ -7,8 +7,8 @@ import { join } from 'node:path'
 import t from 'tap'
 import { behaviourProperties } from '../../schemas/behaviour.js'
 import { PROFILE_POINTS, profileFile } from '../../schemas/profile.js'
-import { applyProfile, loadProfile, parseProfile, ProfileError } from '../../src/profile.js'
-import { createMockServer } from '../../src/server.js'
+import { applyProfile, loadProfile, parseProfile, ProfileError } from '../../src/profile/profile.js'
+import { createMockServer } from '../../src/fake/server.js'
 import { nonDefaultOptions, nonDefaultProfile } from '../helpers/profile-values.js'
 
 const profileWith = (points: object) => ({ ...nonDefaultProfile(), points })

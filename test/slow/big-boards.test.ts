@@ -3,7 +3,7 @@
 // on demand, so a first page, the last page, a detail and the filters answer without
 // building every record. Runs in CI (`npm run test:slow`), not in `npm test`.
 import t from 'tap'
-import { loadScenario } from '../../src/scenario.js'
+import { loadScenario } from '../../src/fake/scenario.js'
 import { board, call } from '../helpers/board.js'
 
 for (const name of ['large', 'xl']) {

@@ -1,0 +1,188 @@
+// Builds the Fastify instance of one fake: validation policy, error answers, the API
+// under /api/v1 behind Basic auth and the rate limit, the public job pages, and the
+// control API. It never listens: src/fake/server.ts and src/cli/main.ts do.
+import Fastify, { type FastifyInstance } from 'fastify'
+import { Board } from './board.js'
+import { boardError, sendError } from '../core/errors.js'
+import type { ProfileFile, ScenarioFile, ServerOptionsInput } from '../core/types.js'
+import { checkResponses, registerOpenApi, type ResponseCheck } from './openapi.js'
+import { resolveOptions, type ResolvedOptions } from './options.js'
+import { applyProfile, loadProfile, type LoadedProfile } from '../profile/profile.js'
+import { Controller } from './control.js'
+import { apiAdmission, settleLimit } from './http/admission.js'
+import { registerAnswers } from './http/answers.js'
+import { type Auth, registerAuth } from './http/auth.js'
+import { registerBodies, requireJson } from './http/body.js'
+import { clientErrorHandler, errorPolicy, frameworkErrorHandler, registerErrorAnswers } from './http/error-style.js'
+import { type ArmedFault, faultAnswers } from './http/faults.js'
+import { requestJournal } from './http/journal.js'
+import { logMode, type RequestLog } from './http/log.js'
+import { documentedErrors } from './http/prefer.js'
+import { serializerCompiler } from './http/serializer.js'
+import { registerShutdown } from './http/shutdown.js'
+import applications from './routes/applications.js'
+import candidates from './routes/candidates.js'
+import control, { CONTROL_PREFIX } from './routes/control.js'
+import jobs from './routes/jobs.js'
+import marketing from './routes/marketing.js'
+import metrics from './routes/metrics.js'
+import publicPages from './routes/public.js'
+import { withErrorAnswers } from './routes/schemas.js'
+import timesheets from './routes/timesheets.js'
+import { API_PREFIX } from './store/links.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    board: Board
+    /** What the control API does, callable in-process. */
+    controller: Controller
+    /** Every route registered, for the auth test and the control API's index. */
+    endpoints: ReadonlyArray<{ method: string; url: string }>
+  }
+  interface FastifyRequest {
+    /** The API user the request authenticated as ('' before auth). */
+    apiUser: string
+    /** The rate-limit window this request opened, if any. */
+    limitKey: string | undefined
+    /** The fault this request met, if any. */
+    fault: ArmedFault | undefined
+    /** Where this request's answer is kept once made, when its route's answers are cached and it missed. */
+    answerKey: string | undefined
+    /** The month that answer depends on, if it does. */
+    answerMonth: string | undefined
+  }
+  interface FastifyContextConfig {
+    /** Error statuses the route documents: what Prefer: code=NNN may ask for. */
+    errors?: number[]
+    /** The route's 200 answers are kept as bytes (src/fake/http/answers.ts): per revision, or per revision and month. */
+    answerCache?: 'revision' | 'month'
+  }
+}
+
+export interface BuildOptions extends Omit<ServerOptionsInput, 'profile'> {
+  /** A scenario given as an object rather than a name or path. */
+  scenarioData?: ScenarioFile
+  /** Holds every API answer against the OpenAPI document and reports those it does not describe (the test suite's check). */
+  checkResponses?: ResponseCheck
+  /** A deployment profile, by path or as an object: its points set the knobs not given here. */
+  profile?: string | ProfileFile | LoadedProfile
+  /** Called once per answered (or abandoned) request: the pretty request log. */
+  requestLog?: RequestLog
+}
+
+const underApi = (url: string) => url.startsWith(`${API_PREFIX}/`) || url === API_PREFIX || url.startsWith(`${API_PREFIX}?`)
+
+/**
+ * One fake: its options, its board, the request handling of each concern (src/fake/http/),
+ * then the routes. Every request passes one synchronous onRequest path: shutdown, then
+ * faults (before auth and the rate limit: they stand for the network and the server
+ * failing); under /api/v1 the credentials, Prefer and the rate limit; then the answer cache.
+ */
+export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Promise<FastifyInstance> {
+  const { scenarioData, checkResponses: responseCheck, profile, requestLog, ...rest } = input as BuildOptions
+  const options = resolveOptions(profile === undefined ? rest : applyProfile(rest, loadProfile(profile)).options)
+  const board = new Board(options, scenarioData)
+
+  const statusPolicy = errorPolicy(board)
+  let auth: Auth | undefined
+  const app = Fastify({
+    logger: logMode(options) === 'json',
+    trustProxy: options.trustProxy,
+    // the fake answers its own 503 while closing ({status, message}), and lets requests in flight finish
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
+    requestTimeout: options.requestTimeout,
+    connectionTimeout: options.connectionTimeout,
+    // Node looks for late requests every connectionsCheckingInterval (30 s by default): a
+    // shorter requestTimeout is checked often enough to hold
+    http:
+      options.requestTimeout > 0
+        ? {
+            connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(options.requestTimeout / 4))),
+            headersTimeout: Math.min(60_000, options.requestTimeout),
+          }
+        : null,
+    bodyLimit: 1_048_576,
+    frameworkErrors: frameworkErrorHandler(statusPolicy, () => auth),
+    clientErrorHandler,
+  })
+  app.setSerializerCompiler(serializerCompiler)
+  app.decorate('board', board)
+  const controller = new Controller(() => app.board)
+  app.decorate('controller', controller)
+  const endpoints: Array<{ method: string; url: string }> = []
+  app.decorate('endpoints', endpoints)
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) endpoints.push({ method, url: route.url })
+    const method = [route.method].flat()[0] as string
+    route.config = { ...route.config, errors: documentedErrors(method, route.schema) }
+    // the API's routes describe every error they may answer, for the OpenAPI document
+    if (route.url.startsWith(`${API_PREFIX}/`)) route.schema = withErrorAnswers(method, route.schema)
+  })
+  app.decorateRequest('apiUser', '')
+  app.decorateRequest('limitKey', undefined)
+  app.decorateRequest('fault', undefined)
+  app.decorateRequest('answerKey', undefined)
+  app.decorateRequest('answerMonth', undefined)
+
+  registerBodies(app, board)
+  const shutdown = registerShutdown(app, options.shutdownTimeout)
+  const journal = requestJournal(board, requestLog)
+  const faults = faultAnswers(board.faults, options.connectionTimeout, shutdown.signal)
+
+  app.addHook('onRequest', (request, reply, done) => {
+    if (shutdown.closing) {
+      sendError(request, reply, boardError.shuttingDown(), statusPolicy)
+      return
+    }
+    const url = request.url
+    if (url.startsWith(CONTROL_PREFIX)) return done()
+    const fault = board.faults.take(request.method, url)
+    // API requests are watched once they miss the answer cache (src/fake/http/answers.ts)
+    if (fault !== undefined || !underApi(url)) journal.watchClose(request, reply)
+    if (fault === undefined) return done()
+    faults.meet(request, reply, fault, done)
+  })
+  auth = await registerAuth(app, board)
+  const answers = registerAnswers(app, board, journal.watchClose)
+  // one onSend: the shutdown's Connection: close, links on the request's origin and the
+  // answer cache, and a truncate fault
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (shutdown.closing) reply.header('connection', 'close')
+    done(null, faults.truncate(request, reply, answers.keep(request, reply, payload)))
+  })
+  // last of the onSend hooks: it sees the answer as it leaves
+  if (responseCheck) checkResponses(app, responseCheck)
+  app.addHook('onResponse', (request, reply, done) => {
+    settleLimit(board, request, reply.statusCode)
+    if (!request.url.startsWith(CONTROL_PREFIX)) journal.record(request, reply.statusCode)
+    requestLog?.(request, reply, reply.statusCode)
+    done()
+  })
+  registerErrorAnswers(app, statusPolicy, auth)
+
+  await registerOpenApi(app)
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', apiAdmission(board, auth, options.prefer, statusPolicy))
+      api.addHook('preValidation', requireJson)
+      await api.register(candidates)
+      await api.register(applications)
+      await api.register(timesheets)
+      await api.register(marketing)
+      await api.register(metrics)
+      await api.register(jobs)
+    },
+    { prefix: API_PREFIX },
+  )
+  await app.register(publicPages)
+  if (options.control) {
+    await app.register(control, {
+      prefix: CONTROL_PREFIX,
+      controller,
+      stateBodyLimit: options.stateBodyLimit,
+      ...(options.controlToken ? { token: options.controlToken } : {}),
+    })
+  }
+  return app
+}

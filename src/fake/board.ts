@@ -1,0 +1,118 @@
+// Everything one fake instance holds that a reset replaces: the effective scenario,
+// the clock, the store, the rate-limit windows, the journal and the armed faults. The
+// app reads it through this object on every request, so /__mock/reset can swap it
+// without rebuilding routes.
+import { credentialChecker } from './http/auth.js'
+import { createClock, type Clock } from '../core/clock.js'
+import { FileCache } from './http/downloads.js'
+import { Faults } from './http/faults.js'
+import { Journal } from './http/journal.js'
+import { effectiveScenario, type ResolvedOptions } from './options.js'
+import { RateLimiter } from './http/rate-limit.js'
+import { sharedSchemas, loadScenario, ScenarioError, type LoadedScenario, type LoadPolicy } from './scenario.js'
+import { BoardError } from '../core/errors.js'
+import { isDeepStrictEqual } from 'node:util'
+import { publishedProgress } from './store/progress.js'
+import { Store } from './store/store.js'
+import { parseTime } from '../core/time.js'
+import type { CompactStoreState, ScenarioFile, StoreState } from '../core/types.js'
+
+export interface ResetOptions {
+  /** Another scenario, by name, path or as an object; default: the current one. */
+  scenario?: string | ScenarioFile
+  /** Another seed; default: the options' or the scenario's. */
+  seed?: number
+}
+
+export class Board {
+  readonly options: ResolvedOptions
+  #source: string | ScenarioFile
+  #seed: number | undefined
+  scenario!: LoadedScenario
+  clock!: Clock
+  store!: Store
+  limiter!: RateLimiter
+  checkCredentials!: (username: string, password: string) => boolean
+  readonly journal = new Journal()
+  readonly faults = new Faults()
+  /** Download files made at the current store's revision, kept as bytes (src/fake/http/downloads.ts). */
+  readonly downloads = new FileCache()
+  /** The extra record fields the routes' serializers were built with: a later board must keep them. */
+  #extraFields: LoadedScenario['behaviour']['extraFields'] | undefined
+  /** Compiled scenario and state schemas, so that resets and restores do not compile them again. */
+  readonly compiled = sharedSchemas()
+
+  constructor(options: ResolvedOptions, scenario?: string | ScenarioFile) {
+    this.options = options
+    this.#source = scenario ?? options.scenario
+    this.#seed = options.seed
+    this.reset()
+  }
+
+  /**
+   * A fresh board: store, clock and rate-limit windows, from the current or a given
+   * scenario and seed. A scenario that cannot be built throws a ScenarioError naming the
+   * field, and leaves the board as it was.
+   */
+  reset({ scenario, seed }: ResetOptions = {}, policy: LoadPolicy = {}): void {
+    const source = scenario ?? this.#source
+    const nextSeed = seed ?? (scenario === undefined ? this.#seed : this.options.seed)
+    const effective = effectiveScenario(loadScenario(source, { compiled: this.compiled, ...policy }), { ...this.options, seed: nextSeed } as ResolvedOptions)
+    const changed = this.#otherExtraFields(effective)
+    if (changed) throw new ScenarioError(changed)
+    let clock: Clock
+    let store: Store
+    try {
+      clock = this.#newClock(effective)
+      // build before replacing anything: a scenario that fails to load leaves the board as it was
+      const progress = publishedProgress(effective.name)
+      store = Store.generate(effective, clock, this.compiled, progress ? { progress } : {})
+    } catch (error) {
+      if (error instanceof ScenarioError) throw error
+      // pinned records that collide (two candidates with one e-mail, a clock out of range)
+      const field = (error as { field?: unknown }).field
+      throw new ScenarioError(`Scenario "${effective.name}" cannot be built: ${(error as Error).message}`, typeof field === 'string' ? field : '')
+    }
+    this.#install(source, nextSeed, effective, clock, store)
+  }
+
+  /** Replaces the board with one restored from a saved state, full or compact (which has `written`). */
+  restore(scenario: LoadedScenario, now: number, state: StoreState | CompactStoreState): void {
+    const changed = this.#otherExtraFields(scenario)
+    if (changed) throw new BoardError('INVALID_FIELD', changed)
+    const clock = this.#newClock(scenario)
+    clock.set(now)
+    // faults and held delays of the board being replaced end with it
+    this.faults.clear()
+    // a reset after this rebuilds the restored board's own scenario, not the one before it
+    const store = 'written' in state ? Store.restoreCompact(scenario, clock, state, this.compiled) : Store.restore(scenario, clock, state, this.compiled)
+    this.#install(structuredClone(scenario) as ScenarioFile, scenario.seed, scenario, clock, store)
+  }
+
+  /** Why a board with this scenario cannot replace the current one, if it cannot. */
+  #otherExtraFields(scenario: LoadedScenario): string | undefined {
+    this.#extraFields ??= scenario.behaviour.extraFields
+    if (isDeepStrictEqual(scenario.behaviour.extraFields, this.#extraFields)) return undefined
+    return `Scenario "${scenario.name}" gives other extra record fields (behaviour.extraFields) than this fake was started with; start a new fake to change them.`
+  }
+
+  #newClock(scenario: LoadedScenario): Clock {
+    const start = parseTime(scenario.now)
+    const clock = createClock(this.options.clock, start)
+    if (this.options.clock === 'real' && this.options.now !== undefined) clock.set(start)
+    return clock
+  }
+
+  #install(source: string | ScenarioFile, seed: number | undefined, scenario: LoadedScenario, clock: Clock, store: Store): void {
+    this.#source = source
+    this.#seed = seed
+    this.scenario = scenario
+    this.clock = clock
+    this.store = store
+    this.limiter = new RateLimiter(clock, scenario.rateLimitWindow, scenario.behaviour.rateLimitCounts, this.options.rateLimitMaxWindows)
+    this.checkCredentials = credentialChecker(scenario.credentials)
+    this.journal.clear()
+    this.faults.clear()
+    this.downloads.clear()
+  }
+}

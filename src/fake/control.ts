@@ -1,0 +1,299 @@
+// What a test can do to a running fake: reset it, move its clock, add records, read
+// its journal, arm faults, see and clear rate-limit windows, save and restore the
+// whole board. One implementation behind both the /__mock routes and the in-process
+// API (createMockServer), so the two cannot drift apart.
+import { advanceBody, faultBody, journalQuery, resetOptions, setClockBody } from '../../schemas/control.js'
+import { boardState, compactBoardState } from '../../schemas/state.js'
+import { compactStateWithExtraFields, stateWithExtraFields } from './store/extra-fields.js'
+import type { Board, ResetOptions } from './board.js'
+import { boardError, BoardError, BoardInputError } from '../core/errors.js'
+import type { ArmedFault } from './http/faults.js'
+import { type LoadedScenario, parseScenario, ScenarioError } from './scenario.js'
+import { boardLists, type Page } from './store/store.js'
+import { formatTimestamp, parseTime } from '../core/time.js'
+import type {
+  Application,
+  ApplicationSeed,
+  BoardState,
+  Candidate,
+  CandidateSeed,
+  CompactBoardState,
+  FaultInput,
+  JobInput,
+  JournalEntry,
+  MarketingRecord,
+  MarketingSeed,
+  StoredJob,
+  Timesheet,
+  TimesheetSeed,
+} from '../core/types.js'
+import { bindFieldValues, createAjv, valueNestsDeeper, Validators } from '../core/validation.js'
+
+/** Headers that frame an HTTP message: a fault setting them would answer with a broken response. */
+const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'host'])
+
+/** The largest body a fault may answer with, as JSON text: 1 MiB. */
+export const MAX_FAULT_BODY = 1_048_576
+
+/** What a saved board's scenario holds in place of credentials left out of an export. */
+export interface ExportOptions {
+  /** Include the API credentials (the control API asks for the control token first). */
+  credentials?: boolean
+  /** `full` (default): every record; `compact`: only what differs from the board the scenario and seed generate. */
+  form?: 'full' | 'compact'
+}
+
+/** A saved board in either form. */
+export type SavedBoard = BoardState | CompactBoardState
+
+/**
+ * JSON text of a value in pieces, the same text as JSON.stringify gives: arrays are
+ * written 500 items a piece, so a board too large for one string still saves.
+ */
+function* jsonPieces(value: unknown, depth: number): Generator<string> {
+  if (depth === 0 || value === null || typeof value !== 'object') {
+    yield JSON.stringify(value)
+    return
+  }
+  if (Array.isArray(value)) {
+    yield '['
+    for (let i = 0; i < value.length; i += 500) {
+      yield `${i === 0 ? '' : ','}${value.slice(i, i + 500).map((item) => JSON.stringify(item)).join(',')}`
+    }
+    yield ']'
+    return
+  }
+  let first = true
+  yield '{'
+  for (const [key, item] of Object.entries(value)) {
+    if (item === undefined) continue
+    yield `${first ? '' : ','}${JSON.stringify(key)}:`
+    first = false
+    yield* jsonPieces(item, depth - 1)
+  }
+  yield '}'
+}
+
+export type RecordKind = 'candidates' | 'applications' | 'timesheets' | 'marketing'
+
+export interface ClockControl {
+  /** The current time, `YYYY-MM-DD HH:MM:SS`. */
+  now(): string
+  /** Moves time by seconds (negative goes back); answers the new time. */
+  advance(seconds: number): string
+  /** Sets the time (`YYYY-MM-DD HH:MM:SS`); answers it. */
+  set(now: string): string
+}
+
+/**
+ * Every method checks what it is given against the control API's schemas before it
+ * changes anything: the same gate for HTTP bodies and in-process calls, refusing with a
+ * BoardInputError that names the field.
+ */
+export class Controller {
+  readonly #board: () => Board
+  /** Schemas without constrained lists: one compiled set for every board. */
+  readonly #validators = new Validators({})
+
+  constructor(board: () => Board) {
+    this.#board = board
+  }
+
+  get board(): Board {
+    return this.#board()
+  }
+
+  #check<T>(schema: object, input: unknown): T {
+    const validate = this.#validators.get(schema)
+    if (!validate(input)) throw boardError.invalidInput(validate.errors ?? [], 'body', input)
+    return input as T
+  }
+
+  reset(options: ResetOptions = {}): { scenario: string; seed: number; now: string } {
+    this.#check(resetOptions, options)
+    try {
+      // a path may name any .json file on the machine: its refusal says where, not what it holds
+      this.board.reset(options, { redact: true })
+    } catch (error) {
+      if (error instanceof ScenarioError) throw boardError.invalidField(error.message, error.field)
+      throw error
+    }
+    return { scenario: this.board.scenario.name, seed: this.board.scenario.seed, now: this.clock.now() }
+  }
+
+  readonly clock: ClockControl = {
+    now: () => formatTimestamp(this.board.clock.now()),
+    advance: (seconds) => {
+      this.#check(advanceBody, { seconds })
+      this.board.clock.advance(seconds)
+      return this.clock.now()
+    },
+    set: (now) => {
+      this.#check(setClockBody, { now })
+      this.board.clock.set(parseTime(now))
+      return this.clock.now()
+    },
+  }
+
+  addCandidate(seed: CandidateSeed = {}): Candidate {
+    return this.board.store.addCandidate(seed)
+  }
+
+  addApplication(seed: ApplicationSeed = {}): Application {
+    return this.board.store.addApplication(seed)
+  }
+
+  addTimesheet(seed: TimesheetSeed = {}): Timesheet {
+    return this.board.store.addTimesheet(seed)
+  }
+
+  addMarketing(seed: MarketingSeed = {}): MarketingRecord {
+    return this.board.store.addMarketing(seed)
+  }
+
+  /** A job as job/add makes it, without the rate limit. */
+  addJob(input: JobInput): StoredJob {
+    return this.board.store.addJob(input)
+  }
+
+  requests(path?: string): JournalEntry[] {
+    if (path !== undefined) this.#check(journalQuery, { path })
+    return this.board.journal.list(path)
+  }
+
+  clearRequests(): void {
+    this.board.journal.clear()
+  }
+
+  addFault(input: FaultInput): ArmedFault {
+    const fault = this.#check<FaultInput>(faultBody, input)
+    for (const name of Object.keys(fault.headers ?? {})) {
+      if (FRAMING_HEADERS.has(name.toLowerCase())) {
+        throw boardError.invalidField(`The header ${name} (field headers.${name}) frames the HTTP message; a fault may not set it.`, `headers.${name}`)
+      }
+    }
+    if (fault.body !== undefined) {
+      let text: string | undefined
+      try {
+        text = valueNestsDeeper(fault.body) ? undefined : JSON.stringify(fault.body)
+      } catch {
+        text = undefined
+      }
+      if (text === undefined || text.length > MAX_FAULT_BODY) {
+        throw boardError.invalidField(
+          'The body (field body) is invalid: it must be JSON of at most 1 MiB, nested at most 64 levels deep.',
+          'body',
+        )
+      }
+      // armed as a copy: a caller changing its object later does not change the fault
+      return this.board.faults.add({ ...fault, body: JSON.parse(text) as unknown })
+    }
+    return this.board.faults.add(fault)
+  }
+
+  faults(): ArmedFault[] {
+    return this.board.faults.list()
+  }
+
+  clearFaults(): void {
+    this.board.faults.clear()
+  }
+
+  /** The rate-limit windows open now: user, method, URL and seconds left. */
+  rateLimits(): Array<{ user: string; method: string; url: string; secondsLeft: number }> {
+    return this.board.limiter.open().map(({ key, secondsLeft }) => {
+      const [user = '', method = '', url = ''] = key.split('\u0000')
+      return { user, method, url, secondsLeft }
+    })
+  }
+
+  clearRateLimits(): void {
+    this.board.limiter.clear()
+  }
+
+  /** The board as a saved state, full or compact; the API credentials only when asked for. */
+  exportState(options: ExportOptions & { form: 'compact' }): CompactBoardState
+  exportState(options?: ExportOptions & { form?: 'full' }): BoardState
+  exportState(options?: ExportOptions): SavedBoard
+  exportState(options: ExportOptions = {}): SavedBoard {
+    const view = this.#stateView(options)
+    return { ...view, store: structuredClone(view.store) } as SavedBoard
+  }
+
+  /**
+   * The saved state as JSON text in pieces, the same text as JSON.stringify(exportState())
+   * gives: a board too large for one string (the large scenario's, about 1.1 GiB) is
+   * still saved, and never held twice in memory.
+   */
+  *exportJson(options: ExportOptions = {}): Generator<string> {
+    const { store, ...head } = this.#stateView(options)
+    const top = JSON.stringify(head)
+    yield `${top.slice(0, -1)},"store":`
+    // the store's lists (and the compact form's written lists, a level further down) go piece by piece
+    yield* jsonPieces(store, 'written' in store ? 3 : 2)
+    yield '}'
+  }
+
+  #stateView({ credentials = false, form = 'full' }: ExportOptions): SavedBoard {
+    const board = this.board
+    const { credentials: secret, ...scenario } = structuredClone(board.scenario) as BoardState['scenario']
+    const head = {
+      format: 'jobboard-kit/state',
+      version: 1,
+      scenario: (credentials ? { ...scenario, credentials: secret } : scenario) as BoardState['scenario'],
+      clock: { now: this.clock.now() },
+    } as const
+    return form === 'compact' ? { ...head, form: 'compact', store: board.store.compactView() } : { ...head, store: board.store.stateView() }
+  }
+
+  /**
+   * Replaces the board with a saved one; a state that does not validate changes nothing.
+   * A state saved without credentials keeps the credentials the board has now.
+   */
+  importState(state: unknown): void {
+    const head = state as Partial<BoardState> & { form?: unknown } | null
+    if (head === null || typeof head !== 'object' || head.format !== 'jobboard-kit/state') {
+      throw boardError.invalidField('The state is invalid: it must be what GET /__mock/state answers (format "jobboard-kit/state").', 'format')
+    }
+    if (valueNestsDeeper(state)) throw boardError.invalidField('The state is invalid: it nests deeper than 64 levels.', '')
+    const given = head.scenario as Record<string, unknown> | undefined
+    const withCredentials =
+      given !== null && typeof given === 'object' && !Array.isArray(given) && !('credentials' in given)
+        ? { ...given, credentials: structuredClone(this.board.scenario.credentials) }
+        : given
+    let scenario: LoadedScenario
+    try {
+      scenario = parseScenario(withCredentials, 'The state\'s scenario', { compiled: this.board.compiled })
+    } catch (error) {
+      if (error instanceof ScenarioError) throw boardError.invalidField(error.message, `scenario${error.field ? `.${error.field}` : ''}`)
+      throw error
+    }
+    // the records are checked against the lists and extra fields of the scenario they were made under
+    const lists = boardLists(scenario)
+    const extra = scenario.behaviour.extraFields
+    const compact = head.form === 'compact'
+    const validate = this.board.compiled.get(`${compact ? 'compact ' : ''}state ${JSON.stringify(lists)} ${JSON.stringify(extra)}`, () =>
+      createAjv({ ownSchemas: true, fewCalls: true }).compile(
+        bindFieldValues(compact ? compactStateWithExtraFields(compactBoardState, extra) : stateWithExtraFields(boardState, extra), lists),
+      ),
+    )
+    const checked = { ...head, scenario: withCredentials }
+    if (!validate(checked)) throw boardError.invalidInput(validate.errors ?? [], 'body', checked, 'The state is invalid: ')
+    const valid = checked as SavedBoard
+    try {
+      this.board.restore(scenario, parseTime(valid.clock.now), valid.store)
+    } catch (error) {
+      // links that do not hold (an application of a candidate that is not there) surface here,
+      // and, for a compact state, a scenario whose board cannot be generated (no candidates to apply)
+      if (error instanceof ScenarioError) {
+        const field = `scenario${error.field ? `.${error.field}` : ''}`
+        throw boardError.invalidField(`The state's scenario is invalid (field ${field}): ${error.message}`, field)
+      }
+      if (error instanceof BoardInputError) throw boardError.invalidField(`The state is invalid: ${error.message}`, error.field)
+      if (error instanceof BoardError) throw boardError.invalidField(`The state is invalid: ${error.message}`, 'store')
+      throw error
+    }
+  }
+}
+
+export type { Page }

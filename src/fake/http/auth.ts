@@ -1,0 +1,75 @@
+// HTTP Basic credentials of the API, checked in constant time against every credential
+// of the scenario (no early exit, so timing tells nothing about which part was wrong).
+// registerAuth is the request side: @fastify/basic-auth, with the headers already
+// accepted remembered, so a known one skips the decoding and the comparison.
+import basicAuth from '@fastify/basic-auth'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { createHash, timingSafeEqual } from 'node:crypto'
+import type { Board } from '../board.js'
+import { boardError } from '../../core/errors.js'
+import type { Credential } from '../../core/types.js'
+
+export const REALM = 'jobboard-kit'
+
+const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest()
+
+export function credentialChecker(credentials: readonly Credential[]): (username: string, password: string) => boolean {
+  const known = credentials.map((c) => digest(`${c.username}\u0000${c.password}`))
+  return (username, password) => {
+    const given = digest(`${username}\u0000${password}`)
+    let match = false
+    for (const candidate of known) match = timingSafeEqual(candidate, given) || match
+    return match
+  }
+}
+
+export interface Auth {
+  /** Checks the credentials; rejects with the 401 the error handler sends. */
+  authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>
+  /** Checks the credentials in an onRequest path: `fail` with the refusal, or `next` once request.apiUser is set. */
+  check(request: FastifyRequest, reply: FastifyReply, fail: (error: Error) => void, next: () => void): void
+}
+
+export async function registerAuth(app: FastifyInstance, board: Board): Promise<Auth> {
+  await app.register(basicAuth, {
+    authenticate: { realm: REALM },
+    validate: (username: string, password: string, request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+      if (!board.checkCredentials(username, password)) return done(boardError.unauthorized(REALM, 'Wrong user name or password.'))
+      request.apiUser = username
+      done()
+    },
+  })
+  // Authorization headers already accepted, per credential set: a known header skips the
+  // decoding and the constant-time comparison; an unknown one is checked in full.
+  let knownFor = board.checkCredentials
+  const known = new Map<string, string>()
+  const knownUser = (header: string | undefined): string | undefined => {
+    if (knownFor !== board.checkCredentials) {
+      known.clear()
+      knownFor = board.checkCredentials
+    }
+    return header === undefined ? undefined : known.get(header)
+  }
+  const rememberUser = (header: string | undefined, user: string) => {
+    if (header === undefined || knownFor !== board.checkCredentials) return
+    if (known.size >= 1_000) known.clear()
+    known.set(header, user)
+  }
+  return {
+    authenticate: (request, reply) =>
+      new Promise<void>((resolve, reject) => app.basicAuth(request, reply, (error?: Error) => (error ? reject(error) : resolve()))),
+    check(request, reply, fail, next) {
+      const header = request.headers.authorization
+      const user = knownUser(header)
+      if (user !== undefined) {
+        request.apiUser = user
+        return next()
+      }
+      app.basicAuth(request, reply, (error?: Error) => {
+        if (error) return fail(error)
+        rememberUser(header, request.apiUser)
+        next()
+      })
+    },
+  }
+}

@@ -1,0 +1,125 @@
+// What a request's parts must be before a handler sees them: the one JSON body parser
+// (malformed text a 400; a prototype key or deep nesting a 412 naming it), JSON bodies
+// validated as sent, query strings and paths coerced from text, and the API's POST
+// bodies sent as application/json. Registered by src/fake/app.ts.
+import type { Ajv, ValidateFunction } from 'ajv'
+import type { FastifyInstance, FastifyRequest, FastifySchemaValidationError, preValidationHookHandler } from 'fastify'
+import type { FastifyValidationResult } from 'fastify/types/schema.js'
+import { jobIdBody, jobIdFieldBody, jobInput, jobInputLenient } from '../../../schemas/job.js'
+import type { Board } from '../board.js'
+import { BoardError, BoardInputError } from '../../core/errors.js'
+import { compileSchema, createAjv, MAX_JSON_DEPTH, TEXT_POLICY, textNestsDeeper } from '../../core/validation.js'
+
+/**
+ * Body validators look the board up on every call: a reset may bring other constrained
+ * values (job/fields) or another unknown-field policy without rebuilding the routes.
+ */
+function bodyValidator(board: Board, schema: object, url: string): FastifyValidationResult {
+  const closeOrExpire = schema === jobIdBody && /\/job\/(close|expire)$/.test(url)
+  const validate = (data: unknown): boolean | { value: unknown } => {
+    if (closeOrExpire && board.scenario.behaviour.closeExpireIdField === 'job_id') {
+      // behaviour.closeExpireIdField: the deployment's {job_id} becomes the {id} the route reads
+      const check = board.store.validators.get(jobIdFieldBody)
+      const ok = check(data)
+      validate.errors = check.errors as FastifySchemaValidationError[] | null | undefined
+      return ok ? { value: { id: (data as { job_id: number }).job_id } } : false
+    }
+    const lenient = schema === jobInput && board.scenario.behaviour.unknownJobFields === 'ignore'
+    const check = board.store.validators.get(lenient ? jobInputLenient : schema)
+    const ok = check(data)
+    validate.errors = check.errors as FastifySchemaValidationError[] | null | undefined
+    if (!ok) return false
+    if (!lenient) return true
+    const known = Object.keys(jobInput.properties)
+    return { value: Object.fromEntries(Object.entries(data as object).filter(([key]) => known.includes(key))) }
+  }
+  validate.errors = null as FastifySchemaValidationError[] | null | undefined
+  return validate as FastifyValidationResult
+}
+
+/**
+ * ajv's coercion reads integers the way Number() does ("1e3", "0x10", " 7"); a query or
+ * path integer must be written in plain digits, so those are refused first.
+ */
+function textValidator(board: Board, compile: () => ValidateFunction, schema: object): FastifyValidationResult {
+  // compiled on the route's first request: most routes of a fake never see one
+  let compiled: ValidateFunction | undefined
+  const properties = (schema as { properties?: Record<string, { type?: string }> }).properties ?? {}
+  const integers = Object.keys(properties).filter((key) => properties[key]?.type === 'integer')
+  const validate = (data: Record<string, unknown>): boolean => {
+    const bad = integers.filter((key) => typeof data?.[key] === 'string' && !/^-?[0-9]+$/.test(data[key] as string))
+    if (bad.length > 0) {
+      validate.errors = bad.map((key) => ({ keyword: 'type', instancePath: `/${key}`, schemaPath: `#/properties/${key}/type`, params: { type: 'integer' }, message: 'must be integer' }))
+      return false
+    }
+    compiled ??= compile()
+    const coercing = compiled
+    let ok = coercing(data)
+    // behaviour.malformedSince "ignore": a since that alone is wrong is dropped, and the whole list answered
+    if (!ok && board.scenario.behaviour.malformedSince === 'ignore' && coercing.errors?.every((e) => e.instancePath === '/since')) {
+      delete data.since
+      ok = coercing(data)
+    }
+    validate.errors = coercing.errors as FastifySchemaValidationError[] | null | undefined
+    return ok
+  }
+  validate.errors = null as FastifySchemaValidationError[] | null | undefined
+  return validate as FastifyValidationResult
+}
+
+/** Keys a JSON body may not hold: they would reach an object's prototype if merged into one. */
+const POISON = /__proto__|constructor|\\u/
+const refusePoison = (key: string, value: unknown) => {
+  if (key === '__proto__' || (key === 'constructor' && value !== null && typeof value === 'object' && Object.hasOwn(value, 'prototype'))) {
+    throw new BoardInputError(key, `The body holds the key ${key}, which is refused: no field of the API or the control API has that name.`)
+  }
+  return value
+}
+
+/**
+ * The one JSON body parser: malformed text is a 400, a prototype key or nesting deeper
+ * than MAX_JSON_DEPTH a 412 naming it; "not valid JSON" is said only of text that is not.
+ */
+function parseJson(_request: FastifyRequest, text: string | Buffer, done: (error: Error | null, body?: unknown) => void): void {
+  const body = typeof text === 'string' ? text : text.toString('utf8')
+  if (body.trim().length === 0) {
+    done(new BoardError('MALFORMED_BODY', 'The body is empty; a JSON object is required.'))
+    return
+  }
+  let parsed: unknown
+  try {
+    parsed = POISON.test(body) ? JSON.parse(body, refusePoison) : JSON.parse(body)
+  } catch (error) {
+    done(error instanceof BoardInputError ? error : new BoardError('MALFORMED_BODY', 'The body is not valid JSON.'))
+    return
+  }
+  if (textNestsDeeper(body)) {
+    done(new BoardInputError('', `The body nests deeper than ${MAX_JSON_DEPTH} levels; no input of the fake does.`))
+    return
+  }
+  done(null, parsed)
+}
+
+/** The validator compiler and the JSON body parser of the whole app. */
+export function registerBodies(app: FastifyInstance, board: Board): void {
+  // query strings and paths are text: coerce them; JSON bodies are validated as sent.
+  // One instance for the routes whose schemas were not precompiled, made when the first is needed.
+  let textAjv: Ajv | undefined
+  app.setValidatorCompiler(({ schema, httpPart, url }) =>
+    httpPart === 'body'
+      ? bodyValidator(board, schema, url)
+      : textValidator(board, () => compileSchema(TEXT_POLICY, schema, () => (textAjv ??= createAjv(TEXT_POLICY))), schema),
+  )
+  // JSON is the only body the API and the control API take
+  app.removeContentTypeParser('text/plain')
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson)
+}
+
+/** The spec: POST bodies are JSON sent as application/json; a body in another type (or none) is refused as such. */
+export const requireJson: preValidationHookHandler = (request, _reply, done) => {
+  if (request.method === 'POST' && !/^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '')) {
+    return done(new BoardError('UNSUPPORTED_MEDIA_TYPE', 'The body must be JSON, sent with Content-Type: application/json.'))
+  }
+  done()
+}

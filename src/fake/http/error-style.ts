@@ -1,0 +1,72 @@
+// How this board sends its errors, from its behaviour knobs: the HTTP status of 404 and
+// 412 bodies (errorHttpStatus), the body type of unknown ids, 429s and auth refusals,
+// and the status and challenge of an auth refusal. errors.ts sends what this decides.
+// The app's error answers go through it: its error handler, the 404 of paths no route
+// answers, and framework errors met before routing; what Node's parser refuses is
+// answered on the socket.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Socket } from 'node:net'
+import type { Board } from '../board.js'
+import { boardError, clientErrorResponse, sendError, type ErrorAnswer, type ErrorPolicy, type ErrorStyle } from '../../core/errors.js'
+import { API_PREFIX } from '../store/links.js'
+import type { Auth } from './auth.js'
+
+export function errorPolicy(board: Board): ErrorPolicy {
+  return (answer: ErrorAnswer, request): ErrorStyle => {
+    const behaviour = board.scenario.behaviour
+    const inApi = request.url.startsWith(`${API_PREFIX}/`)
+    const plain: ErrorStyle = { status: answer.status, httpStatus: answer.status, body: 'json' }
+    if (!inApi) return plain
+    switch (answer.code) {
+      case 'UNAUTHORIZED': {
+        const status = behaviour.authStatus
+        return { status, httpStatus: status, body: behaviour.authBody, omitHeaders: behaviour.authChallenge ? [] : ['www-authenticate'] }
+      }
+      case 'RATE_LIMITED':
+        return { ...plain, body: behaviour.rateLimitBody }
+      default: {
+        const httpStatus = behaviour.errorHttpStatus === 'ok' && (answer.status === 404 || answer.status === 412) ? 200 : answer.status
+        return { ...plain, httpStatus, body: answer.code === 'NOT_FOUND' ? behaviour.notFoundBody : 'json' }
+      }
+    }
+  }
+}
+
+const underApi = (url: string) => url === API_PREFIX || url.startsWith(`${API_PREFIX}/`)
+
+/**
+ * Framework errors met before routing (a % that escapes nothing, an over-long id) answer
+ * through the one error handler too, after the credentials under /api/v1. `auth` is there
+ * once the app has registered it.
+ */
+export function frameworkErrorHandler(policy: ErrorPolicy, auth: () => Auth | undefined) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const authenticate = auth()?.authenticate
+    const check = underApi(request.url) && authenticate ? authenticate(request, reply) : Promise.resolve()
+    check.then(
+      () => sendError(request, reply, error, policy),
+      (refusal: unknown) => sendError(request, reply, refusal, policy),
+    )
+  }
+}
+
+/** What Node's parser refuses (a 16 KiB header, a body that never ends) never reaches Fastify: answered on the socket. */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage
+  if (socket.writable && !pending?.headersSent) socket.end(clientErrorResponse(error))
+  else socket.destroy()
+}
+
+/** The one error handler, and the 404 of paths no route answers (the whole API is behind auth, those paths included). */
+export function registerErrorAnswers(app: FastifyInstance, policy: ErrorPolicy, auth: Auth): void {
+  app.setErrorHandler((error, request, reply) => sendError(request, reply, error, policy))
+  app.setNotFoundHandler(
+    {
+      preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
+        if (underApi(request.url)) await auth.authenticate(request, reply)
+      },
+    },
+    async (request, reply) => sendError(request, reply, boardError.noRoute(request.method, request.url), policy),
+  )
+}

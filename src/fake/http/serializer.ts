@@ -1,0 +1,47 @@
+// The response serializer of every route: fast-json-stringify, as Fastify's default, with
+// one change. An `anyOf` of scalars only (next_page: a URL, false or null) is written
+// as JSON.stringify writes it, which gives the same bytes for the values the store
+// holds, instead of resolving the branch with ajv: that compiled the whole envelope's
+// schema on a route's first answer (100 ms and more) and checked the URL's format on
+// every answer. The schemas themselves, and so the OpenAPI document, are unchanged.
+import build from 'fast-json-stringify'
+import { formatOption } from '../../../schemas/formats.js'
+
+const SCALARS = new Set(['string', 'number', 'integer', 'boolean', 'null'])
+
+/** True for a schema that can only describe a scalar: no object or array can match it. */
+function scalarOnly(branch: unknown): boolean {
+  if (branch === null || typeof branch !== 'object') return false
+  const node = branch as Record<string, unknown>
+  if ('properties' in node || 'items' in node || 'anyOf' in node || 'oneOf' in node || 'allOf' in node || '$ref' in node) return false
+  if ('const' in node) return node.const === null || typeof node.const !== 'object'
+  const types = [node.type].flat()
+  return types.length > 0 && types.every((type) => typeof type === 'string' && SCALARS.has(type))
+}
+
+/** A copy of `schema` with every anyOf of scalars left to JSON.stringify. */
+export function withPlainScalars(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withPlainScalars)
+  if (schema === null || typeof schema !== 'object') return schema
+  const node = schema as Record<string, unknown>
+  if (Array.isArray(node.anyOf) && node.anyOf.every(scalarOnly)) {
+    const { anyOf: _branches, ...rest } = node
+    // with no type left, fast-json-stringify writes the value with JSON.stringify
+    return Object.fromEntries(Object.entries(rest).filter(([key]) => key === 'description'))
+  }
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, withPlainScalars(value)]))
+}
+
+/**
+ * Fastify's serializer compiler for the fake's routes. Each serializer is built when its
+ * route first answers with that status, not when the app starts: most of a fake's 60-odd
+ * (route, status) pairs never answer in a test file, and building them all cost start-up.
+ */
+export function serializerCompiler({ schema }: { schema: unknown }): (data: unknown) => string {
+  let serialize: ((data: unknown) => string) | undefined
+  return (data) => {
+    // other anyOf (none today) are still resolved with ajv, which must know the spec's formats
+    serialize ??= build(withPlainScalars(schema) as Parameters<typeof build>[0], { ajv: { formats: formatOption() } as never })
+    return serialize(data)
+  }
+}

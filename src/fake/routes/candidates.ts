@@ -1,0 +1,38 @@
+// candidates/list, candidates/details/{id} and the candidate file downloads.
+import type { FastifyInstance } from 'fastify'
+import { candidate, idParams, listEnvelope, pagedEnvelope, pagedQuery } from '../../../schemas/index.js'
+import { FILE_KINDS } from '../store/links.js'
+import type { IdParams, PagedQuery } from '../../core/types.js'
+import { detailAnswer, OCTET_STREAM, pageAnswer, sendDownload, TIMESHEET } from './reply.js'
+import { answer, download, withExtras } from './schemas.js'
+
+export default async function candidates(app: FastifyInstance): Promise<void> {
+  const record = withExtras(app, 'candidate', candidate)
+  app.get<{ Querystring: PagedQuery }>(
+    '/candidates/list',
+    { config: { answerCache: 'revision' }, schema: { querystring: pagedQuery, response: { 200: answer('A page of candidates, newest first.', pagedEnvelope(record)) } } },
+    async (request) =>
+      pageAnswer(request, app.board.store.candidateList(request.query), 'candidates/list', request.query, {
+        paged: app.board.scenario.behaviour.pageCandidates,
+      }),
+  )
+
+  app.get<{ Params: IdParams }>(
+    '/candidates/details/:id',
+    { config: { answerCache: 'revision' }, schema: { params: idParams, response: { 200: answer('The candidate, as the only item of `data`.', listEnvelope(record)) } } },
+    async (request) => detailAnswer(app.board.store.candidate(request.params.id)),
+  )
+
+  for (const kind of FILE_KINDS) {
+    app.get<{ Params: IdParams }>(
+      `/candidates/${kind}/:id`,
+      { schema: { params: idParams, response: { 200: download(kind === 'timesheet' ? TIMESHEET : OCTET_STREAM, `candidate's ${kind}`) } } },
+      async (request, reply) => {
+        const { board } = app
+        const behaviour = board.scenario.behaviour
+        const type = { timesheet: behaviour.timesheetContentType, resume: behaviour.resumeContentType, document: behaviour.documentContentType }[kind]
+        return sendDownload(reply, board, kind, request.params.id, type)
+      },
+    )
+  }
+}

@@ -1,0 +1,12 @@
+// metrics/list.
+import type { FastifyInstance } from 'fastify'
+import { metricsAnswer } from '../../../schemas/index.js'
+import { answer } from './schemas.js'
+
+export default async function metrics(app: FastifyInstance): Promise<void> {
+  app.get(
+    '/metrics/list',
+    { config: { answerCache: 'month' }, schema: { response: { 200: answer('Every metric with its monthly totals, newest month first.', metricsAnswer) } } },
+    async () => ({ status: 200, metrics: app.board.store.metricsAnswer() }),
+  )
+}

@@ -1,0 +1,21 @@
+// timesheets/list and /candidates/timesheets/download/{id}.
+import type { FastifyInstance } from 'fastify'
+import { idParams, pagedQuery, timesheet, twoWayPagedEnvelope } from '../../../schemas/index.js'
+import type { IdParams, PagedQuery } from '../../core/types.js'
+import { pageAnswer, sendDownload, TIMESHEET } from './reply.js'
+import { answer, download, withExtras } from './schemas.js'
+
+export default async function timesheets(app: FastifyInstance): Promise<void> {
+  app.get<{ Querystring: PagedQuery }>(
+    '/timesheets/list',
+    { config: { answerCache: 'revision' }, schema: { querystring: pagedQuery, response: { 200: answer('A page of timesheets, newest first.', twoWayPagedEnvelope(withExtras(app, 'timesheet', timesheet))) } } },
+    async (request) => pageAnswer(request, app.board.store.timesheetList(request.query), 'timesheets/list', request.query, { prev: true }),
+  )
+
+  app.get<{ Params: IdParams }>(
+    '/candidates/timesheets/download/:id',
+    { schema: { params: idParams, response: { 200: download(TIMESHEET, 'timesheet') } } },
+    async (request, reply) =>
+      sendDownload(reply, app.board, 'timesheet', request.params.id, app.board.scenario.behaviour.timesheetContentType),
+  )
+}

@@ -1,0 +1,181 @@
+// The fake as an object a test holds: createMockServer builds the app and answers the
+// in-process API (clock, store, faults, journal, state), the same operations the
+// /__mock control API offers. It listens only when asked; the CLI's `serve` is a thin
+// shell over it.
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
+import { isIP } from 'node:net'
+import { buildApp, type BuildOptions } from './app.js'
+import type { Board, ResetOptions } from './board.js'
+import type { ClockControl, Controller, ExportOptions, SavedBoard } from './control.js'
+import type { ArmedFault } from './http/faults.js'
+import { logMode, prettyRequestLog } from './http/log.js'
+import { resolveOptions, type ResolvedOptions } from './options.js'
+import { applyProfile, loadProfile, type ProfileOverride } from '../profile/profile.js'
+import type { ListQuery, Page } from './store/store.js'
+import type {
+  Application,
+  ApplicationSeed,
+  BoardState,
+  CompactBoardState,
+  Candidate,
+  CandidateSeed,
+  FaultInput,
+  JobInput,
+  JournalEntry,
+  MarketingRecord,
+  MarketingSeed,
+  Metric,
+  StoredJob,
+  Timesheet,
+  TimesheetSeed,
+} from '../core/types.js'
+
+export class ServerError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ServerError'
+  }
+}
+
+/** Whether binding to this host keeps the server on this machine. */
+export function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true
+  if (isIP(host) === 4) return host.startsWith('127.')
+  if (isIP(host) === 6) return host === '::1'
+  return false
+}
+
+/** Typed reads of the board and the same add helpers as the control API. Records are copies. */
+export interface MockStore {
+  candidate(id: number): Candidate | undefined
+  application(id: number): Application | undefined
+  timesheet(id: number): Timesheet | undefined
+  job(id: number): StoredJob | undefined
+  candidates(query?: ListQuery): Page<Candidate>
+  applications(query?: ListQuery & { vacancy?: number }): Page<Application>
+  timesheets(query?: ListQuery): Page<Timesheet>
+  marketing(query?: ListQuery): Page<MarketingRecord>
+  metrics(): Metric[]
+  addCandidate(seed?: CandidateSeed): Candidate
+  addApplication(seed?: ApplicationSeed): Application
+  addTimesheet(seed?: TimesheetSeed): Timesheet
+  addMarketing(seed?: MarketingSeed): MarketingRecord
+  /** A job as job/add makes it, without the rate limit. */
+  addJob(input: JobInput): StoredJob
+}
+
+export interface MockServer {
+  readonly app: FastifyInstance
+  readonly options: ResolvedOptions
+  /** The board behind the server: scenario, store, clock, rate-limit windows. */
+  readonly board: Board
+  /** http://HOST:PORT once listening. */
+  readonly url: string
+  /** Listens on the port given (default: the options'; 0 picks a free one) and answers the URL. */
+  listen(port?: number): Promise<string>
+  /** A request in-process, without a socket. */
+  inject(request: InjectOptions | string): Promise<LightMyRequestResponse>
+  close(): Promise<void>
+  readonly clock: ClockControl
+  readonly store: MockStore
+  readonly faults: { add(fault: FaultInput): ArmedFault; list(): ArmedFault[]; clear(): void }
+  readonly journal: { list(path?: string): JournalEntry[]; clear(): void }
+  readonly rateLimits: { list(): ReturnType<Controller['rateLimits']>; clear(): void }
+  /** The options given beside a profile that replaced its points (serve prints them). */
+  readonly profileOverrides: readonly ProfileOverride[]
+  /** A fresh board: store, clock, rate-limit windows, journal and faults. */
+  reset(options?: ResetOptions): void
+  /** The board as a saved state; credentials left out unless `{credentials: true}`. */
+  exportState(options: ExportOptions & { form: 'compact' }): CompactBoardState
+  exportState(options?: ExportOptions & { form?: 'full' }): BoardState
+  /** `{form: 'compact'}`: only what differs from the board the scenario and seed generate. */
+  exportState(options?: ExportOptions): SavedBoard
+  /** Replaces the board; a state saved without credentials keeps the board's. Throws BoardInputError when invalid. */
+  importState(state: SavedBoard): void
+}
+
+/** Where the pretty request log writes (stdout by default), and whether in colour (as useColour decides by default). */
+export interface LogOutput {
+  write?: (line: string) => void
+  colour?: boolean
+}
+
+export async function createMockServer(input: BuildOptions = {}, logOutput: LogOutput = {}): Promise<MockServer> {
+  const { scenarioData, checkResponses, profile, ...rest } = input
+  const profiled = profile === undefined ? { options: rest, overrides: [] } : applyProfile(rest, loadProfile(profile))
+  const options = resolveOptions(profiled.options)
+  const requestLog = logMode(options) === 'pretty' ? await prettyRequestLog({ prefer: options.prefer, ...logOutput }) : undefined
+  const app = await buildApp({
+    ...options,
+    ...(scenarioData ? { scenarioData } : {}),
+    ...(checkResponses ? { checkResponses } : {}),
+    ...(requestLog ? { requestLog } : {}),
+  } as BuildOptions)
+  const control = app.controller
+  let url: string | undefined
+
+  /** A copy of a record, its links on the address the server listens on (as the API would answer). */
+  const copy = <T>(record: T): T => {
+    const base = app.board.store.links.base
+    const json = JSON.stringify(record)
+    if (json === undefined) return record
+    const target = app.board.scenario.publicBaseUrl ?? url
+    return JSON.parse(target === undefined || target === base ? json : json.replaceAll(`"${base}/`, `"${target}/`)) as T
+  }
+  const store = () => app.board.store
+  const page = <T>(p: Page<T>): Page<T> => ({ ...p, items: p.items.map(copy) })
+
+  return {
+    app,
+    options,
+    get board() {
+      return app.board
+    },
+    get url() {
+      if (url === undefined) throw new ServerError('The mock server is not listening: call listen() first.')
+      return url
+    },
+    async listen(port = options.port) {
+      if (options.control && !isLoopback(options.host) && options.controlToken === undefined) {
+        throw new ServerError(
+          `Refusing to listen on ${options.host} with the control API open: give a control token (--control-token), or --control off.`,
+        )
+      }
+      await app.listen({ port, host: options.host })
+      const address = app.server.address()
+      if (address === null || typeof address === 'string') throw new ServerError('The server has no TCP address.')
+      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+      url = `http://${host}:${address.port}`
+      return url
+    },
+    inject: (request) => app.inject(request as InjectOptions),
+    close: () => app.close(),
+    clock: control.clock,
+    store: {
+      candidate: (id) => copy(store().candidates.get(id)),
+      application: (id) => copy(store().applications.get(id)),
+      timesheet: (id) => copy(store().timesheets.get(id)),
+      job: (id) => copy(store().jobs.get(id)),
+      candidates: (query = {}) => page(store().candidateList(query)),
+      applications: (query = {}) => page(store().applicationList(query)),
+      timesheets: (query = {}) => page(store().timesheetList(query)),
+      marketing: (query = {}) => page(store().marketingList(query)),
+      // a copy: the store keeps one answer per revision and month for every caller
+      metrics: () => structuredClone(store().metricsAnswer()),
+      addCandidate: (seed) => copy(control.addCandidate(seed)),
+      addApplication: (seed) => copy(control.addApplication(seed)),
+      addTimesheet: (seed) => copy(control.addTimesheet(seed)),
+      addMarketing: (seed) => copy(control.addMarketing(seed)),
+      addJob: (input) => copy(control.addJob(input)),
+    },
+    faults: { add: (fault) => control.addFault(fault), list: () => control.faults(), clear: () => control.clearFaults() },
+    journal: { list: (path) => control.requests(path), clear: () => control.clearRequests() },
+    rateLimits: { list: () => control.rateLimits(), clear: () => control.clearRateLimits() },
+    profileOverrides: profiled.overrides,
+    reset: (resetOptions) => {
+      control.reset(resetOptions)
+    },
+    exportState: ((exportOptions?: ExportOptions) => control.exportState(exportOptions)) as MockServer['exportState'],
+    importState: (state) => control.importState(state),
+  }
+}

@@ -1,0 +1,298 @@
+// The procedural board: a generated board as a function of (seed, scenario, id). The
+// relations are drawn in bulk at build (src/fake/store/relations.ts); a record is made only
+// when a request needs it, by RecordMaker on a faker seeded from (seed, kind, id), so it
+// is the same on every call and in every process. Metrics' monthly counts come from the
+// relations' time arrays.
+import type { FieldValues } from '../../../schemas/values.js'
+import type { DeepReadonly } from '../../core/freeze.js'
+import { createFaker, hash32, Prng, reseedableFaker } from '../../core/random.js'
+import type { LoadedScenario } from '../scenario.js'
+import { formatTimestamp, monthKey, shiftMonth } from '../../core/time.js'
+import type { Application, Candidate, CandidateApplicationEntry, MarketingRecord, PredefinedLocation, StoredFile, StoredJob, Timesheet } from '../../core/types.js'
+import type { BaseRecords } from './collection.js'
+import { FILE_KINDS, type FileKind, type Links } from './links.js'
+import { coverLetterPool, RecordMaker, type CandidateBase } from './maker.js'
+import { COUNTED_METRICS, Metrics, type MetricLabel } from './metrics.js'
+import { RELATIONS, type EntryOf, type ListedRelation } from './relation-table.js'
+import { ACTION, APPROVED, childTimes, drawRelations, idsOf, REVOKED, type Relations } from './relations.js'
+import { timesheetEntry, vacancyOf, type Vacancy } from './views.js'
+
+/** The lists a board validates against and draws from: constrained, derived, and predefined locations. */
+export type BoardLists = FieldValues & {
+  readonly sector_disciplines: readonly string[]
+  readonly job_locations: readonly string[]
+}
+
+export type { CandidateBase }
+export { RecordMaker }
+
+export interface BoardContext {
+  lists: BoardLists
+  locations: readonly DeepReadonly<PredefinedLocation>[]
+  links: Links
+  /** Called now and then while the relations are drawn, with the share done (0..1). */
+  progress?: (share: number) => void
+}
+
+/** Made records kept for the next one that needs them (a candidate's files need its name). */
+function memo<T>(limit: number, make: (id: number) => T): (id: number) => T {
+  const made = new Map<number, T>()
+  return (id) => {
+    let found = made.get(id)
+    if (found === undefined) {
+      found = make(id)
+      if (made.size >= limit) made.delete(made.keys().next().value as number)
+      made.set(id, found)
+    }
+    return found
+  }
+}
+
+/** Newest first, then highest id first, as every list of the board. */
+function newestIds(ids: Uint32Array, created: Float64Array): number[] {
+  return [...ids].sort((a, b) => (created[b - 1] as number) - (created[a - 1] as number) || b - a)
+}
+
+export interface GeneratedBoard {
+  relations: Relations
+  jobs: BaseRecords<StoredJob>
+  candidates: BaseRecords<Candidate>
+  applications: BaseRecords<Application>
+  timesheets: BaseRecords<Timesheet>
+  files: Record<'resume' | 'document', BaseRecords<StoredFile>>
+  marketing: BaseRecords<MarketingRecord>
+  metrics: Metrics
+  /** The generated candidate with this e-mail, if any. */
+  emailOwner(email: string): number | undefined
+}
+
+export function generateBoard(scenario: LoadedScenario, ctx: BoardContext): GeneratedBoard {
+  const seed = scenario.seed
+  const reseedable = reseedableFaker()
+  const maker = new RecordMaker({
+    faker: reseedable.faker,
+    lists: ctx.lists,
+    locations: ctx.locations,
+    links: ctx.links,
+    mix: scenario.mix,
+    coverLetters: coverLetterPool(createFaker(hash32(seed, 'cover-letters'))),
+  })
+  const links = ctx.links
+  let rel = undefined as unknown as Relations
+  const at = (kind: string, id: number) => reseedable.seed(seed, kind, id)
+
+  const makeBase = (id: number): CandidateBase => {
+    const created = rel.candidates.created[id - 1] as number
+    at('candidate', id)
+    const base = maker.candidate(id, created, rel.nowMs, rel.candidates.pinned.get(id) ?? {})
+    // while the relations are drawn a candidate is asked for its e-mail only
+    const updated = rel.candidates.updated?.[id - 1] ?? created
+    return { ...base, updated_at: formatTimestamp(updated), last_login: formatTimestamp(maker.between(updated, rel.nowMs)) }
+  }
+  /**
+   * A generated e-mail holds its candidate's id, so the candidate is found without an
+   * index of every e-mail; pinned candidates may give e-mails of their own.
+   */
+  const emailOwner = (email: string, baseOf: (id: number) => CandidateBase): number | undefined => {
+    const id = Number(/(\d+)@[^@]*$/.exec(email)?.[1] ?? 0)
+    const exists = (c: number) => c >= 1 && c <= rel.candidates.count && !rel.candidates.absent.includes(c)
+    if (exists(id) && baseOf(id).email === email) return id
+    for (const c of rel.candidates.pinned.keys()) if (exists(c) && baseOf(c).email === email) return c
+    return undefined
+  }
+  rel = drawRelations(scenario, {
+    emailOwner: (email, relations) => {
+      rel = relations
+      return emailOwner(email, makeBase)
+    },
+    ...(ctx.progress ? { progress: ctx.progress } : {}),
+  })
+  const candidateBase = memo(4096, makeBase)
+
+  const job = memo(4096, (id: number): StoredJob => {
+    at('job', id)
+    return maker.job(id, rel.jobs.created[id - 1] as number, rel.jobs.pinned.get(id))
+  })
+  const vacancy = memo(4096, (id: number): Vacancy => vacancyOf(job(id)))
+  const jobRef = memo(4096, (id: number): CandidateApplicationEntry['job'] => {
+    const { title, reference, location } = vacancy(id)
+    return { id, title, reference, location }
+  })
+  const file = (kind: FileKind, id: number): StoredFile => {
+    const files = rel.files[kind]
+    const owner = candidateBase(files.candidate[id - 1] as number)
+    at(kind, id)
+    return maker.file(kind, id, owner, files.created[id - 1] as number, files.pinned.get(id))
+  }
+  const strangerEmail = memo(4096, (index: number) => {
+    at('stranger', index)
+    return maker.unknownEmail()
+  })
+  const marketing = (id: number): MarketingRecord => {
+    const m = rel.marketing
+    const owner = m.candidate[id - 1] as number
+    const pinned = m.pinned.get(id)
+    const known = owner ? candidateBase(owner).email : (pinned?.email ?? (pinned ? undefined : strangerEmail(m.stranger[id - 1] as number)))
+    at('marketing', id)
+    const ip = pinned?.ip_address ?? maker.ip()
+    const email = known ?? maker.unknownEmail()
+    return {
+      candidate: { email, id: owner, ip_address: ip },
+      action: m.action[id - 1] === ACTION.revoked ? REVOKED : APPROVED,
+      created_at: formatTimestamp(m.created[id - 1] as number),
+    }
+  }
+  const lateOf = (late: { ids: Uint32Array; ms: Float64Array }, id: number): number | undefined => {
+    let lo = 0
+    let hi = late.ids.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if ((late.ids[mid] as number) < id) lo = mid + 1
+      else hi = mid
+    }
+    return late.ids[lo] === id ? late.ms[lo] : undefined
+  }
+  const application = (id: number): Application => {
+    const a = rel.applications
+    const owner = candidateBase(a.candidate[id - 1] as number)
+    const post = vacancy(a.job[id - 1] as number)
+    const created = a.created[id - 1] as number
+    const { created_at: _pinnedTime, ...pinned } = a.pinned.get(id) ?? {}
+    at('application', id)
+    return maker.application(id, created, rel.nowMs, owner, post, pinned, lateOf(a.late, id) ?? created)
+  }
+  const timesheet = (id: number): Timesheet => {
+    const f = file('timesheet', id)
+    return timesheetEntry(f, candidateBase(f.candidate_id), links)
+  }
+  /**
+   * How a generated candidate lists each child, by relation: the table's entry of the child
+   * made on demand; an application's from the arrays alone (its job and time), rather than
+   * by making the whole application for every entry.
+   */
+  const listed: { [R in ListedRelation]: (child: number) => EntryOf<R> } = {
+    applicant: (app) => ({
+      job: jobRef(rel.applications.job[app - 1] as number),
+      href: links.application(app),
+      application_date: formatTimestamp(rel.applications.created[app - 1] as number),
+    }),
+    timesheet: (t) => RELATIONS.timesheet.mirror.entry(timesheet(t)),
+    resume: (f) => RELATIONS.resume.mirror.entry(file('resume', f), links),
+    document: (f) => RELATIONS.document.mirror.entry(file('document', f), links),
+    consent: (m) => RELATIONS.consent.mirror.entry(marketing(m)),
+  }
+  const list = <R extends ListedRelation>(name: R, owner: number): Array<EntryOf<R>> =>
+    newestIds(idsOf(rel.byOwner[name], owner), childTimes(rel, name)).map(listed[name])
+  const candidate = (id: number): Candidate => {
+    const consent = list('consent', id)
+    return {
+      ...candidateBase(id),
+      timesheets: list('timesheet', id),
+      resumes: list('resume', id),
+      documents: list('document', id),
+      applications: list('applicant', id),
+      consent,
+      ...RELATIONS.consent.mirror.derived(consent),
+    }
+  }
+
+  const since = scenario.behaviour.sinceField
+  const lateCandidates = () => {
+    const ids: number[] = []
+    const ms: number[] = []
+    const { created, updated } = rel.candidates
+    for (let i = 0; i < rel.candidates.count; i++) {
+      if ((updated[i] as number) > (created[i] as number)) {
+        ids.push(i + 1)
+        ms.push(updated[i] as number)
+      }
+    }
+    return { ids: Uint32Array.from(ids), ms: Float64Array.from(ms) }
+  }
+  const base = <T>(kind: { count: number; created: Float64Array; absent: number[] }, make: (id: number) => T, late?: BaseRecords<T>['late']): BaseRecords<T> => ({
+    count: kind.count,
+    orderMs: kind.created,
+    absent: kind.absent,
+    ...(late ? { late } : {}),
+    make,
+  })
+  return {
+    relations: rel,
+    jobs: base(rel.jobs, job),
+    candidates: base(rel.candidates, candidate, since === 'updated_at' ? lateCandidates() : undefined),
+    applications: base(rel.applications, application, since === 'updated_at' ? rel.applications.late : undefined),
+    timesheets: base(rel.files.timesheet, timesheet),
+    files: {
+      resume: base(rel.files.resume, (id) => file('resume', id)),
+      document: base(rel.files.document, (id) => file('document', id)),
+    },
+    marketing: base(rel.marketing, marketing),
+    metrics: countMetrics(scenario, rel),
+    emailOwner: (email) => emailOwner(email, candidateBase),
+  }
+}
+
+/** Adds a kind's records to a metric by the month they were made: a binary search per month when in time order. */
+function countByMonth(metrics: Metrics, label: MetricLabel, created: Float64Array, count: number, absent: readonly number[], keep?: (i: number) => boolean) {
+  let monotone = absent.length === 0
+  for (let i = 1; i < count && monotone; i++) monotone = (created[i] as number) >= (created[i - 1] as number)
+  if (!monotone) {
+    const skip = new Set(absent)
+    for (let i = 0; i < count; i++) if (!skip.has(i + 1) && (keep?.(i) ?? true)) metrics.add(label, monthKey(created[i] as number))
+    return
+  }
+  let from = 0
+  while (from < count) {
+    const month = monthKey(created[from] as number)
+    const next = Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 1)
+    let lo = from
+    let hi = count
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if ((created[mid] as number) < next) lo = mid + 1
+      else hi = mid
+    }
+    let n = lo - from
+    if (keep) for (let i = from; i < lo; i++) if (!keep(i)) n -= 1
+    if (n > 0) metrics.add(label, month, n)
+    from = lo
+  }
+}
+
+/** Months of history of the metrics the store does not count, unless the scenario says otherwise. */
+const GENERATED_METRICS: Partial<Record<MetricLabel, { months: number; perCandidate: number }>> = {
+  'Job searches': { months: 24, perCandidate: 4 },
+  'Client enquiries': { months: 18, perCandidate: 0.1 },
+  'Job submissions': { months: 12, perCandidate: 0.08 },
+  'Candidate interest': { months: 9, perCandidate: 0.6 },
+}
+
+function countMetrics(scenario: LoadedScenario, rel: Relations): Metrics {
+  const metrics = new Metrics()
+  const { jobs, candidates, applications, files, marketing } = rel
+  countByMonth(metrics, COUNTED_METRICS.jobs, jobs.created, jobs.count, jobs.absent)
+  countByMonth(metrics, COUNTED_METRICS.candidates, candidates.created, candidates.count, candidates.absent)
+  countByMonth(metrics, COUNTED_METRICS.applications, applications.created, applications.count, applications.absent)
+  countByMonth(metrics, COUNTED_METRICS.timesheets, files.timesheet.created, files.timesheet.count, files.timesheet.absent)
+  countByMonth(metrics, COUNTED_METRICS.optIns, marketing.created, marketing.count, [], (i) => marketing.action[i] === ACTION.approved)
+  countByMonth(metrics, COUNTED_METRICS.optOuts, marketing.created, marketing.count, [], (i) => marketing.action[i] === ACTION.revoked)
+  const prng = new Prng(hash32(scenario.seed, 'metrics'))
+  const nowMonth = monthKey(rel.nowMs)
+  const present = candidates.count - candidates.absent.length
+  const perMonth = present / Math.max(1, scenario.historyMonths)
+  for (const [label, { months, perCandidate }] of Object.entries(GENERATED_METRICS) as Array<[MetricLabel, { months: number; perCandidate: number }]>) {
+    const span = scenario.metricMonths[label] ?? Math.min(months, scenario.historyMonths)
+    const mean = perMonth * perCandidate * 10
+    for (let i = 0; i < span; i++) {
+      const month = shiftMonth(nowMonth, -i)
+      metrics.add(label, month, mean === 0 ? 0 : prng.int(Math.floor(mean * 0.5), Math.ceil(mean * 1.5)))
+      metrics.startAt(label, month)
+    }
+  }
+  for (const [label, span] of Object.entries(scenario.metricMonths)) {
+    if (span !== undefined) metrics.startAt(label as MetricLabel, shiftMonth(nowMonth, -(span - 1)))
+  }
+  return metrics
+}
+
+export { FILE_KINDS }

@@ -1,0 +1,76 @@
+// Monthly counts behind metrics/list, kept up to date as records are written, so the
+// answer never scans the store. Each metric covers the months from its first activity
+// (or the months of history a scenario gives it) to the current month, newest first,
+// with 0 for months without activity.
+import { METRIC_LABELS } from '../../../schemas/values.js'
+import { monthName, shiftMonth, styledMonth } from '../../core/time.js'
+import type { Metric, MetricsState } from '../../core/types.js'
+
+export type MetricLabel = (typeof METRIC_LABELS)[number]
+
+/** The metrics the store counts from its own records; the others are generated history plus live counts. */
+export const COUNTED_METRICS = {
+  jobs: 'Jobs created',
+  candidates: 'Registrations',
+  applications: 'Applications',
+  timesheets: 'Timesheets',
+  optIns: 'Consent opt-ins',
+  optOuts: 'Consent opt-outs',
+} as const satisfies Record<string, MetricLabel>
+
+export class Metrics {
+  readonly #counts = new Map<MetricLabel, Map<string, number>>()
+  /** Where a metric's months begin when that is not its first activity. */
+  readonly #starts = new Map<MetricLabel, string>()
+
+  constructor() {
+    for (const label of METRIC_LABELS) this.#counts.set(label, new Map())
+  }
+
+  add(label: MetricLabel, month: string, n = 1): void {
+    const months = this.#counts.get(label) as Map<string, number>
+    months.set(month, (months.get(month) ?? 0) + n)
+  }
+
+  /** Makes a metric's months start at `month` even where it has no activity yet. */
+  startAt(label: MetricLabel, month: string): void {
+    const current = this.#starts.get(label)
+    if (current === undefined || month < current) this.#starts.set(label, month)
+  }
+
+  /** The metrics/list `metrics` array as of the month `now`. */
+  answer(now: string, style: 'long' | 'short' = 'long'): Metric[] {
+    return METRIC_LABELS.map((label) => {
+      const months = this.#counts.get(label) as Map<string, number>
+      let first = this.#starts.get(label) ?? now
+      let last = now
+      for (const key of months.keys()) {
+        if (key < first) first = key
+        if (key > last) last = key
+      }
+      const aggregations: Metric['aggregations'] = []
+      let total = 0
+      for (let key = last; key >= first; key = shiftMonth(key, -1)) {
+        const count = months.get(key) ?? 0
+        total += count
+        aggregations.push({ year: key.slice(0, 4), month: styledMonth(monthName(key), style), total: count })
+      }
+      return { label, total, aggregations }
+    })
+  }
+
+  export(): MetricsState {
+    const counts: MetricsState['counts'] = {}
+    for (const [label, months] of this.#counts) counts[label] = Object.fromEntries(months)
+    return { counts, starts: Object.fromEntries(this.#starts) }
+  }
+
+  static import(state: MetricsState): Metrics {
+    const metrics = new Metrics()
+    for (const [label, months] of Object.entries(state.counts)) {
+      for (const [month, n] of Object.entries(months)) metrics.add(label as MetricLabel, month, n)
+    }
+    for (const [label, month] of Object.entries(state.starts)) metrics.startAt(label as MetricLabel, month)
+    return metrics
+  }
+}

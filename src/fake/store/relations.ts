@@ -1,0 +1,459 @@
+// The relations of a generated board, drawn in bulk into typed arrays: when each record
+// was made (ids in time order), which candidate made each application, file and consent,
+// which job each application is for, and each owner's records as index lists (CSR:
+// offsets + ids), one per relation of src/fake/store/relation-table.ts and named by it.
+// Records themselves are made later, one at a time, from these (src/fake/store/generate.ts).
+// The rules of who can be linked to what when drawing are written here once: a candidate
+// registered by then, a job posted in the two months before.
+import { MARKETING_ACTIONS } from '../../../schemas/values.js'
+import { Prng, hash32 } from '../../core/random.js'
+import { addMonth, parseTime } from '../../core/time.js'
+import type { ApplicationSeed, CandidateSeed, JobSeed, MarketingSeed, TimesheetSeed } from '../../core/types.js'
+import { ScenarioError, type LoadedScenario } from '../scenario.js'
+import { FILE_KINDS, type FileKind } from './links.js'
+import { RELATION_LIST, type RelationName } from './relation-table.js'
+
+const DAY = 86_400_000
+export const [APPROVED, REVOKED] = MARKETING_ACTIONS
+/** Marketing actions as the arrays hold them. */
+export const ACTION = { approved: 1, revoked: 2 } as const
+
+/** Index lists by owner: owner o's ids are ids[offsets[o]] .. ids[offsets[o + 1] - 1], ascending. */
+export interface Csr {
+  readonly offsets: Uint32Array
+  readonly ids: Uint32Array
+}
+
+export function idsOf(csr: Csr, owner: number): Uint32Array {
+  return owner + 1 < csr.offsets.length ? csr.ids.subarray(csr.offsets[owner] as number, csr.offsets[owner + 1] as number) : new Uint32Array(0)
+}
+
+/** Counting sort of ids 1..owner.length by their owner (0 = none). */
+function csrOf(owner: Uint32Array, owners: number, count = owner.length): Csr {
+  const offsets = new Uint32Array(owners + 2)
+  for (let i = 0; i < count; i++) (offsets[(owner[i] as number) + 1] as number)++
+  for (let o = 1; o < offsets.length; o++) offsets[o] = (offsets[o] as number) + (offsets[o - 1] as number)
+  const next = offsets.slice(0, owners + 1)
+  const ids = new Uint32Array(count)
+  for (let i = 0; i < count; i++) ids[(next[owner[i] as number] as number)++] = i + 1
+  return { offsets, ids }
+}
+
+type FileSeed = { id?: number; filename?: string; filesize?: number }
+type CandidateFields = Omit<CandidateSeed, 'resumes' | 'documents'>
+
+interface Kind<P> {
+  count: number
+  /** Creation time by id - 1, ms. */
+  created: Float64Array
+  /** Ids in 1..count that were never made (pinned records past the generated ones leave gaps). */
+  absent: number[]
+  /** What the scenario pins, by id. */
+  pinned: Map<number, P>
+}
+
+export interface Relations {
+  nowMs: number
+  startMs: number
+  jobs: Kind<JobSeed>
+  candidates: Kind<CandidateFields> & {
+    /** Latest change by id - 1, ms: the latest of its records, or a later edit. */
+    updated: Float64Array
+  }
+  files: Record<FileKind, Kind<FileSeed> & { candidate: Uint32Array }>
+  applications: Kind<ApplicationSeed> & {
+    candidate: Uint32Array
+    job: Uint32Array
+    /** Applications changed after they were made (ascending ids), and when. */
+    late: { ids: Uint32Array; ms: Float64Array }
+    /** Attachment sizes the scenario pins. */
+    attachmentSizes: Map<number, number>
+  }
+  marketing: Kind<MarketingSeed> & {
+    /** The candidate by id - 1, or 0 for an e-mail with no account. */
+    candidate: Uint32Array
+    /** For an e-mail with no account: which of `strangers` e-mails. */
+    stranger: Uint32Array
+    action: Uint8Array
+    strangers: number
+  }
+  /** Each owner's children, by relation: byOwner.applicant are a candidate's applications, byOwner.vacancy a job's. */
+  byOwner: Record<RelationName, Csr>
+}
+
+type Drawn = Omit<Relations, 'byOwner'>
+
+/** Each relation as drawn: the owner by child id - 1 (0 = none), the children's times, and how many owners there are. */
+const DRAWN: { [R in RelationName]: (r: Drawn) => { owner: Uint32Array; created: Float64Array; owners: number } } = {
+  applicant: (r) => ({ owner: r.applications.candidate, created: r.applications.created, owners: r.candidates.count }),
+  vacancy: (r) => ({ owner: r.applications.job, created: r.applications.created, owners: r.jobs.count }),
+  timesheet: (r) => ({ owner: r.files.timesheet.candidate, created: r.files.timesheet.created, owners: r.candidates.count }),
+  resume: (r) => ({ owner: r.files.resume.candidate, created: r.files.resume.created, owners: r.candidates.count }),
+  document: (r) => ({ owner: r.files.document.candidate, created: r.files.document.created, owners: r.candidates.count }),
+  consent: (r) => ({ owner: r.marketing.candidate, created: r.marketing.created, owners: r.candidates.count }),
+}
+
+/** The times of a relation's children, by child id - 1. */
+export function childTimes(relations: Relations, name: RelationName): Float64Array {
+  return DRAWN[name](relations).created
+}
+
+/** `n` sorted times between two epochs, whole seconds: exponential spacings, no sort. */
+function sortedTimes(prng: Prng, n: number, fromMs: number, toMs: number): Float64Array {
+  const out = new Float64Array(n)
+  if (toMs <= fromMs) return out.fill(Math.floor(fromMs / 1000) * 1000)
+  let sum = 0
+  for (let i = 0; i < n; i++) {
+    sum -= Math.log(1 - prng.float32())
+    out[i] = sum
+  }
+  sum -= Math.log(1 - prng.float32())
+  const span = toMs - fromMs
+  for (let i = 0; i < n; i++) out[i] = Math.floor((fromMs + (span * (out[i] as number)) / sum) / 1000) * 1000
+  return out
+}
+
+/** A time between two epochs, whole seconds. */
+function between(prng: Prng, fromMs: number, toMs: number): number {
+  if (toMs <= fromMs) return Math.floor(fromMs / 1000) * 1000
+  return Math.floor(prng.int(fromMs, toMs) / 1000) * 1000
+}
+
+/** Grows a typed array to hold `n` items. */
+function grown<A extends Float64Array | Uint32Array | Uint8Array>(array: A, n: number): A {
+  if (n <= array.length) return array
+  const out = new (array.constructor as new (n: number) => A)(n)
+  out.set(array)
+  return out
+}
+
+/**
+ * Places the scenario's pinned records of one kind: on a generated id (replacing it) or
+ * after the last; gaps a pinned id leaves past the generated ones are absent.
+ */
+function pin<P extends { id?: number }>(kind: Kind<P>, seeds: readonly P[], timeOf: (seed: P, id: number, existing: boolean) => number): number[] {
+  const generated = kind.count
+  const placed: number[] = []
+  for (const seed of seeds) {
+    const id = seed.id ?? kind.count + 1
+    const existing = id <= kind.count && !kind.absent.includes(id)
+    if (id > kind.count) {
+      for (let gap = kind.count + 1; gap < id; gap++) kind.absent.push(gap)
+      kind.count = id
+      kind.created = grown(kind.created, id)
+    }
+    kind.absent = kind.absent.filter((a) => a !== id)
+    kind.created[id - 1] = timeOf(seed, id, existing)
+    kind.pinned.set(id, seed)
+    placed.push(id)
+  }
+  if (generated !== kind.count) kind.created = kind.created.subarray(0, kind.count)
+  return placed
+}
+
+/** The ids of a kind's present records, oldest first, with their times (for "registered by then"). */
+function byTime(kind: Kind<unknown>): { ids: Uint32Array | undefined; ms: Float64Array } {
+  let monotone = kind.absent.length === 0
+  for (let i = 1; i < kind.count && monotone; i++) monotone = (kind.created[i] as number) >= (kind.created[i - 1] as number)
+  if (monotone) return { ids: undefined, ms: kind.created.subarray(0, kind.count) }
+  const absent = new Set(kind.absent)
+  const ids = Uint32Array.from({ length: kind.count }, (_, i) => i + 1).filter((id) => !absent.has(id))
+  const order = [...ids].sort((a, b) => (kind.created[a - 1] as number) - (kind.created[b - 1] as number) || a - b)
+  return { ids: Uint32Array.from(order), ms: Float64Array.from(order, (id) => kind.created[id - 1] as number) }
+}
+
+export interface RelationOptions {
+  /** The candidate with this e-mail, if any: pinned marketing names candidates by e-mail. */
+  emailOwner(email: string, relations: Relations): number | undefined
+  /** Called now and then while drawing, with the share done (0..1). */
+  progress?(share: number): void
+}
+
+export function drawRelations(scenario: LoadedScenario, options: RelationOptions): Relations {
+  const prng = new Prng(hash32(scenario.seed, 'relations'))
+  const { counts, records, mix } = scenario
+  const nowMs = parseTime(scenario.now)
+  const startMs = addMonth(nowMs, -scenario.historyMonths)
+  const progress = options.progress ?? (() => {})
+  const total = counts.jobs + counts.candidates * 3 + counts.applications * 2 + counts.timesheets + counts.resumes + counts.documents + counts.marketing + 1
+  let done = 0
+  const did = (n: number) => {
+    done += n
+    progress(Math.min(1, done / total))
+  }
+
+  if (counts.applications > 0 && (counts.jobs === 0 || counts.candidates === 0)) {
+    throw new ScenarioError(`Scenario "${scenario.name}": applications need at least one job and one candidate.`, 'counts.applications')
+  }
+  const kind = <P>(count: number, fromMs: number, toMs: number): Kind<P> => ({ count, created: sortedTimes(prng, count, fromMs, toMs), absent: [], pinned: new Map() })
+
+  // jobs and candidates, ids in time order; pinned ones take their id or come after
+  const jobs = kind<JobSeed>(counts.jobs, startMs, nowMs - 7 * DAY)
+  pin(jobs, (records.jobs ?? []) as JobSeed[], (seed, id, existing) =>
+    seed.created_at ? parseTime(seed.created_at) : existing ? (jobs.created[id - 1] as number) : between(prng, startMs, nowMs),
+  )
+  did(counts.jobs)
+  const candidateKind = kind<CandidateFields>(counts.candidates, startMs, nowMs)
+  const pinnedFiles = new Map<number, Partial<Record<FileKind, readonly FileSeed[]>>>()
+  const candidateSeeds = (records.candidates ?? []) as CandidateSeed[]
+  const placedCandidates = pin(
+    candidateKind,
+    candidateSeeds.map(({ resumes: _r, documents: _d, ...fields }) => fields),
+    (seed, id, existing) => (seed.created_at ? parseTime(seed.created_at) : existing ? (candidateKind.created[id - 1] as number) : between(prng, startMs, nowMs)),
+  )
+  candidateSeeds.forEach(({ resumes, documents }, i) => {
+    pinnedFiles.set(placedCandidates[i] as number, { ...(resumes ? { resume: resumes } : {}), ...(documents ? { document: documents } : {}) })
+  })
+  const nCandidates = candidateKind.count
+  const candidatesByTime = byTime(candidateKind)
+  const firstCandidateMs = candidatesByTime.ms[0] ?? nowMs
+  const candidateAt = (index: number) => (candidatesByTime.ids ? (candidatesByTime.ids[index] as number) : index + 1)
+  const present = candidatesByTime.ms.length
+
+  // per candidate: no files (soft), no applications (soft), pinned files of a kind (hard)
+  const quiet = new Uint8Array(nCandidates + 1)
+  const noApplications = new Uint8Array(nCandidates + 1)
+  for (let c = 1; c <= nCandidates; c++) quiet[c] = prng.chance(mix.withoutFiles) ? 1 : 0
+  for (let c = 1; c <= nCandidates; c++) noApplications[c] = prng.chance(mix.withoutApplications) ? 1 : 0
+  for (const c of pinnedFiles.keys()) quiet[c] = 0
+  did(counts.candidates)
+
+  /** The index (by time) of the last candidate registered by `ms`: times come in order, so a pointer moves on. */
+  let registered = -1
+  const registeredBy = (ms: number): number => {
+    const times = candidatesByTime.ms
+    if (registered >= 0 && (times[registered] as number) > ms) registered = -1
+    while (registered + 1 < times.length && (times[registered + 1] as number) <= ms) registered++
+    return Math.max(0, registered)
+  }
+  /** A candidate registered by `ms`, avoiding `except` when another will do, never one `hard` marks. */
+  const candidateBy = (ms: number, except?: Uint8Array, hard?: Uint8Array): number => {
+    const last = registeredBy(ms)
+    for (let tries = 0; tries < 8; tries++) {
+      const c = candidateAt(prng.int(0, last))
+      if (!except?.[c] && !hard?.[c]) return c
+    }
+    const c = candidateAt(prng.int(0, last))
+    if (!hard?.[c]) return c
+    for (let i = 0; i <= last; i++) if (!hard[candidateAt(i)]) return candidateAt(i)
+    return 0
+  }
+
+  // files of each kind, ids in time order
+  const files = {} as Relations['files']
+  for (const fileKind of FILE_KINDS) {
+    const count = present === 0 ? 0 : counts[`${fileKind}s` as 'timesheets' | 'resumes' | 'documents']
+    const created = sortedTimes(prng, count, firstCandidateMs, nowMs)
+    let candidate = new Uint32Array(count)
+    const hard = new Uint8Array(nCandidates + 1)
+    let pinnedOfKind = 0
+    for (const [c, pinned] of pinnedFiles) {
+      if (pinned[fileKind]) {
+        hard[c] = 1
+        pinnedOfKind += pinned[fileKind].length
+      }
+    }
+    let n = 0
+    for (let i = 0; i < count; i++) {
+      const c = candidateBy(nowMs, quiet, pinnedOfKind > 0 || pinnedFiles.size > 0 ? hard : undefined)
+      if (c === 0) continue
+      created[n] = created[i] as number
+      candidate[n++] = c
+    }
+    const file: Relations['files'][FileKind] = { count: n, created: created.subarray(0, n), absent: [], pinned: new Map(), candidate: candidate.subarray(0, n) }
+    if (pinnedOfKind > 0) {
+      // the pinned files join in time order, as if generated with the rest
+      const extra: Array<{ ms: number; c: number; seed: FileSeed | undefined }> = []
+      for (const [c, pinned] of pinnedFiles) {
+        for (const seed of pinned[fileKind] ?? []) extra.push({ ms: between(prng, candidateKind.created[c - 1] as number, nowMs), c, seed })
+      }
+      const all = Array.from({ length: n }, (_, i) => ({ ms: file.created[i] as number, c: file.candidate[i] as number, seed: undefined as FileSeed | undefined })).concat(extra)
+      all.sort((a, b) => a.ms - b.ms)
+      file.count = all.length
+      file.created = Float64Array.from(all, (f) => f.ms)
+      candidate = Uint32Array.from(all, (f) => f.c)
+      file.candidate = candidate
+      all.forEach((f, i) => {
+        if (f.seed) file.pinned.set(i + 1, f.seed)
+      })
+    }
+    files[fileKind] = file
+    did(count)
+  }
+  const timesheets = files.timesheet
+  for (const [index, seed] of ((records.timesheets ?? []) as TimesheetSeed[]).entries()) {
+    const id = seed.id ?? timesheets.count + 1
+    const existing = id <= timesheets.count && !timesheets.absent.includes(id)
+    const owner = seed.candidate_id ?? (existing ? timesheets.candidate[id - 1] : undefined) ?? (present > 0 ? 1 : undefined)
+    if (owner === undefined || owner > nCandidates || candidateKind.absent.includes(owner)) {
+      throw new ScenarioError(`Scenario "${scenario.name}": timesheet ${id} names candidate ${seed.candidate_id}, which does not exist.`, `records.timesheets[${index}].candidate_id`)
+    }
+    const ms = seed.created_at ? parseTime(seed.created_at) : between(prng, candidateKind.created[owner - 1] as number, nowMs)
+    pin(timesheets, [{ ...seed, id }], () => ms)
+    timesheets.candidate = grown(timesheets.candidate, timesheets.count).subarray(0, timesheets.count)
+    timesheets.candidate[id - 1] = owner
+  }
+
+  // applications: by a registered candidate, to a job posted in the two months before
+  const jobsByTime = byTime(jobs)
+  const firstMs = Math.max(jobsByTime.ms[0] ?? nowMs, firstCandidateMs)
+  const nApplications = counts.applications
+  const applications: Relations['applications'] = {
+    ...kind<ApplicationSeed>(nApplications, firstMs, nowMs),
+    candidate: new Uint32Array(nApplications),
+    job: new Uint32Array(nApplications),
+    late: { ids: new Uint32Array(0), ms: new Float64Array(0) },
+    attachmentSizes: new Map(),
+  }
+  const lateIds: number[] = []
+  const lateMs: number[] = []
+  // application times come in order: the window of recent jobs only moves forward
+  let newest = -1
+  let oldestRecent = -1
+  const jobMs = jobsByTime.ms
+  // the hot loop of a build (ten million turns for xl): locals, no optional arrays
+  const candidateMs = candidatesByTime.ms
+  const candidateIds = candidatesByTime.ids
+  const appCreated = applications.created
+  const appCandidate = applications.candidate
+  const appJob = applications.job
+  const jobIds = jobsByTime.ids
+  const recent = 60 * DAY
+  let last = -1
+  for (let i = 0; i < nApplications; i++) {
+    const ms = appCreated[i] as number
+    while (last + 1 < present && (candidateMs[last + 1] as number) <= ms) last++
+    // a candidate registered by then, avoiding those who never apply when another will do
+    const span = Math.max(0, last) + 1
+    let c = 0
+    for (let tries = 0; tries < 9; tries++) {
+      const index = Math.floor(prng.float32() * span)
+      c = candidateIds === undefined ? index + 1 : (candidateIds[index] as number)
+      if (noApplications[c] === 0) break
+    }
+    appCandidate[i] = c
+    while (newest + 1 < jobMs.length && (jobMs[newest + 1] as number) <= ms) newest++
+    while (oldestRecent + 1 < jobMs.length && (jobMs[oldestRecent + 1] as number) <= ms - recent) oldestRecent++
+    const lo = Math.max(0, oldestRecent)
+    const index = lo + Math.floor(prng.float32() * (Math.max(0, newest) - lo + 1))
+    appJob[i] = jobIds === undefined ? index + 1 : (jobIds[index] as number)
+    // most applications never change; the few that do were updated later
+    if (prng.float32() < 0.1) {
+      const later = between(prng, ms, nowMs)
+      if (later > ms) {
+        lateIds.push(i + 1)
+        lateMs.push(later)
+      }
+    }
+    if ((i & 0xffff) === 0xffff) did(0x10000 * 2)
+  }
+  did((nApplications & 0xffff) * 2)
+  for (const [index, seed] of ((records.applications ?? []) as ApplicationSeed[]).entries()) {
+    const id = seed.id ?? applications.count + 1
+    const existing = id <= applications.count && !applications.absent.includes(id)
+    const owner = seed.candidate_id ?? (existing ? applications.candidate[id - 1] : undefined) ?? (present > 0 ? 1 : undefined)
+    const job = seed.job_id ?? (existing ? applications.job[id - 1] : undefined) ?? (jobs.count > 0 ? 1 : undefined)
+    const ownerOk = owner !== undefined && owner <= nCandidates && !candidateKind.absent.includes(owner)
+    const jobOk = job !== undefined && job <= jobs.count && !jobs.absent.includes(job)
+    if (!ownerOk || !jobOk) {
+      throw new ScenarioError(
+        `Scenario "${scenario.name}": application ${id} names a ${ownerOk ? 'job' : 'candidate'} that does not exist.`,
+        `records.applications[${index}].${ownerOk ? 'job_id' : 'candidate_id'}`,
+      )
+    }
+    const ms = seed.created_at ? parseTime(seed.created_at) : existing ? (applications.created[id - 1] as number) : between(prng, candidateKind.created[owner - 1] as number, nowMs)
+    pin(applications, [{ ...seed, id }], () => ms)
+    applications.candidate = grown(applications.candidate, applications.count).subarray(0, applications.count)
+    applications.job = grown(applications.job, applications.count).subarray(0, applications.count)
+    applications.candidate[id - 1] = owner
+    applications.job[id - 1] = job
+    if (seed.attachment_filesize !== undefined) applications.attachmentSizes.set(id, seed.attachment_filesize)
+  }
+  const keep = lateIds.map((id) => !applications.pinned.has(id))
+  applications.late = { ids: Uint32Array.from(lateIds.filter((_, i) => keep[i])), ms: Float64Array.from(lateMs.filter((_, i) => keep[i])) }
+
+  // marketing: approvals and revocations by candidates, and by e-mails with no account
+  const nMarketing = counts.marketing
+  const marketing: Relations['marketing'] = {
+    ...kind<MarketingSeed>(nMarketing, startMs, nowMs),
+    candidate: new Uint32Array(nMarketing),
+    stranger: new Uint32Array(nMarketing),
+    action: new Uint8Array(nMarketing),
+    strangers: Math.max(1, Math.ceil(nMarketing / 5)),
+  }
+  const lastByCandidate = new Uint8Array(nCandidates + 1)
+  const lastByStranger = new Uint8Array(marketing.strangers)
+  registered = -1
+  for (let i = 0; i < nMarketing; i++) {
+    const ms = marketing.created[i] as number
+    // before the first registration only strangers can give consent
+    const isStranger = present === 0 || ms < firstCandidateMs || prng.chance(mix.unknownMarketingEmail)
+    const c = isStranger ? 0 : candidateBy(ms)
+    const s = isStranger ? prng.int(0, marketing.strangers - 1) : 0
+    const previous = isStranger ? lastByStranger[s] : lastByCandidate[c]
+    const action =
+      previous === ACTION.approved
+        ? prng.chance(mix.revoked * 2)
+          ? ACTION.revoked
+          : ACTION.approved
+        : previous === 0 && prng.chance(mix.revoked / 3)
+          ? ACTION.revoked
+          : ACTION.approved
+    if (isStranger) lastByStranger[s] = action
+    else lastByCandidate[c] = action
+    marketing.candidate[i] = c
+    marketing.stranger[i] = s
+    marketing.action[i] = action
+  }
+  did(nMarketing)
+  const pinnedMarketing = (records.marketing ?? []) as MarketingSeed[]
+  if (pinnedMarketing.length > 0) {
+    const rows = Array.from({ length: nMarketing }, (_, i) => ({
+      ms: marketing.created[i] as number,
+      c: marketing.candidate[i] as number,
+      s: marketing.stranger[i] as number,
+      action: marketing.action[i] as number,
+      seed: undefined as MarketingSeed | undefined,
+    }))
+    for (const [index, seed] of pinnedMarketing.entries()) {
+      const relations = { nowMs, startMs, jobs, candidates: { ...candidateKind } } as unknown as Relations
+      const c = seed.candidate_id || (seed.email === undefined ? 0 : (options.emailOwner(seed.email, relations) ?? 0))
+      if (seed.candidate_id && (c > nCandidates || candidateKind.absent.includes(c))) {
+        throw new ScenarioError(`Scenario "${scenario.name}": a marketing record names candidate ${seed.candidate_id}, which does not exist.`, `records.marketing[${index}].candidate_id`)
+      }
+      const ms = seed.created_at ? parseTime(seed.created_at) : between(prng, c ? (candidateKind.created[c - 1] as number) : startMs, nowMs)
+      rows.push({ ms, c, s: 0, action: seed.action === REVOKED ? ACTION.revoked : ACTION.approved, seed })
+    }
+    rows.sort((a, b) => a.ms - b.ms)
+    marketing.count = rows.length
+    marketing.created = Float64Array.from(rows, (r) => r.ms)
+    marketing.candidate = Uint32Array.from(rows, (r) => r.c)
+    marketing.stranger = Uint32Array.from(rows, (r) => r.s)
+    marketing.action = Uint8Array.from(rows, (r) => r.action)
+    rows.forEach((r, i) => {
+      if (r.seed) marketing.pinned.set(i + 1, r.seed)
+    })
+  }
+
+  // each candidate is dated by its latest record (of any relation it owns), and some edit their profile after it
+  const updated = Float64Array.from(candidateKind.created)
+  const drawn: Drawn = { nowMs, startMs, jobs, candidates: { ...candidateKind, updated }, files, applications, marketing }
+  for (const [name, relation] of RELATION_LIST) {
+    if (relation.owner !== 'candidates') continue
+    const { owner, created } = DRAWN[name](drawn)
+    for (let i = 0; i < owner.length; i++) {
+      const c = owner[i] as number
+      if (c !== 0 && (created[i] as number) > (updated[c - 1] as number)) updated[c - 1] = created[i] as number
+    }
+  }
+  for (let c = 0; c < nCandidates; c++) if (prng.chance(0.4)) updated[c] = between(prng, updated[c] as number, nowMs)
+  did(counts.candidates)
+
+  const byOwner = {} as Record<RelationName, Csr>
+  for (const [name] of RELATION_LIST) {
+    const { owner, owners } = DRAWN[name](drawn)
+    byOwner[name] = csrOf(owner, owners)
+  }
+  did(counts.candidates)
+  return { ...drawn, byOwner }
+}

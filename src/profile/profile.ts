@@ -1,0 +1,121 @@
+// Deployment profiles on the fake's side: reading and validating a profile file, turning
+// its points into the fake's options (flags given beside it win, and are reported), and
+// the differences between two profiles (`jobboard-kit profile diff`).
+import { readFileSync } from 'node:fs'
+import { isDeepStrictEqual } from 'node:util'
+import { PROFILE_POINTS, profileFile, type ProfilePointName } from '../../schemas/profile.js'
+import { deepFreeze, type DeepReadonly } from '../core/freeze.js'
+import type { ProfileFile, ServerOptionsInput } from '../core/types.js'
+import { compileSchema, explain } from '../core/validation.js'
+import type { ValidateFunction } from 'ajv'
+
+export type LoadedProfile = DeepReadonly<ProfileFile>
+
+export class ProfileError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ProfileError'
+  }
+}
+
+/** Validates profile data (naming the field at fault) and freezes it. */
+let profileValidator: ValidateFunction<ProfileFile> | undefined
+
+export function parseProfile(data: unknown, source = 'profile'): LoadedProfile {
+  // compiled once per process, when a profile is first read
+  profileValidator ??= compileSchema<ProfileFile>({ ownSchemas: true, fewCalls: true }, profileFile)
+  const validate = profileValidator
+  if (!validate(data)) throw new ProfileError(`${source} is not a valid deployment profile: ${explain(validate.errors ?? [], 'record', data)}`)
+  return deepFreeze(structuredClone(data))
+}
+
+/** A profile from a JSON file, or given as an object. */
+export function loadProfile(ref: string | ProfileFile | LoadedProfile): LoadedProfile {
+  if (typeof ref !== 'string') return parseProfile(ref)
+  let text: string
+  try {
+    text = readFileSync(ref, 'utf8')
+  } catch (error) {
+    throw new ProfileError(`Cannot read profile ${ref}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+  }
+  let data: unknown
+  try {
+    data = JSON.parse(text)
+  } catch (error) {
+    throw new ProfileError(`Profile ${ref} is not valid JSON: ${(error as Error).message}`)
+  }
+  return parseProfile(data, `Profile ${ref}`)
+}
+
+/** The value each recorded point holds (points not seen hold none). */
+export function profileValues(profile: LoadedProfile): Partial<Record<ProfilePointName, unknown>> {
+  const points = profile.points as Readonly<Record<string, { value?: unknown } | undefined>>
+  const out: Partial<Record<ProfilePointName, unknown>> = {}
+  for (const name of PROFILE_POINTS) {
+    const value = points[name]?.value
+    if (value !== undefined) out[name] = value
+  }
+  return out
+}
+
+/** A flag or option given beside a profile that replaced one of its points. */
+export interface ProfileOverride {
+  point: ProfilePointName
+  profile: unknown
+  given: unknown
+}
+
+/**
+ * The fake's options with a profile's values under the options given: a point becomes
+ * the knob (or setting) of the same name unless the caller gave that option too.
+ */
+export function applyProfile(
+  options: Omit<ServerOptionsInput, 'profile'>,
+  profile: LoadedProfile,
+): { options: Omit<ServerOptionsInput, 'profile'>; overrides: ProfileOverride[] } {
+  const values = profileValues(profile)
+  const overrides: ProfileOverride[] = []
+  const given = options as Record<string, unknown>
+  for (const [point, value] of Object.entries(values) as Array<[ProfilePointName, unknown]>) {
+    if (given[point] !== undefined && !isDeepStrictEqual(given[point], value)) overrides.push({ point, profile: value, given: given[point] })
+  }
+  return { options: { ...(structuredClone(values) as object), ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) }, overrides }
+}
+
+/** What a profile says of one point: its value, and how it was seen (both absent: not in the profile). */
+export interface PointState {
+  value?: unknown
+  seen?: string
+}
+
+/** One point whose value differs between two profiles. How it was seen alone is no difference. */
+export interface ProfileDifference {
+  point: ProfilePointName
+  a: PointState
+  b: PointState
+}
+
+const stateOf = (profile: LoadedProfile, point: ProfilePointName): PointState =>
+  ((profile.points as Readonly<Record<string, PointState | undefined>>)[point] ?? {}) as PointState
+
+export function diffProfiles(a: LoadedProfile, b: LoadedProfile): ProfileDifference[] {
+  return PROFILE_POINTS.map((point) => ({ point, a: stateOf(a, point), b: stateOf(b, point) })).filter(
+    (row) => !isDeepStrictEqual(row.a.value, row.b.value),
+  )
+}
+
+/** A value as a table cell: JSON, "(not seen)" or "(not in profile)". */
+export const cell = (value: unknown, seen?: string): string =>
+  value !== undefined ? JSON.stringify(value) : seen === 'not-seen' ? '(not seen)' : seen === undefined ? '(not in profile)' : '(no value)'
+
+/** The differences as a plain-text table with a header row: point, A, B. */
+export function formatDifferences(rows: readonly ProfileDifference[], names: { a: string; b: string }): string {
+  const table = [['point', names.a, names.b], ...rows.map((row) => [row.point, cell(row.a.value, row.a.seen), cell(row.b.value, row.b.seen)])]
+  const widths = [0, 1, 2].map((i) => Math.max(...table.map((r) => (r[i] as string).length)))
+  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i] as number)).join('  ').trimEnd()
+  return [line(table[0] as string[]), widths.map((w) => '-'.repeat(w)).join('  '), ...table.slice(1).map(line)].join('\n')
+}
+
+/** `--page-size (25) replaces the profile's pageSize (100)`: what serve prints at start-up. */
+export const overrideLine = (o: ProfileOverride, flag: string) =>
+  `${flag} ${JSON.stringify(o.given)} overrides the profile's ${o.point} ${JSON.stringify(o.profile)}`

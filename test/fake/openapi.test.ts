@@ -1,0 +1,117 @@
+// The OpenAPI document is generated from the route schemas: a valid OpenAPI 3.1
+// document listing every API endpoint with every status it answers, served without
+// auth as JSON and YAML, and held against every answer the suite gets (helpers/board.ts).
+import { Validator } from '@seriousme/openapi-schema-validator'
+import t from 'tap'
+import { parse } from 'yaml'
+import { buildApp } from '../../src/fake/app.js'
+import { messageAnswer } from '../../schemas/index.js'
+import { API_PREFIX } from '../../src/fake/store/links.js'
+import { board, call, type Json } from '../helpers/board.js'
+import { runToEnd } from '../helpers/cli.js'
+
+const EVERYWHERE = ['200', '400', '401', '429', '500', '503']
+
+t.test('is a valid OpenAPI 3.1 document of every API endpoint, served at /openapi.json without auth', async (t) => {
+  const app = await board(t, { scenario: 'empty' })
+  const answer = await app.inject('/openapi.json')
+  t.equal(answer.statusCode, 200)
+  const document = answer.json()
+  const result = await new Validator().validate(document)
+  t.ok(result.valid, `valid: ${JSON.stringify(result.errors ?? '').slice(0, 500)}`)
+  t.equal(document.openapi, '3.1.0')
+  const api = app.endpoints.filter((e) => e.url.startsWith(`${API_PREFIX}/`) && e.method !== 'HEAD')
+  for (const { method, url } of api) {
+    const path = url.replace(/:([a-z]+)/g, '{$1}')
+    t.ok(document.paths[path]?.[method.toLowerCase()], `${method} ${path} is described`)
+  }
+  t.same(Object.keys(document.paths).filter((p) => !p.startsWith(API_PREFIX)), [], 'and nothing outside the API')
+  t.same(document.components.securitySchemes, { basicAuth: { type: 'http', scheme: 'basic' } })
+  const body = document.paths['/api/v1/job/add'].post.requestBody.content['application/json'].schema
+  t.same(body.properties.salary_unit.enum, ['Per hour', 'Per year', 'Per week', 'Per month'], 'job/add carries the constrained values')
+  t.same((await app.inject('/__mock/openapi.json')).json(), document, 'the same document under /__mock')
+})
+
+/** The parts of an OpenAPI operation the next test reads. */
+type Operation = {
+  parameters?: Array<{ in: string; name: string }>
+  responses: Record<string, { description: string; content: Record<string, { schema: Json }>; headers?: Record<string, unknown> }>
+}
+
+t.test('lists every status each operation answers, with its body and headers', async (t) => {
+  const app = await board(t, { scenario: 'empty' })
+  const document = (await app.inject('/openapi.json')).json()
+  for (const [path, operations] of Object.entries<Record<string, Operation>>(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const name = `${method.toUpperCase()} ${path}`
+      const expected = new Set(EVERYWHERE)
+      if (path.includes('{id}')) for (const s of ['404', '412']) expected.add(s)
+      if (operation.parameters?.some((p) => p.in === 'query')) expected.add('412')
+      if (operation.parameters?.some((p) => p.name === 'page')) expected.add('404')
+      if (method === 'post') for (const s of ['412', '413', '415']) expected.add(s)
+      if (method === 'post' && !path.endsWith('/job/add')) expected.add('404')
+      t.same(Object.keys(operation.responses).sort(), [...expected].sort(), `${name} lists its statuses`)
+      for (const [status, response] of Object.entries(operation.responses)) {
+        t.ok(response.description.length > 20, `${name} ${status} says when`)
+        if (status === '200') continue
+        t.same(response.content['application/json']?.schema.properties.status, { type: 'integer', enum: [Number(status)] }, `${name} ${status} has its error body`)
+      }
+      const header = (status: string, name: string) => operation.responses[status]?.headers?.[name]
+      t.match(header('401', 'WWW-Authenticate'), { required: true, schema: { type: 'string' } }, `${name} 401 has WWW-Authenticate`)
+      t.match(header('429', 'Retry-After'), { required: true, schema: { pattern: '^[0-9]+$' } }, `${name} 429 has Retry-After`)
+    }
+  }
+  const resume = document.paths['/api/v1/candidates/resume/{id}'].get.responses['200']
+  t.same(Object.keys(resume.content), ['application/octet-stream'], 'downloads are described as bytes')
+  t.same(Object.keys(resume.headers), ['Content-Type', 'Content-Length', 'Content-Disposition', 'Content-Transfer-Encoding'], 'with the download headers')
+  const timesheet = document.paths['/api/v1/candidates/timesheets/download/{id}'].get.responses['200']
+  t.same(Object.keys(timesheet.content), ['application/x-timesheet-octet-stream'])
+  const list = document.paths['/api/v1/timesheets/list'].get.responses['200'].content['application/json'].schema
+  t.match(list.properties.next_page.description, /full URL of the next page/, 'paging links are described')
+  t.match(list.properties.prev_page.description, /false. on the first page/)
+})
+
+t.test('is served as YAML too, without auth, here and under /__mock', async (t) => {
+  const app = await board(t, { scenario: 'empty' })
+  const json = (await app.inject('/openapi.json')).json()
+  for (const url of ['/openapi.yaml', '/__mock/openapi.yaml']) {
+    const answer = await app.inject(url)
+    t.equal(answer.statusCode, 200, url)
+    t.match(answer.headers['content-type'], /^application\/yaml/)
+    t.same(parse(answer.body), json, `${url} holds the same document`)
+  }
+})
+
+t.test('the response check reports an answer the document does not describe', async (t) => {
+  const problems: string[] = []
+  const app = await buildApp({ clock: 'virtual', rateLimitWindow: 0, checkResponses: (problem) => problems.push(problem) })
+  t.teardown(() => app.close())
+  // routes the fake does not have, answering what their schema does not allow
+  app.get('/api/v1/broken/short', { schema: { response: { 200: messageAnswer } } }, async (_request, reply) =>
+    reply.type('application/json').send(JSON.stringify({ status: 200 })),
+  )
+  app.get('/api/v1/broken/teapot', async (_request, reply) => reply.code(418).type('application/json').send('{"status":418,"message":"short and stout"}'))
+  app.get('/api/v1/broken/limited', async (_request, reply) => reply.code(429).type('application/json').send('{"status":429,"message":"wait"}'))
+  t.equal((await call(app, '/api/v1/broken/short')).status, 200)
+  t.match(problems.shift(), /GET \/api\/v1\/broken\/short answered 200.*must have required property 'message'/)
+  t.equal((await call(app, '/api/v1/broken/teapot')).status, 418)
+  t.match(problems.shift(), /status 418 is not among those documented \(400, 401, 429, 500, 503\)/)
+  t.equal((await call(app, '/api/v1/broken/limited')).status, 429)
+  t.match(problems.shift(), /lacks the documented header Retry-After/)
+  t.equal((await call(app, '/api/v1/metrics/list')).status, 200)
+  t.same(problems, [], 'and is quiet about an answer that fits')
+})
+
+t.test('jobboard-kit openapi prints the same document, as JSON or YAML', async (t) => {
+  const app = await board(t, { scenario: 'empty' })
+  const served = (await app.inject('/openapi.json')).json()
+  const json = await runToEnd(['openapi'])
+  t.equal(json.code, 0)
+  t.same(JSON.parse(json.stdout), served)
+  const yaml = await runToEnd(['openapi', '--format', 'yaml'])
+  t.equal(yaml.code, 0)
+  t.same(parse(yaml.stdout), served)
+  const wrong = await runToEnd(['openapi', '--format', 'xml'])
+  t.equal(wrong.code, 2)
+  t.match(wrong.stderr, /xml.*is invalid.*json, yaml/)
+})
