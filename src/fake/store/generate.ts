@@ -6,7 +6,7 @@
 import type { FieldValues } from '../../../schemas/values.js'
 import type { DeepReadonly } from '../../core/freeze.js'
 import { createFaker, hash32, Prng, reseedableFaker } from '../../core/random.js'
-import type { LoadedScenario } from '../scenario.js'
+import type { BoardLists, LoadedScenario } from '../scenario.js'
 import { formatTimestamp, monthKey, shiftMonth } from '../../core/time.js'
 import type { Application, Candidate, CandidateApplicationEntry, MarketingRecord, PredefinedLocation, StoredFile, StoredJob, Timesheet } from '../../core/types.js'
 import type { BaseRecords } from './collection.js'
@@ -17,11 +17,6 @@ import { RELATIONS, type EntryOf, type ListedRelation } from './relation-table.j
 import { ACTION, APPROVED, childTimes, drawRelations, idsOf, REVOKED, type Relations } from './relations.js'
 import { timesheetEntry, vacancyOf, type Vacancy } from './views.js'
 
-/** The lists a board validates against and draws from: constrained, derived, and predefined locations. */
-export type BoardLists = FieldValues & {
-  readonly sector_disciplines: readonly string[]
-  readonly job_locations: readonly string[]
-}
 
 export type { CandidateBase }
 export { RecordMaker }
