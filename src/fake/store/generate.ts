@@ -3,7 +3,6 @@
 // when a request needs it, by RecordMaker on a faker seeded from (seed, kind, id), so it
 // is the same on every call and in every process. Metrics' monthly counts come from the
 // relations' time arrays.
-import type { FieldValues } from '../../../schemas/values.js'
 import type { DeepReadonly } from '../../core/freeze.js'
 import { createFaker, hash32, Prng, reseedableFaker } from '../../core/random.js'
 import type { BoardLists, LoadedScenario } from '../scenario.js'

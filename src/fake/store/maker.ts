@@ -4,7 +4,7 @@
 // and by the control API's adds (src/fake/store/adds.ts), which seed it from the number of adds.
 // finishRecord() gives any record, made or loaded, what the board's behaviour adds to it.
 import type { Faker } from '@faker-js/faker'
-import { industrySplitter, type FieldValues, type IndustrySplit } from '../../../schemas/values.js'
+import { industrySplitter, type IndustrySplit } from '../../../schemas/values.js'
 import type { DeepReadonly } from '../../core/freeze.js'
 import { extraValues, type ExtraFieldRecord } from './extra-fields.js'
 import type { BoardLists, LoadedScenario } from '../scenario.js'
