@@ -11,6 +11,7 @@ import { addBoardFormats, FORMATS } from '../schemas/formats.js'
 import { PACKAGE_VERSION } from './core/paths.js'
 import { API_PREFIX } from './store/links.js'
 import { bindFieldValues } from './core/validation.js'
+import { ASSETS, executableAsset } from './core/shipped.js'
 
 // the document's plugins are loaded when the document or the page is first asked for
 const load = createRequire(import.meta.url)
@@ -119,6 +120,8 @@ const swaggerOptions = () => ({
 /** What @fastify/swagger-ui is given: the page's scripts, styles and fonts all come from this server; nothing is fetched elsewhere. */
 const uiOptions = () => ({
   routePrefix: '/docs',
+  // the single executable carries the page's files as assets; the plugin would read its logo from its folder
+  ...carriedLogo(),
   uiConfig: { docExpansion: 'list' as const, deepLinking: true, validatorUrl: null, tryItOutEnabled: false },
   // the plugin's policy, less what would reach out: other hosts, and upgrade-insecure-requests
   // (which breaks the page on a plain-http fake reached by a host name)
@@ -128,6 +131,30 @@ const uiOptions = () => ({
       .replace(/ https:| validator\.swagger\.io/g, '')
       .replace(/\s*upgrade-insecure-requests;?/, ''),
 })
+
+/** swagger-ui's logo as the single executable carries it; nothing from the package (the plugin reads its own). */
+function carriedLogo(): { logo?: { type: string; content: Buffer } } {
+  const content = executableAsset(ASSETS.uiFile('logo.svg'))
+  return content ? { logo: { type: 'image/svg+xml', content } } : {}
+}
+
+/** The content types of swagger-ui's page files, for the single executable, which answers them from its assets. */
+const UI_TYPES: Record<string, string> = {
+  css: 'text/css; charset=utf-8',
+  js: 'application/javascript; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+  png: 'image/png',
+  svg: 'image/svg+xml',
+}
+
+/** A page file (`/docs/static/swagger-ui.css`) from the single executable's assets; undefined from the package, or for any other path. */
+function carriedUiFile(url: string): { type: string; content: Buffer } | undefined {
+  const name = /^\/docs\/static\/([A-Za-z0-9_.-]+)(?:\?|$)/.exec(url)?.[1]
+  const type = UI_TYPES[name?.split('.').pop() ?? '']
+  const content = name && type ? executableAsset(ASSETS.uiFile(name)) : undefined
+  return content && type ? { type, content } : undefined
+}
 
 type Swagger = FastifyInstance['swagger']
 type Hook = (...args: unknown[]) => unknown
@@ -208,6 +235,9 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       // the page's policy covers its own folder's 404s, as it did when the plugin answered them
       const policy = answer.headers['content-security-policy']
       if (policy !== undefined) reply.header('content-security-policy', policy)
+      // the single executable has no plugin folder to read the page's files from: its assets hold them
+      const carried = carriedUiFile(request.url)
+      if (carried) return reply.type(carried.type).send(carried.content)
       return reply.callNotFound()
     }
     const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase())))
