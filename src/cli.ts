@@ -5,7 +5,7 @@
 // answers the exit code and leaves ending the process to its caller (bin/, or this file
 // when node runs it).
 import { Command, CommanderError, Option } from 'commander'
-import { asFlags, kebab, schemaOptions } from './cli-options.js'
+import { asFlags, envName, fromEnvironment, kebab, schemaOptions } from './cli-options.js'
 import { realpathSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
@@ -15,7 +15,7 @@ import { addContractCommand, type ContractProcess, nodeProcess } from './contrac
 import { overrideLine, ProfileError } from './profile.js'
 import { addProfileCommand } from './profile-cli.js'
 import { useColour } from './http/log.js'
-import { OptionsError } from './options.js'
+import { OptionsError, resolveOptions } from './options.js'
 import { PACKAGE_VERSION } from './core/paths.js'
 import { loadScenario, ScenarioError, scenarioNames } from './scenario.js'
 import { showBuildProgress } from './build-progress.js'
@@ -71,9 +71,18 @@ function report(error: unknown, io: CliProcess): 2 {
   return 2
 }
 
-/** Runs the fake until SIGINT or SIGTERM and answers the exit code once it has closed. */
-async function serve(flags: ServerOptionsInput, io: CliProcess): Promise<number> {
-  const given = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) as ServerOptionsInput
+/**
+ * Runs the fake until SIGINT or SIGTERM and answers the exit code once it has closed. Each
+ * option not given as a flag may come from its JOBBOARD_* variable (flags > env > defaults),
+ * a bad one refused naming the variable.
+ */
+async function serve(flags: ServerOptionsInput, io: CliProcess, options: readonly Option[]): Promise<number> {
+  const typed = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined))
+  const fromEnv = fromEnvironment(options, typed, io.env, (one) => {
+    resolveOptions(one)
+    checkSlips(one)
+  })
+  const given = { ...fromEnv, ...typed } as ServerOptionsInput
   if (given.logger !== undefined) io.stderr.write(`jobboard-kit: --logger is deprecated; use --log ${given.logger ? 'json' : 'off'}\n`)
   // a person at a terminal sees each request; pipes (tests, CI) stay quiet unless asked
   if (given.log === undefined && given.logger === undefined && io.stdout.isTTY) given.log = 'pretty'
@@ -122,12 +131,15 @@ export function program(io: CliProcess = processIo, done: (code: number) => void
     .command('serve')
     .description('Run the fake board over HTTP until SIGINT or SIGTERM.')
     .action(async (flags: ServerOptionsInput) => {
-      const code = await serve(flags, io)
+      const code = await serve(flags, io, serveCommand.options)
       done(code)
       // closed: leave now rather than wait for idle sockets and timers to let go
       io.exit(code)
     })
-  for (const option of schemaOptions(serverOptions)) serveCommand.addOption(option)
+  for (const option of schemaOptions(serverOptions)) {
+    option.description = `${option.description} [env ${envName(option.attributeName())}]`
+    serveCommand.addOption(option)
+  }
 
   cli
     .command('openapi')
