@@ -14,6 +14,7 @@ import { buildApp } from './app.js'
 import { addContractCommand, type ContractProcess, nodeProcess } from './contract/cli.js'
 import { overrideLine, ProfileError } from './profile.js'
 import { addProfileCommand } from './profile-cli.js'
+import { addHealthCommand } from './cli/health.js'
 import { useColour } from './http/log.js'
 import { OptionsError, resolveOptions } from './options.js'
 import { PACKAGE_VERSION } from './core/paths.js'
@@ -173,6 +174,7 @@ export function program(io: CliProcess = processIo, done: (code: number) => void
     },
   })
   addProfileCommand(cli, io, done)
+  addHealthCommand(cli, io, done)
   // a usage error is one line naming the problem and the command's help, not the help itself
   cli.configureOutput({ outputError: (message, write) => write(oneLine(message)) })
   for (const command of cli.commands) command.configureOutput({ outputError: (message, write) => write(oneLine(message, command.name())) })

@@ -1,21 +1,13 @@
 // `jobboard-kit serve` configured by environment variables as well as flags (for a container
 // or a CI service, where flags are awkward): each flag's JOBBOARD_<FLAG>, precedence flags >
 // env > defaults, a bad value refused at start naming the variable (exit 2, like a bad flag).
-import { createServer } from 'node:net'
 import t from 'tap'
 import { captureIo, runToEnd, serve } from '../helpers/cli.js'
 import { main } from '../../src/cli.js'
+import { freePort } from '../helpers/socket.js'
 
 const auth = (user = 'jobboard', password = 'jobboard') => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` })
 
-/** A port free a moment ago. */
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 t.test('takes the scenario, seed, page size, credentials and rate-limit window from JOBBOARD_* variables', async (t) => {
   const env = { JOBBOARD_SCENARIO: 'default', JOBBOARD_SEED: '7', JOBBOARD_PAGE_SIZE: '5', JOBBOARD_USERNAME: 'ci', JOBBOARD_PASSWORD: 'ci-secret', JOBBOARD_RATE_LIMIT_WINDOW: '0', JOBBOARD_CLOCK: 'virtual' }
