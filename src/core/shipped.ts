@@ -1,5 +1,5 @@
-// The package's own files that the code reads while it runs (the shipped scenarios,
-// package.json's version, swagger-ui's page files) as the single executable carries them:
+// The package's own files that the code reads while it runs (the shipped scenarios and
+// the build's check of them, package.json's version, swagger-ui's page files) as the single executable carries them:
 // SEA assets built into it by scripts/build-exe.mjs (docs/exe.md), since an executable
 // copied anywhere has no package folder beside it. From the package, each answers
 // undefined and the callers read the package's files as they always have.
@@ -11,6 +11,8 @@ export const ASSETS = {
   manifest: 'package.json',
   /** `{[name]: file text}` of scenarios/*.json */
   scenarios: 'scenarios.json',
+  /** the build's checked scenarios (dist/precompiled/scenarios.json, src/scenario.ts) */
+  checkedScenarios: 'checked-scenarios.json',
   /** a swagger-ui page file, by its name in @fastify/swagger-ui's static folder */
   uiFile: (name: string) => `swagger-ui/${name}`,
 } as const
