@@ -5,7 +5,7 @@
 // answers the exit code and leaves ending the process to its caller (bin/, or this file
 // when node runs it).
 import { Command, CommanderError, Option } from 'commander'
-import { asFlags, kebab, schemaOptions } from '../core/cli-options.js'
+import { asFlags, envName, fromEnvironment, kebab, schemaOptions } from '../core/cli-options.js'
 import { realpathSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
@@ -14,8 +14,9 @@ import { buildApp } from '../fake/app.js'
 import { addContractCommand, type ContractProcess, nodeProcess } from './contract.js'
 import { overrideLine, ProfileError } from '../profile/profile.js'
 import { addProfileCommand } from './profile.js'
+import { addHealthCommand } from './health.js'
 import { useColour } from '../fake/http/log.js'
-import { OptionsError } from '../fake/options.js'
+import { OptionsError, resolveOptions } from '../fake/options.js'
 import { PACKAGE_VERSION } from '../core/paths.js'
 import { loadScenario, ScenarioError, scenarioNames } from '../fake/scenario.js'
 import { showBuildProgress } from './build-progress.js'
@@ -71,9 +72,18 @@ function report(error: unknown, io: CliProcess): 2 {
   return 2
 }
 
-/** Runs the fake until SIGINT or SIGTERM and answers the exit code once it has closed. */
-async function serve(flags: ServerOptionsInput, io: CliProcess): Promise<number> {
-  const given = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) as ServerOptionsInput
+/**
+ * Runs the fake until SIGINT or SIGTERM and answers the exit code once it has closed. Each
+ * option not given as a flag may come from its JOBBOARD_* variable (flags > env > defaults),
+ * a bad one refused naming the variable.
+ */
+async function serve(flags: ServerOptionsInput, io: CliProcess, options: readonly Option[]): Promise<number> {
+  const typed = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined))
+  const fromEnv = fromEnvironment(options, typed, io.env, (one) => {
+    resolveOptions(one)
+    checkSlips(one)
+  })
+  const given = { ...fromEnv, ...typed } as ServerOptionsInput
   if (given.logger !== undefined) io.stderr.write(`jobboard-kit: --logger is deprecated; use --log ${given.logger ? 'json' : 'off'}\n`)
   // a person at a terminal sees each request; pipes (tests, CI) stay quiet unless asked
   if (given.log === undefined && given.logger === undefined && io.stdout.isTTY) given.log = 'pretty'
@@ -122,12 +132,15 @@ export function program(io: CliProcess = processIo, done: (code: number) => void
     .command('serve')
     .description('Run the fake board over HTTP until SIGINT or SIGTERM.')
     .action(async (flags: ServerOptionsInput) => {
-      const code = await serve(flags, io)
+      const code = await serve(flags, io, serveCommand.options)
       done(code)
       // closed: leave now rather than wait for idle sockets and timers to let go
       io.exit(code)
     })
-  for (const option of schemaOptions(serverOptions)) serveCommand.addOption(option)
+  for (const option of schemaOptions(serverOptions)) {
+    option.description = `${option.description} [env ${envName(option.attributeName())}]`
+    serveCommand.addOption(option)
+  }
 
   cli
     .command('openapi')
@@ -161,6 +174,7 @@ export function program(io: CliProcess = processIo, done: (code: number) => void
     },
   })
   addProfileCommand(cli, io, done)
+  addHealthCommand(cli, io, done)
   // a usage error is one line naming the problem and the command's help, not the help itself
   cli.configureOutput({ outputError: (message, write) => write(oneLine(message)) })
   for (const command of cli.commands) command.configureOutput({ outputError: (message, write) => write(oneLine(message, command.name())) })

@@ -11,12 +11,9 @@ import type { ValidateFunction } from 'ajv'
 
 export type ResolvedOptions = DeepReadonly<ServerOptions>
 
-export class OptionsError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'OptionsError'
-  }
-}
+import { OptionsError } from '../core/errors.js'
+
+export { OptionsError }
 
 let optionsValidator: ValidateFunction<ServerOptions> | undefined
 
