@@ -14,6 +14,7 @@ import { buildApp } from '../fake/app.js'
 import { addContractCommand, type ContractProcess, nodeProcess } from './contract.js'
 import { overrideLine, ProfileError } from '../profile/profile.js'
 import { addProfileCommand } from './profile.js'
+import { addRecordCommand } from './record.js'
 import { useColour } from '../fake/http/log.js'
 import { OptionsError } from '../fake/options.js'
 import { PACKAGE_VERSION } from '../core/paths.js'
@@ -161,6 +162,13 @@ export function program(io: CliProcess = processIo, done: (code: number) => void
     },
   })
   addProfileCommand(cli, io, done)
+  addRecordCommand(cli, {
+    ...io,
+    exit: (code) => {
+      done(code)
+      return io.exit(code)
+    },
+  })
   // a usage error is one line naming the problem and the command's help, not the help itself
   cli.configureOutput({ outputError: (message, write) => write(oneLine(message)) })
   for (const command of cli.commands) command.configureOutput({ outputError: (message, write) => write(oneLine(message, command.name())) })
