@@ -231,7 +231,13 @@ export class Recorder {
       const href = p.downloads[kind]
       if (typeof href !== 'string') continue
       // the bytes are dropped at once: only the answer's headers tell the profile anything
-      await this.#get(href, `a ${kind} download`, true)
+      try {
+        await this.#get(href, `a ${kind} download`, true)
+      } catch (error) {
+        // a download only shows a Content-Type: one that fails leaves that point unseen, not the recording short
+        if (!(error instanceof Stop) || error.kind !== 'incomplete') throw error
+        this.#say(`${error.message}; its Content-Type stays unrecorded`)
+      }
       p.downloads[kind] = null
     }
   }
@@ -284,7 +290,8 @@ export class Recorder {
       if (more && page.data.length === 0) throw new Stop('incomplete', `${def.endpoint}: page ${list.pages} is empty yet has a next_page; stopped (an endless next_page chain)`)
       list.next = more && (sample === undefined || list.records < sample) ? new URL(page.nextPage as string, url).href : null
       const of = list.total !== undefined ? ` of ${list.total}` : ''
-      this.#say(`${def.endpoint} page ${list.pages}${bound !== undefined ? ` of ${Math.max(1, bound - 1)}` : ''}: ${list.records}${of} ${def.noun}s recorded`)
+      const pages = list.total !== undefined && list.pageSize ? ` of ${Math.max(1, Math.ceil(list.total / list.pageSize))}` : ''
+      this.#say(`${def.endpoint} page ${list.pages}${pages}: ${list.records}${of} ${def.noun}s recorded`)
       this.#saveNowAndThen()
     }
   }

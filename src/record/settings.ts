@@ -1,6 +1,8 @@
 // The settings of one `record` run: its flags and the JOBBOARD_* variables (a flag wins
 // over its variable), validated against schemas/record.ts with defaults filled in and
 // frozen. A bad value is a UsageError naming the flag, or the variable it came from.
+import { existsSync, statSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import { recordOptions } from '../../schemas/record.js'
 import { asFlags } from '../core/cli-options.js'
 import { deepFreeze } from '../core/freeze.js'
@@ -27,12 +29,14 @@ export function resolveRecordSettings(flags: RecordFlags, env: NodeJS.ProcessEnv
     const errors = validate.errors ?? []
     const variable = fromEnv.get(firstField(errors).split(/[.[]/)[0] ?? '')
     const message = asFlags(explain(errors, 'options', merged))
-    throw new UsageError(variable ? `${variable}: ${message.replace(/--[a-z-]+/, 'its value')}` : message)
+    throw new UsageError(variable ? message.replace(/^The --[a-z-]+/, variable) : message)
   }
   const { baseUrl, ...rest } = merged
   if ((rest.username === undefined) !== (rest.password === undefined)) {
     throw new UsageError(`${rest.username === undefined ? 'a password' : 'a user name'} without ${rest.username === undefined ? 'a user name' : 'a password'}: give both.`)
   }
+  const folder = dirname(resolve(rest.out as string))
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(`--out ${rest.out as string}: there is no folder ${folder} to write it in.`)
   let plain: string
   try {
     plain = baseUrlOf(baseUrl)

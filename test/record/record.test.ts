@@ -285,6 +285,13 @@ t.test('the command: a bad variable is refused naming it, a signal leaves a part
   t.equal(await main([process.execPath, 'jobboard-kit', 'record', '--out', join(dir, 'x.json')], bad.io), 2)
   t.match(bad.stderr(), /JOBBOARD_BASE_URL: must be http or https/, 'the variable is named')
 
+  const user = captureIo({ JOBBOARD_USERNAME: 'has:colon', JOBBOARD_PASSWORD: 'b' })
+  t.equal(await main([process.execPath, 'jobboard-kit', 'record', '--base-url', 'http://127.0.0.1:1', '--out', join(dir, 'x.json')], user.io), 2)
+  t.match(user.stderr(), /JOBBOARD_USERNAME is invalid/, 'a bad user name from the environment names its variable')
+  const folder = captureIo()
+  t.equal(await main([process.execPath, 'jobboard-kit', 'record', '--base-url', 'http://127.0.0.1:1', '--out', join(dir, 'nowhere', 'x.json')], folder.io), 2)
+  t.match(folder.stderr(), /--out .*there is no folder/, 'a missing folder is said before any request')
+
   const flag = captureIo()
   t.equal(await main([process.execPath, 'jobboard-kit', 'record', '--base-url', 'http://127.0.0.1:1', '--out', join(dir, 'x.txt')], flag.io), 2)
   t.match(flag.stderr(), /--out/, 'a bad --out is named')
