@@ -14,7 +14,7 @@ import { FIELD_NAMES, MARKETING_ACTIONS, METRIC_LABELS } from '../../schemas/val
 import { PACKAGE_VERSION } from '../core/paths.js'
 import { hash32 } from '../core/random.js'
 import { formatTimestamp, parseTime } from '../core/time.js'
-import type { ApplicationSeed, CandidateSeed, JobSeed, MarketingSeed, ScenarioFile, TimesheetSeed } from '../core/types.js'
+import type { ApplicationSeed, CandidateSeed, JobSeed, MarketingSeed, Scenario, ScenarioFile, TimesheetSeed } from '../core/types.js'
 import type { KitClock } from '../contract/clock.js'
 import { RunContext } from '../contract/context.js'
 import { findFieldLists } from '../contract/groups/fields.js'
@@ -24,7 +24,8 @@ import { APPLICATIONS, CANDIDATES, type ListDef, MARKETING, TIMESHEETS } from '.
 import { mergeProfile, readProfile } from '../contract/profile.js'
 import { int, isRec, notAPage, pageOf, rec, recs, str, type Rec } from '../contract/records.js'
 import { loadProfile, type LoadedProfile } from '../profile/profile.js'
-import { parseScenario, ScenarioError } from '../fake/scenario.js'
+import { boardLists, boundScenarioSchema, parseScenario, SCENARIO_POLICY, ScenarioError, scenarioListsSchema, sharedSchemas } from '../fake/scenario.js'
+import { compileSchema, fieldOf } from '../core/validation.js'
 import { Anonymiser, replacementKey } from './anonymise.js'
 import { clientSettings, type RecordSettings } from './settings.js'
 
@@ -541,20 +542,29 @@ export class Recorder {
 /**
  * Takes out of a built scenario, in place, every value the scenario format refuses (a
  * deployment may write a date or a list value the fake's schemas do not take), so the
- * file loads; the generator makes those values instead. Answers the fields taken out.
+ * file loads; the generator makes those values instead. All of a pass's errors go at
+ * once (the validator reports every one), so a value wrong in every record costs a pass,
+ * not a pass per record. Answers the fields taken out.
  */
 function fitted(scenario: ScenarioFile): string[] {
   const dropped: string[] = []
-  for (let tries = 0; tries < 10_000; tries++) {
-    try {
-      parseScenario(scenario, 'the recorded scenario')
+  for (let pass = 0; pass < 20; pass++) {
+    const copy = structuredClone(scenario)
+    const lists = sharedSchemas().get('lists', () => compileSchema(SCENARIO_POLICY, scenarioListsSchema))
+    const bound = lists(copy) ? boardLists(copy as Scenario) : undefined
+    const validate = bound ? sharedSchemas().get(JSON.stringify(bound), () => compileSchema(SCENARIO_POLICY, boundScenarioSchema(bound))) : lists
+    if (validate(copy)) {
+      // the fake's own check, as serve runs it: what passes here loads
+      parseScenario(scenario, 'the recorded scenario', { compiled: sharedSchemas() })
       return dropped
-    } catch (error) {
-      if (!(error instanceof ScenarioError) || !remove(scenario, error.field)) throw error
-      dropped.push(error.field)
     }
+    // deepest first, so removing an array item does not move the others' paths
+    const fields = [...new Set((validate.errors ?? []).filter((e) => e.keyword !== 'if').map(fieldOf))].sort((a, b) => b.localeCompare(a, 'en', { numeric: true }))
+    const removed = fields.filter((field) => remove(scenario, field))
+    if (removed.length === 0) throw new ScenarioError(`the recorded scenario does not fit the scenario format at ${fields[0] ?? 'its top level'}`, fields[0] ?? '')
+    dropped.push(...removed)
   }
-  throw new Error('the recorded scenario still does not fit after 10000 values were taken out')
+  throw new Error('the recorded scenario still does not fit after 20 passes')
 }
 
 /** Deletes the value at a path such as `records.candidates[3].email`; false when there is none to delete. */

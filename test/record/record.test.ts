@@ -15,7 +15,7 @@ import { loadProfile } from '../../src/profile/profile.js'
 import { Recorder } from '../../src/record/record.js'
 import { resolveRecordSettings, type RecordFlags } from '../../src/record/settings.js'
 import type { ScenarioFile } from '../../src/core/types.js'
-import { AUTHORIZATION, board, CREDENTIALS, jsonReply, on, steppingClock, type Breakage } from '../contract/helpers.js'
+import { AUTHORIZATION, board, changeJson, CREDENTIALS, jsonReply, on, steppingClock, type Breakage } from '../contract/helpers.js'
 import { captureIo } from '../helpers/cli.js'
 import { main } from '../../src/cli/main.js'
 import { nonDefaultOptions } from '../helpers/profile-values.js'
@@ -251,6 +251,24 @@ t.test('an endless next_page chain stops with a clear message and a loadable sce
   t.equal(result.exitCode, 3)
   t.match(result.reason, /marketing\/list: next_page goes on past \d+ pages, more than its total of \d+ needs; stopped \(an endless next_page chain\)/)
   t.equal(loadScenario(out).recording?.complete, false)
+  await serveFile(t, out)
+})
+
+t.test('values the scenario format does not take are left to the generator, and the scenario still loads', async (t) => {
+  const odd = changeJson(/^\/candidates\/list$/, (body) => {
+    for (const candidate of (body as { data: Array<Record<string, unknown>> }).data) {
+      candidate.available_from_month = 'Novembre'
+      candidate.sector_disciplines = ['Astrology::Horoscopes', 'Veterinary Surgeon']
+    }
+  })
+  const { url } = await board(t, odd, { scenarioData: MARKED, rateLimitWindow: 0 })
+  const out = join(t.testdir(), 'odd.json')
+  const result = await recordFrom(url, out)
+  t.equal(result.exitCode, 0, `whole: ${result.reason ?? ''}`)
+  t.ok(result.dropped.some((field) => /available_from_month$/.test(field)), 'the month name no scenario takes is named among the values left out')
+  t.ok(result.dropped.some((field) => /sector_disciplines\[0\]$/.test(field)), 'so is the list value outside the lists')
+  const scenario = loadScenario(out)
+  t.ok(scenario.records.candidates?.every((c) => c.available_from_month === undefined && c.sector_disciplines?.[0] === 'Veterinary Surgeon'), 'those values are gone, the rest kept')
   await serveFile(t, out)
 })
 
