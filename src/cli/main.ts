@@ -83,6 +83,10 @@ async function serve(flags: ServerOptionsInput, io: CliProcess): Promise<number>
   const server = await createMockServer(given, { write: (line) => void io.stdout.write(line), colour: useColour(io.env, Boolean(io.stdout.isTTY)) }).finally(stopProgress)
   // said before the ready line, which stays the last line a script waits for
   for (const override of server.profileOverrides) io.stderr.write(`jobboard-kit: ${overrideLine(override, `--${kebab(override.point)}`)}\n`)
+  const recording = server.board.scenario.recording
+  if (recording?.complete === false) {
+    io.stderr.write(`jobboard-kit: the scenario is an incomplete recording${recording.reason ? ` (${recording.reason})` : ''}: the rest of each list is generated; run jobboard-kit record again with the same --out to complete it\n`)
+  }
   let url: string
   try {
     url = await server.listen()

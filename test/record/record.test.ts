@@ -16,7 +16,7 @@ import { Recorder } from '../../src/record/record.js'
 import { resolveRecordSettings, type RecordFlags } from '../../src/record/settings.js'
 import type { ScenarioFile } from '../../src/core/types.js'
 import { AUTHORIZATION, board, changeJson, CREDENTIALS, jsonReply, on, steppingClock, type Breakage } from '../contract/helpers.js'
-import { captureIo } from '../helpers/cli.js'
+import { captureIo, serve } from '../helpers/cli.js'
 import { main } from '../../src/cli/main.js'
 import { nonDefaultOptions } from '../helpers/profile-values.js'
 
@@ -251,7 +251,8 @@ t.test('an endless next_page chain stops with a clear message and a loadable sce
   t.equal(result.exitCode, 3)
   t.match(result.reason, /marketing\/list: next_page goes on past \d+ pages, more than its total of \d+ needs; stopped \(an endless next_page chain\)/)
   t.equal(loadScenario(out).recording?.complete, false)
-  await serveFile(t, out)
+  const served = await serve(t, ['--scenario', out, '--clock', 'virtual'])
+  t.match(served.stderrAtReady, /the scenario is an incomplete recording \(marketing\/list: next_page goes on/, 'serve says it serves an incomplete recording, and why')
 })
 
 t.test('values the scenario format does not take are left to the generator, and the scenario still loads', async (t) => {
