@@ -467,7 +467,7 @@ export class Recorder {
     // what a list's total holds beyond the records read is generated: a sample, or a run cut short, keeps the board's size
     const generated = (name: ListName, recorded: number) => Math.max(0, total(name) - recorded)
     const candidates = p.candidates
-    let genCandidates = generated('candidates', candidates.length)
+    const genCandidates = generated('candidates', candidates.length)
     const offsetOf = (ids: number[], gen: number) => (ids.some((id) => id <= gen) ? gen : 0)
     const candidateShift = offsetOf(candidates.map((c) => c.id as number), genCandidates)
     const pinnedCandidates = new Set(candidates.map((c) => c.id as number))
@@ -500,9 +500,9 @@ export class Recorder {
       const recorded = candidates.reduce((n, c) => n + (c[kind]?.length ?? 0), 0)
       return candidates.length > 0 ? Math.round((recorded / candidates.length) * genCandidates) : 0
     }
-    if (genCandidates === 0 && genApplications === 0) genCandidates = 0
     const counts = {
-      jobs: genApplications > 0 ? Math.max(1, jobs.length) : 0,
+      // the highest job id seen is the least the board holds: generated jobs fill the ids below it that nobody applied to
+      jobs: genApplications > 0 ? Math.max(1, ...jobs.map((j) => j.id as number)) : 0,
       candidates: genCandidates,
       applications: genApplications,
       timesheets: genTimesheets,
