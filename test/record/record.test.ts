@@ -171,6 +171,13 @@ t.test('records a fake seeded with markers into a scenario the fake loads, with 
   )
 })
 
+t.test('against the 15-minute limit, one request per URL records the whole board without a 429', async (t) => {
+  const { url } = await board(t, {}, { scenarioData: MARKED })
+  const result = await recordFrom(url, join(t.testdir(), 'limited.json'))
+  t.equal(result.exitCode, 0, `whole, though --max-wait 0 would stop at the first 429: ${result.reason ?? ''}`)
+  t.ok(result.records > 0)
+})
+
 t.test('the same person gets the same replacement everywhere, and a second run gives the same file', async (t) => {
   const { url } = await board(t, {}, SOURCE)
   const dir = t.testdir()
@@ -282,6 +289,11 @@ t.test('refused credentials stop the run at once, saying so, and still leave a l
   t.equal(result.requests, 1, 'one request, not one per list')
   t.equal(loadScenario(out).recording?.complete, false)
   await serveFile(t, out)
+
+  const plain = await board(t, {}, { scenarioData: MARKED, rateLimitWindow: 0 })
+  const unauthorised = await recordFrom(plain.url, join(t.testdir(), 'unauthorised.json'), { username: 'someone' })
+  t.equal(unauthorised.exitCode, 2)
+  t.match(unauthorised.reason, /refused the credentials \(HTTP 401 on job\/fields\)/, 'a 401 is said the same way')
 })
 
 t.test('--sample records a bounded slice and generates the rest to the source totals', async (t) => {
