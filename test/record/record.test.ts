@@ -237,6 +237,41 @@ t.test('a 5xx storm stops the run with a clear message and a loadable scenario m
   await serveFile(t, out)
 })
 
+t.test('a run cut at any request, by a failing deployment or a signal, leaves a scenario the fake loads', async (t) => {
+  let count = 0
+  let cutAt = Number.POSITIVE_INFINITY
+  let how: 'storm' | 'signal' = 'storm'
+  let controller = new AbortController()
+  const { url } = await board(t, {
+    answer: () => {
+      count++
+      if (count < cutAt) return undefined
+      if (how === 'signal') controller.abort('SIGINT')
+      return jsonReply(502, { status: 502, message: 'bad gateway' })
+    },
+  }, { scenarioData: MARKED, rateLimitWindow: 0 })
+  const whole = await recordFrom(url, join(t.testdir(), 'whole.json'))
+  const requests = count
+  t.equal(whole.exitCode, 0)
+  const dir = t.testdir()
+  for (const mode of ['storm', 'signal'] as const) {
+    for (let k = 1; k <= requests; k++) {
+      count = 0
+      cutAt = k
+      how = mode
+      controller = new AbortController()
+      const out = join(dir, `${mode}-${k}.json`)
+      const cut = await recordFrom(url, out, {}, { signal: controller.signal })
+      // the last four requests are the downloads: one failing leaves only its Content-Type unseen
+      t.equal(cut.exitCode, mode === 'storm' ? (k >= requests - 3 ? 0 : 3) : 2, `${mode} at request ${k}: exit ${cut.exitCode} (${cut.reason ?? 'whole'})`)
+      const scenario = loadScenario(out)
+      t.equal(scenario.recording?.complete, cut.exitCode === 0, `${mode} at request ${k}: the scenario says whether it is whole`)
+      const fake = await createMockServer({ scenario: out, clock: 'virtual' })
+      await fake.close()
+    }
+  }
+})
+
 t.test('an endless next_page chain stops with a clear message and a loadable scenario', async (t) => {
   let base = ''
   const endless: Breakage = {
