@@ -145,7 +145,7 @@ export class Recorder {
   readonly #io: RecordIo
   readonly #client: Client
   readonly #ledger: Ledger
-  readonly #ctx: RunContext
+  readonly #contract: ReturnType<typeof clientSettings>
   readonly #anon: Anonymiser
   readonly #origin: string
   readonly #progress: Progress
@@ -160,7 +160,7 @@ export class Recorder {
     const contract = clientSettings(settings)
     this.#ledger = settings.ledger ? Ledger.load(settings.ledger) : Ledger.none()
     this.#client = new Client({ settings: contract, clock: io.clock, ledger: this.#ledger, signal: io.signal ?? new AbortController().signal })
-    this.#ctx = new RunContext(contract, this.#client, io.clock, this.#ledger)
+    this.#contract = contract
     this.#origin = new URL(settings.baseUrl).origin
     this.#anon = new Anonymiser(replacementKey(settings.baseUrl, settings.username, settings.password))
     const prior = priorProgress(settings.out, this.#origin)
@@ -203,7 +203,7 @@ export class Recorder {
   async #walk(): Promise<void> {
     const p = this.#progress
     if (!p.fieldsDone) {
-      const answer = await this.#get(this.#client.api('/job/fields'), 'job/fields')
+      const answer = await this.#optional('/job/fields', 'job/fields')
       const found = answer ? findFieldLists(answer.json) : undefined
       if (found) {
         const fields: Record<string, string[]> = {}
@@ -216,7 +216,7 @@ export class Recorder {
       p.fieldsDone = true
     }
     if (!p.metricsDone) {
-      const answer = await this.#get(this.#client.api('/metrics/list'), 'metrics/list')
+      const answer = await this.#optional('/metrics/list', 'metrics/list')
       const months: Record<string, number> = {}
       for (const metric of recs(rec(answer?.json).metrics)) {
         const label = str(metric.label)
@@ -261,6 +261,14 @@ export class Recorder {
     if (download) return outcome
     if (outcome.status !== 200) throw new Stop('incomplete', `${what} (${url}) answered HTTP ${outcome.status}`)
     return outcome
+  }
+
+  /** job/fields or metrics/list: a deployment without it (a 4xx) is recorded without what it gives. */
+  async #optional(path: string, what: string): Promise<{ json: unknown } | undefined> {
+    const answer = await this.#get(this.#client.api(path), what, true)
+    if (answer?.status === 200) return answer
+    this.#say(`${what} answered HTTP ${answer?.status}: recorded without it`)
+    return undefined
   }
 
   async #walkList(name: ListName): Promise<void> {
@@ -444,7 +452,8 @@ export class Recorder {
   /** The scenario of what is gathered so far, and its profile beside it; both written through a temporary file. */
   #save(complete: boolean, reason: string | undefined): { dropped: string[]; counts: Record<string, number> } {
     const now = this.#io.clock.now()
-    const readings = readProfile(this.#ctx)
+    // a context of its own each time: the profile reader keeps its readings by context, and more answers have come since
+    const readings = readProfile(new RunContext(this.#contract, this.#client, this.#io.clock, this.#ledger))
     let prior: LoadedProfile | undefined
     const profilePath = profilePathOf(this.#settings.out)
     try {

@@ -178,6 +178,23 @@ t.test('against the 15-minute limit, one request per URL records the whole board
   t.ok(result.records > 0)
 })
 
+t.test('a run long enough to save on the way ends with the same scenario and profile as a quick one', async (t) => {
+  const { url } = await board(t, {}, SOURCE)
+  const dir = t.testdir()
+  const quick = await recordFrom(url, join(dir, 'quick.json'))
+  // a clock that moves two seconds each time it is read: the partial scenario is written several times on the way
+  const start = steppingClock()
+  const slow = { now: () => (start.advance(2), start.now()), sleep: start.sleep }
+  const long = await recordFrom(url, join(dir, 'long.json'), {}, { clock: slow as ReturnType<typeof steppingClock> })
+  t.equal(quick.exitCode + long.exitCode, 0)
+  const [a, b] = [loadScenario(join(dir, 'quick.json')), loadScenario(join(dir, 'long.json'))]
+  t.same(b.records, a.records, 'the same records')
+  t.same(b.behaviour, a.behaviour, 'the same behaviour, read from every answer and not only those before the first save')
+  t.same(b.pageSize, a.pageSize)
+  const points = (path: string) => Object.fromEntries(Object.entries(loadProfile(path).points).map(([k, v]) => [k, (v as { value?: unknown }).value === undefined]))
+  t.same(points(long.profilePath), points(quick.profilePath), 'the same points seen')
+})
+
 t.test('the same person gets the same replacement everywhere, and a second run gives the same file', async (t) => {
   const { url } = await board(t, {}, SOURCE)
   const dir = t.testdir()
