@@ -184,8 +184,14 @@ t.test('a run long enough to save on the way ends with the same scenario and pro
   const quick = await recordFrom(url, join(dir, 'quick.json'))
   // a clock that moves two seconds each time it is read: the partial scenario is written several times on the way
   const start = steppingClock()
-  const slow = { now: () => (start.advance(2), start.now()), sleep: start.sleep }
-  const long = await recordFrom(url, join(dir, 'long.json'), {}, { clock: slow as ReturnType<typeof steppingClock> })
+  const slow = {
+    ...start,
+    now: () => {
+      start.advance(2)
+      return start.now()
+    },
+  }
+  const long = await recordFrom(url, join(dir, 'long.json'), {}, { clock: slow })
   t.equal(quick.exitCode + long.exitCode, 0)
   const [a, b] = [loadScenario(join(dir, 'quick.json')), loadScenario(join(dir, 'long.json'))]
   t.same(b.records, a.records, 'the same records')
