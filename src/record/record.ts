@@ -250,9 +250,11 @@ export class Recorder {
     if (outcome.kind === 'unavailable') {
       if (outcome.cause === 'aborted') throw new Stop('interrupted', `interrupted while reading ${what}`)
       const later = outcome.cause === 'rate-limited' || outcome.cause === 'ledger'
+      // the client quotes the start of a 5xx body: it may hold anything, so the scenario and the message keep the status only
+      const reason = outcome.reason.replace(/^(answered HTTP [0-9]+(?: \([^)]*\))?): [\s\S]*?((?: \(asked twice\))?)$/, '$1$2')
       throw new Stop(
         'incomplete',
-        `${what} (${url}) ${outcome.reason}${later ? '; run again later with the same --out and --ledger to go on' : outcome.cause === 'service' ? ': the deployment is failing, stopped' : ''}`,
+        `${what} (${url}) ${reason}${later ? '; run again later with the same --out and --ledger to go on' : outcome.cause === 'service' ? ': the deployment is failing, stopped' : ''}`,
       )
     }
     if (outcome.status === 401 || outcome.status === 403) {
@@ -346,7 +348,10 @@ export class Recorder {
   }
 
   #download(kind: DownloadKind, href: unknown): void {
-    if (typeof href === 'string' && this.#progress.downloads[kind] === undefined && this.#client.sameOrigin(href)) this.#progress.downloads[kind] = href
+    // only a plain download link (a path ending in an id) is kept: one that carried more, a file name say, is not asked
+    if (typeof href !== 'string' || this.#progress.downloads[kind] !== undefined || !this.#client.sameOrigin(href)) return
+    const url = new URL(href)
+    if (url.search === '' && url.hash === '' && /\/[0-9]+$/.test(url.pathname)) this.#progress.downloads[kind] = href
   }
 
   #files(entries: unknown, kind: 'resume' | 'document' | 'timesheet'): Array<{ filename?: string; filesize?: number }> {
