@@ -153,6 +153,8 @@ export class Recorder {
   readonly #visited = new Set<string>()
   #recordedNow = 0
   #lastSave: number
+  /** How long the last save on the way took (ms). */
+  #saveCost = 0
 
   constructor(settings: RecordSettings, io: RecordIo) {
     this.#settings = settings
@@ -307,13 +309,17 @@ export class Recorder {
     }
   }
 
-  /** Saves the partial scenario every few seconds, so a killed run leaves something recent. */
+  /**
+   * Saves the partial scenario every few seconds, so a killed run leaves something
+   * recent; at most a tenth of the time goes to it (a large board takes a while to write).
+   */
   #saveNowAndThen(): void {
     const now = this.#io.clock.now()
-    if (now - this.#lastSave < 5000) return
-    this.#lastSave = now
+    if (now - this.#lastSave < Math.max(5000, 10 * this.#saveCost)) return
     this.#save(false, 'the run was still going when this was written')
     this.#ledger.save(now)
+    this.#lastSave = this.#io.clock.now()
+    this.#saveCost = this.#lastSave - now
   }
 
   #older(at: unknown): void {
