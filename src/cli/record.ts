@@ -22,7 +22,7 @@ export async function recordAction(flags: RecordFlags, io: ContractProcess = nod
   }
   const { controller, stopListening } = stopOnSignal(io, say, 'writing what was recorded so far', 'without writing')
   try {
-    const { Recorder } = await import('../record/record.js')
+    const { Recorder, WriteError } = await import('../record/record.js')
     let recorder: InstanceType<typeof Recorder>
     try {
       recorder = new Recorder(settings, { stderr: io.stderr, signal: controller.signal, clock: realKitClock() })
@@ -31,7 +31,14 @@ export async function recordAction(flags: RecordFlags, io: ContractProcess = nod
       say(error.message)
       return 2
     }
-    const result = await recorder.run()
+    let result: Awaited<ReturnType<typeof recorder.run>>
+    try {
+      result = await recorder.run()
+    } catch (error) {
+      if (!(error instanceof WriteError)) throw error
+      say(error.message)
+      return 2
+    }
     const counts = Object.entries(result.counts)
     const perRecord = result.records === 0 ? 'no records' : `${(result.requests / result.records).toFixed(3)} requests per record`
     io.stdout.write(

@@ -134,10 +134,22 @@ function priorProgress(out: string, origin: string): Progress | undefined {
   }
 }
 
+/** A file the recording could not write (a full disk, a folder it may not write in). */
+export class WriteError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'WriteError'
+  }
+}
+
 function writeAtomically(path: string, text: string): void {
   const temporary = `${path}.${process.pid}.tmp`
-  writeFileSync(temporary, text)
-  renameSync(temporary, path)
+  try {
+    writeFileSync(temporary, text)
+    renameSync(temporary, path)
+  } catch (error) {
+    throw new WriteError(`cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+  }
 }
 
 export class Recorder {
@@ -182,7 +194,11 @@ export class Recorder {
     try {
       await this.#walk()
     } catch (error) {
-      if (!(error instanceof Stop)) throw error
+      if (!(error instanceof Stop)) {
+        // a bug still leaves what was read, then says itself
+        this.#save(false, `stopped by an unexpected error: ${(error as Error).message}`)
+        throw error
+      }
       stop = error
     }
     const complete = stop === undefined
@@ -301,7 +317,11 @@ export class Recorder {
       this.#recordedNow += taken.length
       const more = typeof page.nextPage === 'string' && page.nextPage !== ''
       if (more && page.data.length === 0) throw new Stop('incomplete', `${def.endpoint}: page ${list.pages} is empty yet has a next_page; stopped (an endless next_page chain)`)
-      list.next = more && (sample === undefined || list.records < sample) ? new URL(page.nextPage as string, url).href : null
+      const wanted = more && (sample === undefined || list.records < sample)
+      // URL.canParse, not URL.parse: Node 20.12 has only the first
+      const next = !wanted ? null : URL.canParse(page.nextPage as string, url) ? new URL(page.nextPage as string, url).href : undefined
+      if (next === undefined) throw new Stop('incomplete', `${def.endpoint}: page ${list.pages}'s next_page is not a URL; stopped`)
+      list.next = next
       const of = list.total !== undefined ? ` of ${list.total}` : ''
       const pages = list.total !== undefined && list.pageSize ? ` of ${Math.max(1, Math.ceil(list.total / list.pageSize))}` : ''
       this.#say(`${def.endpoint} page ${list.pages}${pages}: ${list.records}${of} ${def.noun}s recorded`)

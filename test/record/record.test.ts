@@ -321,6 +321,26 @@ t.test('an endless next_page chain stops with a clear message and a loadable sce
   t.match(served.stderrAtReady, /the scenario is an incomplete recording \(marketing\/list: next_page goes on/, 'serve says it serves an incomplete recording, and why')
 })
 
+t.test('a next_page that is no URL stops the run, saying so', async (t) => {
+  const { url } = await board(t, changeJson(/^\/timesheets\/list$/, (body) => {
+    ;(body as Record<string, unknown>).next_page = 'http://[broken'
+  }), { scenarioData: MARKED, rateLimitWindow: 0 })
+  const out = join(t.testdir(), 'broken.json')
+  const result = await recordFrom(url, out)
+  t.equal(result.exitCode, 3)
+  t.match(result.reason, /timesheets\/list: page 1's next_page is not a URL; stopped/)
+  t.equal(loadScenario(out).recording?.complete, false)
+})
+
+t.test('an --out that cannot be written is said plainly', async (t) => {
+  const { url } = await board(t, {}, { scenarioData: MARKED, rateLimitWindow: 0 })
+  const dir = t.testdir({ 'taken.json': {} })
+  const captured = captureIo()
+  const code = await main([process.execPath, 'jobboard-kit', 'record', '--base-url', url, '--username', 'jobboard', '--password', 'jobboard', '--out', join(dir, 'taken.json')], captured.io)
+  t.equal(code, 2)
+  t.match(captured.stderr(), /jobboard-kit record: cannot write .*taken\.json: E[A-Z]+/, 'the file and the reason, no stack')
+})
+
 t.test('values the scenario format does not take are left to the generator, and the scenario still loads', async (t) => {
   const odd = changeJson(/^\/candidates\/list$/, (body) => {
     for (const candidate of (body as { data: Array<Record<string, unknown>> }).data) {
