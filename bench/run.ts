@@ -24,6 +24,7 @@ import {
   type Row,
 } from './report.js'
 import type { ServerCpu, ServerReady, ServerSpec } from './server.js'
+import { measureRecord, renderRecord, type RecordFigures } from './record.js'
 import { buildExecutable, buildPackage, measureBuild, measureStartup, type BuildFigures, type StartupFigures } from './startup.js'
 import { ceilingTarget, depthTargets, limitedTargets, openTargets, readBoard, readDepth, SAME_BYTES_ROWS, sameBytes } from './targets.js'
 
@@ -313,6 +314,9 @@ async function main(): Promise<void> {
       boards.push(await measureBuild(scenario))
     }
 
+    progress('record: the default board, requests per record…')
+    const recordings: RecordFigures[] = [await measureRecord('default')]
+
     let largeRows: Row[] = []
     if (settings.large) {
       // Free the default boards' memory before the large one is built beside the ceiling.
@@ -345,6 +349,7 @@ async function main(): Promise<void> {
         ...(startup ? [renderStartup(startup), ''] : []),
         ...boards.map((b) => `${b.scenario} board, CLI spawn to first answer: ${b.spawnMs.toFixed(0)} ms; createMockServer to first answer: ${b.firstAnswerMs.toFixed(0)} ms; peak RSS ${(b.peakRss / 1048576).toFixed(0)} MiB`),
         ...builds.skipped.map((s) => `${s.scenario} board: not measured (${s.reason})`),
+        ...recordings.map(renderRecord),
         'of ceiling: req/s as a share of the bare Fastify route in the same round (higher is better).',
         '× ceiling: latency as a multiple of that route\'s (lower is better). See bench/README.md.',
       ].join('\n'),
@@ -361,6 +366,7 @@ async function main(): Promise<void> {
       skippedBoards: builds.skipped,
       latencyRatios: ratios,
       rows: allRows,
+      record: recordings,
     }
     const text = `${JSON.stringify(report, null, 2)}\n`
     await mkdir(RESULTS, { recursive: true })

@@ -15,6 +15,7 @@ import { addContractCommand, type ContractProcess, nodeProcess } from './contrac
 import { overrideLine, ProfileError } from '../profile/profile.js'
 import { addProfileCommand } from './profile.js'
 import { addHealthCommand } from './health.js'
+import { addRecordCommand } from './record.js'
 import { useColour } from '../fake/http/log.js'
 import { OptionsError, resolveOptions } from '../fake/options.js'
 import { PACKAGE_VERSION } from '../core/paths.js'
@@ -92,6 +93,10 @@ async function serve(flags: ServerOptionsInput, io: CliProcess, options: readonl
   const server = await createMockServer(given, { write: (line) => void io.stdout.write(line), colour: useColour(io.env, Boolean(io.stdout.isTTY)) }).finally(stopProgress)
   // said before the ready line, which stays the last line a script waits for
   for (const override of server.profileOverrides) io.stderr.write(`jobboard-kit: ${overrideLine(override, `--${kebab(override.point)}`)}\n`)
+  const recording = server.board.scenario.recording
+  if (recording?.complete === false) {
+    io.stderr.write(`jobboard-kit: the scenario is an incomplete recording${recording.reason ? ` (${recording.reason})` : ''}: the rest of each list is generated; run jobboard-kit record again with the same --out to complete it\n`)
+  }
   let url: string
   try {
     url = await server.listen()
@@ -175,6 +180,13 @@ export function program(io: CliProcess = processIo, done: (code: number) => void
   })
   addProfileCommand(cli, io, done)
   addHealthCommand(cli, io, done)
+  addRecordCommand(cli, {
+    ...io,
+    exit: (code) => {
+      done(code)
+      return io.exit(code)
+    },
+  })
   // a usage error is one line naming the problem and the command's help, not the help itself
   cli.configureOutput({ outputError: (message, write) => write(oneLine(message)) })
   for (const command of cli.commands) command.configureOutput({ outputError: (message, write) => write(oneLine(message, command.name())) })

@@ -74,3 +74,7 @@ export type LedgerFile = FromSchema<typeof S.ledgerFile>
 export type ProfileFile = FromSchema<typeof S.profileFile>
 export type ProfilePoints = ProfileFile['points']
 export type ExtraField = FromSchema<typeof S.extraField>
+/** Record settings as flags give them. */
+export type RecordFlags = FromSchema<typeof S.recordOptions, { keepDefaultedPropertiesOptional: true }>
+/** Record settings once validated, defaults filled in. */
+export type RecordOptions = FromSchema<typeof S.recordOptions>
