@@ -18,6 +18,9 @@ const ALLOWED = {
   cli: ['core', 'profile', 'fake', 'contract', 'record'],
 }
 
+/** Folders a layer may not reach into even where it may use the product: the recorder reads the scenario format, never the board. */
+const FORBIDDEN = { record: ['src/fake/store/'] }
+
 const graph = await madge(['src', 'schemas'], {
   baseDir: new URL('..', import.meta.url).pathname,
   fileExtensions: ['ts'],
@@ -38,6 +41,7 @@ for (const [file, imports] of Object.entries(graph.obj())) {
     const to = layerOf(target)
     if (to === from || to === 'schemas' || from === 'face') continue
     if (from === 'schemas') problems.push(`${file} imports ${target}: schemas/ import nothing from src/`)
+    else if ((FORBIDDEN[from] ?? []).some((folder) => target.startsWith(folder))) problems.push(`${file} imports ${target}: src/${from}/ may not use ${FORBIDDEN[from].join(', ')}`)
     else if (!(ALLOWED[from] ?? []).includes(to)) problems.push(`${file} imports ${target}: src/${from}/ may import only from ${[...(ALLOWED[from] ?? []), 'schemas'].map((l) => (l === 'schemas' ? 'schemas/' : `src/${l}/`)).join(', ')}`)
   }
 }
