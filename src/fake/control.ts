@@ -2,7 +2,8 @@
 // its journal, arm faults, see and clear rate-limit windows, save and restore the
 // whole board. One implementation behind both the /__mock routes and the in-process
 // API (createMockServer), so the two cannot drift apart.
-import { advanceBody, faultBody, journalQuery, resetOptions, setClockBody } from '../../schemas/control.js'
+import { advanceBody, faultBody, jobFieldsChange, journalQuery, resetOptions, setClockBody } from '../../schemas/control.js'
+import { FIELD_NAMES, type FieldName, type FieldValues } from '../../schemas/values.js'
 import { boardState, compactBoardState } from '../../schemas/state.js'
 import { compactStateWithExtraFields, stateWithExtraFields } from './store/extra-fields.js'
 import type { Board, ResetOptions } from './board.js'
@@ -19,6 +20,7 @@ import type {
   CandidateSeed,
   CompactBoardState,
   FaultInput,
+  JobFieldsChange,
   JobInput,
   JournalEntry,
   MarketingRecord,
@@ -72,6 +74,12 @@ function* jsonPieces(value: unknown, depth: number): Generator<string> {
     yield* jsonPieces(item, depth - 1)
   }
   yield '}'
+}
+
+/** The constrained values job/fields lists now, and those retired since the board was made. */
+export interface JobFieldsView {
+  data: FieldValues
+  retired: { [K in FieldName]: string[] }
 }
 
 export type RecordKind = 'candidates' | 'applications' | 'timesheets' | 'marketing'
@@ -154,6 +162,47 @@ export class Controller {
   /** A job as job/add makes it, without the rate limit. */
   addJob(input: JobInput): StoredJob {
     return this.board.store.addJob(input)
+  }
+
+  /** What job/fields lists now, and the values retired since the board was made. */
+  jobFields(): JobFieldsView {
+    const store = this.board.store
+    const data = store.jobFields()
+    const retired = Object.fromEntries(
+      FIELD_NAMES.map((name) => [name, store.knownLists[name].filter((value) => !store.lists[name].includes(value))]),
+    ) as JobFieldsView['retired']
+    return { data, retired }
+  }
+
+  /**
+   * Retires and adds constrained values at run time. The journal, the rate-limit windows
+   * and every record stay as they are; job/add refuses a retired value from now on. A
+   * value retired that is not listed, added that is, or a list left empty is refused,
+   * naming the field, and nothing changes.
+   */
+  changeJobFields(input: JobFieldsChange): JobFieldsView {
+    const change = this.#check<JobFieldsChange>(jobFieldsChange, input)
+    const store = this.board.store
+    const next = Object.fromEntries(FIELD_NAMES.map((name) => [name, [...store.lists[name]]])) as Record<FieldName, string[]>
+    for (const name of FIELD_NAMES) {
+      const retire = change.retire?.[name] ?? []
+      const add = change.add?.[name] ?? []
+      retire.forEach((value, i) => {
+        const field = `retire.${name}[${i}]`
+        if (!next[name].includes(value)) throw boardError.invalidField(`The value "${value}" (field ${field}) is not listed now, so it cannot be retired.`, field)
+        if (add.includes(value)) throw boardError.invalidField(`The value "${value}" (field ${field}) is both retired and added.`, field)
+      })
+      add.forEach((value, i) => {
+        const field = `add.${name}[${i}]`
+        if (next[name].includes(value)) throw boardError.invalidField(`The value "${value}" (field ${field}) is listed already.`, field)
+      })
+      next[name] = [...next[name].filter((value) => !retire.includes(value)), ...add]
+      if (next[name].length === 0) {
+        throw boardError.invalidField(`Retiring every value of ${name} (field retire.${name}) would leave job/fields an empty list; add one in its place.`, `retire.${name}`)
+      }
+    }
+    store.setFieldValues(next)
+    return this.jobFields()
   }
 
   requests(path?: string): JournalEntry[] {

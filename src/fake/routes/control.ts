@@ -9,6 +9,7 @@ import {
   candidateSeed,
   faultBody,
   jobInput,
+  jobFieldsChange,
   journalQuery,
   marketingSeed,
   resetBody,
@@ -18,7 +19,7 @@ import {
 } from '../../../schemas/index.js'
 import type { Controller } from '../control.js'
 import { boardError } from '../../core/errors.js'
-import type { ApplicationSeed, CandidateSeed, FaultInput, JobInput, MarketingSeed, ResetBody, TimesheetSeed } from '../../core/types.js'
+import type { ApplicationSeed, CandidateSeed, FaultInput, JobFieldsChange, JobInput, MarketingSeed, ResetBody, TimesheetSeed } from '../../core/types.js'
 
 export const CONTROL_PREFIX = '/__mock'
 
@@ -78,6 +79,10 @@ export default async function control(app: FastifyInstance, { controller, token,
       return reply.code(201).send(created(record, record.id))
     })
   }
+
+  // the constrained values, changed at run time without touching the journal, the windows or the records
+  app.get('/job-fields', async () => ok(controller.jobFields()))
+  app.post<{ Body: JobFieldsChange }>('/job-fields', { schema: { body: jobFieldsChange } }, async (request) => ok(controller.changeJobFields(request.body)))
 
   const listing = <T>(data: T[]) => ok({ total: data.length, data })
   app.get<{ Querystring: { path?: string } }>(

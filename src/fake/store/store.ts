@@ -6,7 +6,7 @@
 // and the metrics in step, and never leave a half-made change behind (each builds its
 // records before storing any).
 import { application, candidate, marketingRecord, storedFile, storedJob, timesheet } from '../../../schemas/index.js'
-import { FIELD_NAMES, UK_LOCATIONS, type FieldValues } from '../../../schemas/values.js'
+import { FIELD_NAMES, sectorDisciplinesOf, UK_LOCATIONS, type FieldName, type FieldValues } from '../../../schemas/values.js'
 import type { Clock } from '../../core/clock.js'
 import { boardError } from '../../core/errors.js'
 import { createFaker, hash32, reseedableFaker } from '../../core/random.js'
@@ -68,12 +68,19 @@ export interface GenerateOptions {
 
 export class Store {
   readonly scenario: LoadedScenario
-  readonly lists: BoardLists
+  /** The constrained values job/fields gives and job/add takes now (changeFieldValues changes them). */
+  #lists: BoardLists
+  /** Every value the board has listed since it was made: what its records may hold. */
+  #known: BoardLists
+  #validators: Validators
+  #recordValidators: Validators
+  readonly #compiled: CompiledSchemas
+  /** Bumped when the constrained values change: job/fields answers made before are stale. */
+  #fieldsVersion = 0
   readonly locations: readonly DeepReadonly<PredefinedLocation>[]
   /** Links on the store's own origin: the public base URL, or the CLI's default address. */
   readonly links: Links
   readonly clock: Clock
-  readonly validators: Validators
 
   readonly jobs: Collection<StoredJob>
   readonly candidates: Collection<Candidate>
@@ -93,13 +100,16 @@ export class Store {
   private constructor(scenario: LoadedScenario, clock: Clock, compiled: CompiledSchemas) {
     this.scenario = scenario
     this.clock = clock
-    this.lists = boardLists(scenario)
+    this.#lists = boardLists(scenario)
+    this.#known = this.#lists
+    this.#compiled = compiled
     this.locations = scenario.predefinedLocations ?? UK_LOCATIONS
     this.links = makeLinks(scenario.publicBaseUrl ?? DEFAULT_ORIGIN)
-    const lists = this.lists
-    this.validators = compiled.get(`validators ${JSON.stringify(lists)}`, () => new Validators(lists))
+    this.#validators = this.#validatorsOf(this.#lists)
+    this.#recordValidators = this.#validators
     const since = scenario.behaviour.sinceField
-    const v = (schema: object) => () => this.validators.get(schema)
+    // records are held to every value ever listed: one made with a value retired since stays as it was
+    const v = (schema: object) => () => this.#recordValidators.get(schema)
     // records carry the board's extra fields (behaviour.extraFields), and must: validated like the rest
     const extra = scenario.behaviour.extraFields
     this.jobs = new Collection<StoredJob>('jobs', v(storedJob), (r) => r.created_at)
@@ -115,6 +125,44 @@ export class Store {
     this.#owners = new Owners(this)
     this.#lifecycle = new JobLifecycle(this)
     this.#adds = new RecordAdds(this, this.#owners, this.#lifecycle)
+  }
+
+  #validatorsOf(lists: BoardLists): Validators {
+    return this.#compiled.get(`validators ${JSON.stringify(lists)}`, () => new Validators(lists))
+  }
+
+  get lists(): BoardLists {
+    return this.#lists
+  }
+
+  /** Validators of inputs (job/add, the adds' seeds), bound to the values listed now. */
+  get validators(): Validators {
+    return this.#validators
+  }
+
+  /** Every value listed since the board was made (current and retired): what records and answers may hold. */
+  get knownLists(): BoardLists {
+    return this.#known
+  }
+
+  /**
+   * The constrained values from now on: job/fields lists them and job/add takes only
+   * them. Records keep the values they were made with (they are held to every value
+   * ever listed), and the journal and rate-limit windows are not touched.
+   */
+  setFieldValues(values: FieldValues): void {
+    const lists: BoardLists = { ...this.#lists, ...values, sector_disciplines: sectorDisciplinesOf(values.job_industry) }
+    const union = (a: readonly string[], b: readonly string[]) => [...a, ...b.filter((value) => !a.includes(value))]
+    const known = { ...this.#known } as Record<string, readonly string[]>
+    for (const name of [...FIELD_NAMES, 'sector_disciplines'] as Array<FieldName | 'sector_disciplines'>) known[name] = union(this.#known[name], lists[name])
+    this.#lists = lists
+    this.#known = known as BoardLists
+    this.#validators = this.#validatorsOf(lists)
+    this.#recordValidators = this.#validatorsOf(this.#known)
+    for (const collection of [this.jobs, this.candidates, this.applications, this.timesheets, this.marketing, this.files.resume, this.files.document]) {
+      collection.forgetValidator()
+    }
+    this.#fieldsVersion += 1
   }
 
   /**
@@ -453,7 +501,9 @@ export class Store {
    */
   get revision(): number {
     const { jobs, candidates, applications, timesheets, marketing, files } = this
-    return jobs.version + candidates.version + applications.version + timesheets.version + marketing.version + files.resume.version + files.document.version
+    return (
+      this.#fieldsVersion + jobs.version + candidates.version + applications.version + timesheets.version + marketing.version + files.resume.version + files.document.version
+    )
   }
 
   #metricsMemo: { revision: number; month: string; metrics: Metrics; answer: Metric[] } | undefined
