@@ -75,3 +75,8 @@ export type LedgerFile = FromSchema<typeof S.ledgerFile>
 export type ProfileFile = FromSchema<typeof S.profileFile>
 export type ProfilePoints = ProfileFile['points']
 export type ExtraField = FromSchema<typeof S.extraField>
+/** An activity file as written (schemas/activity.ts): its events are checked one by one against activityEvents. */
+export type ActivityFile = FromSchema<typeof S.activityFile>
+/** One event of an activity, defaults filled in. */
+export type ActivityEvent = { [K in keyof typeof S.activityEvents]: FromSchema<(typeof S.activityEvents)[K]> }[keyof typeof S.activityEvents]
+export type CandidateUpdate = FromSchema<typeof S.candidateUpdate>

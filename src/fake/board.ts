@@ -4,6 +4,8 @@
 // without rebuilding routes.
 import { credentialChecker } from './http/auth.js'
 import { createClock, type Clock } from '../core/clock.js'
+import type { LoadedActivity } from './activity/load.js'
+import { ActivityPlayer } from './activity/play.js'
 import { FileCache } from './http/downloads.js'
 import { Faults } from './http/faults.js'
 import { Journal } from './http/journal.js'
@@ -41,6 +43,10 @@ export class Board {
   #extraFields: LoadedScenario['behaviour']['extraFields'] | undefined
   /** Compiled scenario and state schemas, so that resets and restores do not compile them again. */
   readonly compiled = sharedSchemas()
+  /** The activity this fake plays (--activity): each reset plays it again from the new board's start. */
+  #day: LoadedActivity | undefined
+  /** The activity playing on this board, if any. */
+  activity: ActivityPlayer | undefined
 
   constructor(options: ResolvedOptions, scenario?: string | ScenarioFile) {
     this.options = options
@@ -87,6 +93,20 @@ export class Board {
     // a reset after this rebuilds the restored board's own scenario, not the one before it
     const store = 'written' in state ? Store.restoreCompact(scenario, clock, state, this.compiled) : Store.restore(scenario, clock, state, this.compiled)
     this.#install(structuredClone(scenario) as ScenarioFile, scenario.seed, scenario, clock, store)
+    // a restored board is another day's: the activity stops (a reset plays it again)
+    this.activity?.stop()
+    this.activity = undefined
+  }
+
+  /** Plays an activity on this board from now, and again from the start of each board a reset makes. */
+  play(day: LoadedActivity): void {
+    this.#day = day
+    this.#startDay()
+  }
+
+  #startDay(): void {
+    this.activity?.stop()
+    this.activity = this.#day && new ActivityPlayer(this.#day, this)
   }
 
   /** Why a board with this scenario cannot replace the current one, if it cannot. */
@@ -98,7 +118,7 @@ export class Board {
 
   #newClock(scenario: LoadedScenario): Clock {
     const start = parseTime(scenario.now)
-    const clock = createClock(this.options.clock, start)
+    const clock = createClock(this.options.clock, start, this.options.clockSpeed)
     if (this.options.clock === 'real' && this.options.now !== undefined) clock.set(start)
     return clock
   }
@@ -114,5 +134,6 @@ export class Board {
     this.journal.clear()
     this.faults.clear()
     this.downloads.clear()
+    this.#startDay()
   }
 }

@@ -4,10 +4,13 @@
 // API (createMockServer), so the two cannot drift apart.
 import { advanceBody, faultBody, jobFieldsChange, journalQuery, resetOptions, setClockBody } from '../../schemas/control.js'
 import { FIELD_NAMES, type FieldName, type FieldValues } from '../../schemas/values.js'
+import { nextFieldValues } from './job-fields.js'
 import { boardState, compactBoardState } from '../../schemas/state.js'
 import { compactStateWithExtraFields, stateWithExtraFields } from './store/extra-fields.js'
 import type { Board, ResetOptions } from './board.js'
 import { boardError, BoardError, BoardInputError } from '../core/errors.js'
+import { inRange, step } from '../core/clock.js'
+import type { ActivityStatus } from './activity/play.js'
 import type { ArmedFault } from './http/faults.js'
 import { type LoadedScenario, parseScenario, ScenarioError } from './scenario.js'
 import { boardLists, type Page } from './store/store.js'
@@ -133,12 +136,17 @@ export class Controller {
     now: () => formatTimestamp(this.board.clock.now()),
     advance: (seconds) => {
       this.#check(advanceBody, { seconds })
-      this.board.clock.advance(seconds)
+      const { activity, clock } = this.board
+      if (activity === undefined) clock.advance(seconds)
+      // an activity's steps on the way are played each at its own time
+      else activity.moveTo(inRange(clock.now() + step(seconds), 'seconds'))
       return this.clock.now()
     },
     set: (now) => {
       this.#check(setClockBody, { now })
-      this.board.clock.set(parseTime(now))
+      const { activity, clock } = this.board
+      if (activity === undefined) clock.set(parseTime(now))
+      else activity.moveTo(inRange(parseTime(now), 'now'))
       return this.clock.now()
     },
   }
@@ -183,26 +191,14 @@ export class Controller {
   changeJobFields(input: JobFieldsChange): JobFieldsView {
     const change = this.#check<JobFieldsChange>(jobFieldsChange, input)
     const store = this.board.store
-    const next = Object.fromEntries(FIELD_NAMES.map((name) => [name, [...store.lists[name]]])) as Record<FieldName, string[]>
-    for (const name of FIELD_NAMES) {
-      const retire = change.retire?.[name] ?? []
-      const add = change.add?.[name] ?? []
-      retire.forEach((value, i) => {
-        const field = `retire.${name}[${i}]`
-        if (!next[name].includes(value)) throw boardError.invalidField(`The value "${value}" (field ${field}) is not listed now, so it cannot be retired.`, field)
-        if (add.includes(value)) throw boardError.invalidField(`The value "${value}" (field ${field}) is both retired and added.`, field)
-      })
-      add.forEach((value, i) => {
-        const field = `add.${name}[${i}]`
-        if (next[name].includes(value)) throw boardError.invalidField(`The value "${value}" (field ${field}) is listed already.`, field)
-      })
-      next[name] = [...next[name].filter((value) => !retire.includes(value)), ...add]
-      if (next[name].length === 0) {
-        throw boardError.invalidField(`Retiring every value of ${name} (field retire.${name}) would leave job/fields an empty list; add one in its place.`, `retire.${name}`)
-      }
-    }
+    const next = nextFieldValues(store, change)
     store.setFieldValues(next)
     return this.jobFields()
+  }
+
+  /** What the activity has played and what is left; undefined when the fake plays none. */
+  activity(): ActivityStatus | undefined {
+    return this.board.activity?.status()
   }
 
   requests(path?: string): JournalEntry[] {

@@ -7,6 +7,7 @@ import { isIP } from 'node:net'
 import { buildApp, type BuildOptions } from './app.js'
 import type { Board, ResetOptions } from './board.js'
 import type { ClockControl, Controller, ExportOptions, JobFieldsView, SavedBoard } from './control.js'
+import type { ActivityStatus } from './activity/play.js'
 import type { ArmedFault } from './http/faults.js'
 import { logMode, prettyRequestLog } from './http/log.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
@@ -82,6 +83,8 @@ export interface MockServer {
   readonly faults: { add(fault: FaultInput): ArmedFault; list(): ArmedFault[]; clear(): void }
   readonly journal: { list(path?: string): JournalEntry[]; clear(): void }
   readonly rateLimits: { list(): ReturnType<Controller['rateLimits']>; clear(): void }
+  /** The activity playing (option activity): what it has played, what is left, and its failures; undefined when none. */
+  readonly activity: { status(): ActivityStatus | undefined }
   /** The constrained values: read them, or retire and add some (journal, windows and records kept). */
   readonly jobFields: { get(): JobFieldsView; change(change: JobFieldsChange): JobFieldsView }
   /** The options given beside a profile that replaced its points (serve prints them). */
@@ -104,13 +107,14 @@ export interface LogOutput {
 }
 
 export async function createMockServer(input: BuildOptions = {}, logOutput: LogOutput = {}): Promise<MockServer> {
-  const { scenarioData, checkResponses, profile, ...rest } = input
+  const { scenarioData, activityData, checkResponses, profile, ...rest } = input
   const profiled = profile === undefined ? { options: rest, overrides: [] } : applyProfile(rest, loadProfile(profile))
   const options = resolveOptions(profiled.options)
   const requestLog = logMode(options) === 'pretty' ? await prettyRequestLog({ prefer: options.prefer, ...logOutput }) : undefined
   const app = await buildApp({
     ...options,
     ...(scenarioData ? { scenarioData } : {}),
+    ...(activityData ? { activityData } : {}),
     ...(checkResponses ? { checkResponses } : {}),
     ...(requestLog ? { requestLog } : {}),
   } as BuildOptions)
@@ -174,6 +178,7 @@ export async function createMockServer(input: BuildOptions = {}, logOutput: LogO
     faults: { add: (fault) => control.addFault(fault), list: () => control.faults(), clear: () => control.clearFaults() },
     journal: { list: (path) => control.requests(path), clear: () => control.clearRequests() },
     rateLimits: { list: () => control.rateLimits(), clear: () => control.clearRateLimits() },
+    activity: { status: () => control.activity() },
     jobFields: { get: () => control.jobFields(), change: (change) => control.changeJobFields(change) },
     profileOverrides: profiled.overrides,
     reset: (resetOptions) => {

@@ -37,6 +37,11 @@ export class Faults {
     return this.#armed.map((f) => ({ ...f }))
   }
 
+  /** Disarms one fault (an activity's outage ending); requests its delay holds go on waiting it out. */
+  remove(id: number): void {
+    this.#armed = this.#armed.filter((f) => f.id !== id)
+  }
+
   clear(): void {
     this.#armed = []
     this.#release.abort()

@@ -19,6 +19,7 @@ import type {
   ApplicationSeed,
   Candidate,
   CandidateSeed,
+  CandidateUpdate,
   CompactStoreState,
   JobInput,
   MarketingRecord,
@@ -553,6 +554,10 @@ export class Store {
 
   addCandidate(input: CandidateSeed = {}): Candidate {
     return this.#adds.candidate(input)
+  }
+
+  updateCandidate(input: CandidateUpdate): Candidate {
+    return this.#adds.updateCandidate(input)
   }
 
   addApplication(input: ApplicationSeed = {}): Application {
