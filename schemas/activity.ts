@@ -70,44 +70,28 @@ const at = activityOffset
 const event = <E extends (typeof ACTIVITY_EVENTS)[number]>(name: E) => ({ type: 'string', const: name }) as const
 const note = { type: 'string', maxLength: 500, description: 'What the event stands for, for the reader' } as const
 
-/** Each event's own schema, by name. */
-export const activityEvents = {
-  'new-candidate': {
+/** An event that adds one record, made from the seed given (every field optional). */
+const recordEvent = <E extends (typeof ACTIVITY_EVENTS)[number], R extends object>(name: E, record: R) =>
+  ({
     type: 'object',
     additionalProperties: false,
     required: ['at', 'event'],
-    properties: { at, event: event('new-candidate'), note, record: candidateSeed },
-  },
+    properties: { at, event: event(name), note, record },
+  }) as const
+
+/** Each event's own schema, by name. */
+export const activityEvents = {
+  'new-candidate': recordEvent('new-candidate', candidateSeed),
   'update-candidate': {
     type: 'object',
     additionalProperties: false,
     required: ['at', 'event', 'changes'],
     properties: { at, event: event('update-candidate'), note, ...candidateUpdate.properties },
   },
-  'new-application': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['at', 'event'],
-    properties: { at, event: event('new-application'), note, record: applicationSeed },
-  },
-  'new-timesheet': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['at', 'event'],
-    properties: { at, event: event('new-timesheet'), note, record: timesheetSeed },
-  },
-  'marketing-approval': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['at', 'event'],
-    properties: { at, event: event('marketing-approval'), note, record: marketingChoice },
-  },
-  'marketing-revocation': {
-    type: 'object',
-    additionalProperties: false,
-    required: ['at', 'event'],
-    properties: { at, event: event('marketing-revocation'), note, record: marketingChoice },
-  },
+  'new-application': recordEvent('new-application', applicationSeed),
+  'new-timesheet': recordEvent('new-timesheet', timesheetSeed),
+  'marketing-approval': recordEvent('marketing-approval', marketingChoice),
+  'marketing-revocation': recordEvent('marketing-revocation', marketingChoice),
   'job-fields': {
     type: 'object',
     additionalProperties: false,
