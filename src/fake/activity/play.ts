@@ -166,20 +166,22 @@ export class ActivityPlayer {
           this.#armed.delete(step.index)
           return
         }
-        const lengthSeconds = (this.#startMs + (this.#activity.steps.find((s) => s.index === step.index && s.part === 'end')?.offsetMs ?? step.offsetMs) - clock.now()) / 1000
+        const endMs = this.#startMs + (this.#activity.steps.find((s) => s.index === step.index && s.part === 'end')?.offsetMs ?? step.offsetMs)
         const method = event.method === undefined ? {} : { method: event.method }
         const status = (event as { status?: number }).status ?? 503
         const fault =
           event.event === 'outage'
-            ? faults.add({
-                path: event.path,
-                ...method,
-                status,
-                // a client waiting in real time on a sped-up clock waits the outage's length divided by the speed
-                headers: { 'retry-after': String(Math.max(1, Math.ceil(lengthSeconds / clock.speed))) },
-                body: { status, message: `The service is unavailable: an outage of the activity until ${formatTimestamp(clock.now() + lengthSeconds * 1000)}.` },
-                times: 1_000_000,
-              })
+            ? faults.add(
+                {
+                  path: event.path,
+                  ...method,
+                  status,
+                  body: { status, message: `The service is unavailable: an outage until ${formatTimestamp(endMs)}.` },
+                  times: 1_000_000,
+                },
+                // the rest of the outage as it answers; a client waiting in real time on a sped-up clock waits it divided by the speed
+                () => Math.max(1, Math.ceil((endMs - clock.now()) / 1000 / clock.speed)),
+              )
             : faults.add({ path: event.path, ...method, delayMs: (event as { delayMs?: number }).delayMs ?? 60_000, times: 1_000_000 })
         this.#armed.set(step.index, fault.id)
         return
