@@ -92,10 +92,8 @@ export class Board {
     this.faults.clear()
     // a reset after this rebuilds the restored board's own scenario, not the one before it
     const store = 'written' in state ? Store.restoreCompact(scenario, clock, state, this.compiled) : Store.restore(scenario, clock, state, this.compiled)
-    this.#install(structuredClone(scenario) as ScenarioFile, scenario.seed, scenario, clock, store)
     // a restored board is another day's: the activity stops (a reset plays it again)
-    this.activity?.stop()
-    this.activity = undefined
+    this.#install(structuredClone(scenario) as ScenarioFile, scenario.seed, scenario, clock, store, false)
   }
 
   /** Plays an activity on this board from now, and again from the start of each board a reset makes. */
@@ -123,7 +121,7 @@ export class Board {
     return clock
   }
 
-  #install(source: string | ScenarioFile, seed: number | undefined, scenario: LoadedScenario, clock: Clock, store: Store): void {
+  #install(source: string | ScenarioFile, seed: number | undefined, scenario: LoadedScenario, clock: Clock, store: Store, day = true): void {
     this.#source = source
     this.#seed = seed
     this.scenario = scenario
@@ -134,6 +132,8 @@ export class Board {
     this.journal.clear()
     this.faults.clear()
     this.downloads.clear()
-    this.#startDay()
+    this.activity?.stop()
+    this.activity = undefined
+    if (day) this.#startDay()
   }
 }

@@ -146,3 +146,16 @@ t.test('close() ends the day: nothing is pending and no timer is left', async (t
   await server.close()
   t.equal(server.activity.status()?.pending, 0)
 })
+
+t.test('a restored board stops the day: nothing of it is played onto the restored board', async (t) => {
+  const server = await fake(t, { activityData: { events: [{ at: '+00:00', event: 'new-candidate', record: { name: 'At The Start' } }, { at: '+01:00', event: 'new-candidate' }] } })
+  t.equal(newest(server)?.name, 'At The Start', 'an event at +00:00 plays as the board starts')
+  const saved = server.exportState()
+  const count = server.store.candidates().total
+  server.importState(saved)
+  t.equal(server.store.candidates().total, count, 'the restore did not play the +00:00 event again')
+  server.clock.advance(2 * 3600)
+  t.equal(server.store.candidates().total, count, 'nor the +01:00 one later')
+  t.equal(server.activity.status(), undefined)
+  t.equal((await server.inject('/__mock/activity')).statusCode, 404)
+})
