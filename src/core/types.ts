@@ -55,6 +55,7 @@ export type Fault = FromSchema<typeof S.faultBody>
 export type FaultInput = FromSchema<typeof S.faultBody, { keepDefaultedPropertiesOptional: true }>
 export type JournalEntry = FromSchema<typeof S.journalEntry>
 export type JobFieldsChange = FromSchema<typeof S.jobFieldsChange>
+export type JobFieldsState = FromSchema<typeof S.jobFieldsState>
 export type StoreState = FromSchema<typeof S.storeState>
 export type MetricsState = FromSchema<typeof S.metricsState>
 export type BoardState = FromSchema<typeof S.boardState>

@@ -17,7 +17,7 @@ import { isDeepStrictEqual } from 'node:util'
 import { publishedProgress } from './store/progress.js'
 import { Store } from './store/store.js'
 import { parseTime } from '../core/time.js'
-import type { CompactStoreState, ScenarioFile, StoreState } from '../core/types.js'
+import type { CompactStoreState, JobFieldsState, ScenarioFile, StoreState } from '../core/types.js'
 
 export interface ResetOptions {
   /** Another scenario, by name, path or as an object; default: the current one. */
@@ -83,7 +83,7 @@ export class Board {
   }
 
   /** Replaces the board with one restored from a saved state, full or compact (which has `written`). */
-  restore(scenario: LoadedScenario, now: number, state: StoreState | CompactStoreState): void {
+  restore(scenario: LoadedScenario, now: number, state: StoreState | CompactStoreState, fields?: JobFieldsState): void {
     const changed = this.#otherExtraFields(scenario)
     if (changed) throw new BoardError('INVALID_FIELD', changed)
     const clock = this.#newClock(scenario)
@@ -91,7 +91,8 @@ export class Board {
     // faults and held delays of the board being replaced end with it
     this.faults.clear()
     // a reset after this rebuilds the restored board's own scenario, not the one before it
-    const store = 'written' in state ? Store.restoreCompact(scenario, clock, state, this.compiled) : Store.restore(scenario, clock, state, this.compiled)
+    const store =
+      'written' in state ? Store.restoreCompact(scenario, clock, state, this.compiled, fields) : Store.restore(scenario, clock, state, this.compiled, fields)
     // a restored board is another day's: the activity stops (a reset plays it again)
     this.#install(structuredClone(scenario) as ScenarioFile, scenario.seed, scenario, clock, store, false)
   }

@@ -5,7 +5,7 @@
 import { advanceBody, faultBody, jobFieldsChange, journalQuery, resetOptions, setClockBody } from '../../schemas/control.js'
 import { FIELD_NAMES, type FieldName, type FieldValues } from '../../schemas/values.js'
 import { nextFieldValues } from './job-fields.js'
-import { boardState, compactBoardState } from '../../schemas/state.js'
+import { boardState, compactBoardState, jobFieldsState } from '../../schemas/state.js'
 import { compactStateWithExtraFields, stateWithExtraFields } from './store/extra-fields.js'
 import type { Board, ResetOptions } from './board.js'
 import { boardError, BoardError, BoardInputError } from '../core/errors.js'
@@ -24,6 +24,7 @@ import type {
   CompactBoardState,
   FaultInput,
   JobFieldsChange,
+  JobFieldsState,
   JobInput,
   JournalEntry,
   MarketingRecord,
@@ -83,6 +84,19 @@ function* jsonPieces(value: unknown, depth: number): Generator<string> {
 export interface JobFieldsView {
   data: FieldValues
   retired: { [K in FieldName]: string[] }
+}
+
+/** A saved board's jobFields, named as the state names it when refused. */
+const savedFieldsOuter = { type: 'object', properties: { jobFields: jobFieldsState } } as const
+
+/** A board's lists with the values a saved board had listed since it was made added: what its records may hold. */
+function withKnownValues(lists: ReturnType<typeof boardLists>, fields: JobFieldsState | undefined): ReturnType<typeof boardLists> {
+  if (fields === undefined) return lists
+  const out = { ...lists } as Record<string, readonly string[]>
+  for (const [name, values] of [...Object.entries(fields.current), ...Object.entries(fields.known)]) {
+    out[name] = [...(out[name] ?? []), ...values.filter((value) => !out[name]?.includes(value))]
+  }
+  return out as ReturnType<typeof boardLists>
 }
 
 export type RecordKind = 'candidates' | 'applications' | 'timesheets' | 'marketing'
@@ -281,12 +295,15 @@ export class Controller {
 
   #stateView({ credentials = false, form = 'full' }: ExportOptions): SavedBoard {
     const board = this.board
+    const fields = board.store.savedFieldValues()
     const { credentials: secret, ...scenario } = structuredClone(board.scenario) as BoardState['scenario']
     const head = {
       format: 'jobboard-kit/state',
       version: 1,
       scenario: (credentials ? { ...scenario, credentials: secret } : scenario) as BoardState['scenario'],
       clock: { now: this.clock.now() },
+      // values changed at run time: what the records may hold, and what job/fields lists
+      ...(fields === undefined ? {} : { jobFields: fields }),
     } as const
     return form === 'compact' ? { ...head, form: 'compact', store: board.store.compactView() } : { ...head, store: board.store.stateView() }
   }
@@ -313,8 +330,11 @@ export class Controller {
       if (error instanceof ScenarioError) throw boardError.invalidField(error.message, `scenario${error.field ? `.${error.field}` : ''}`)
       throw error
     }
+    // the values changed at run time, checked first: the records are checked against every value listed
+    const fields = (head as { jobFields?: unknown }).jobFields
+    if (fields !== undefined) this.#check(savedFieldsOuter, { jobFields: fields })
     // the records are checked against the lists and extra fields of the scenario they were made under
-    const lists = boardLists(scenario)
+    const lists = withKnownValues(boardLists(scenario), fields as JobFieldsState | undefined)
     const extra = scenario.behaviour.extraFields
     const compact = head.form === 'compact'
     const validate = this.board.compiled.get(`${compact ? 'compact ' : ''}state ${JSON.stringify(lists)} ${JSON.stringify(extra)}`, () =>
@@ -326,7 +346,7 @@ export class Controller {
     if (!validate(checked)) throw boardError.invalidInput(validate.errors ?? [], 'body', checked, 'The state is invalid: ')
     const valid = checked as SavedBoard
     try {
-      this.board.restore(scenario, parseTime(valid.clock.now), valid.store)
+      this.board.restore(scenario, parseTime(valid.clock.now), valid.store, valid.jobFields)
     } catch (error) {
       // links that do not hold (an application of a candidate that is not there) surface here,
       // and, for a compact state, a scenario whose board cannot be generated (no candidates to apply)

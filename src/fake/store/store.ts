@@ -21,6 +21,7 @@ import type {
   CandidateSeed,
   CandidateUpdate,
   CompactStoreState,
+  JobFieldsState,
   JobInput,
   MarketingRecord,
   MarketingSeed,
@@ -166,6 +167,27 @@ export class Store {
     this.#fieldsVersion += 1
   }
 
+  /** The values changed at run time, as a saved board keeps them; undefined while they are the scenario's. */
+  savedFieldValues(): JobFieldsState | undefined {
+    if (this.#fieldsVersion === 0) return undefined
+    const pick = (lists: BoardLists, names: readonly string[]) => Object.fromEntries(names.map((name) => [name, [...(lists as Record<string, readonly string[]>)[name] ?? []]]))
+    return {
+      current: pick(this.#lists, FIELD_NAMES) as JobFieldsState['current'],
+      known: pick(this.#known, [...FIELD_NAMES, 'sector_disciplines']) as JobFieldsState['known'],
+    }
+  }
+
+  /** The values a saved board was changed to at run time, put back before its records are loaded. */
+  #restoreFieldValues(saved: JobFieldsState | undefined): void {
+    if (saved === undefined) return
+    this.setFieldValues(saved.current)
+    // every value listed since the board was made, values added and retired again included
+    const known = { ...this.#known } as Record<string, readonly string[]>
+    for (const [name, values] of Object.entries(saved.known)) known[name] = [...(known[name] ?? []), ...values.filter((value) => !known[name]?.includes(value))]
+    this.#known = known as BoardLists
+    this.#recordValidators = this.#validatorsOf(this.#known)
+  }
+
   /**
    * A board generated from a scenario and its seed: its relations are drawn now, its
    * records made when a request needs them. `progress` hears the share done (0..1).
@@ -202,8 +224,9 @@ export class Store {
   }
 
   /** A board restored from exportState(). */
-  static restore(scenario: LoadedScenario, clock: Clock, state: StoreState, compiled = new CompiledSchemas()): Store {
+  static restore(scenario: LoadedScenario, clock: Clock, state: StoreState, compiled = new CompiledSchemas(), fields?: JobFieldsState): Store {
     const store = new Store(scenario, clock, compiled)
+    store.#restoreFieldValues(fields)
     store.#load(state)
     store.#lifecycle.markDeleted(state.deletedJobs)
     store.#lifecycle.startAt(state.nextJobId)
@@ -217,8 +240,10 @@ export class Store {
    * seed (unless it was not generated), then its written records laid over it, each
    * validated, and the links they make checked.
    */
-  static restoreCompact(scenario: LoadedScenario, clock: Clock, state: CompactStoreState, compiled = new CompiledSchemas()): Store {
+  static restoreCompact(scenario: LoadedScenario, clock: Clock, state: CompactStoreState, compiled = new CompiledSchemas(), fields?: JobFieldsState): Store {
+    // generated with the scenario's values, as it was; the values changed at run time apply to what was written after
     const store = state.generated ? Store.generate(scenario, clock, compiled) : new Store(scenario, clock, compiled)
+    store.#restoreFieldValues(fields)
     store.#layOver(state)
     return store
   }

@@ -81,3 +81,33 @@ t.test('the in-process jobFields.change does what the route does', async (t) => 
   t.equal(view.data.contract_type.at(-1), 'Zero hours')
   t.throws(() => server.jobFields.change({ add: { contract_type: ['Zero hours'] } }), { name: 'BoardInputError', message: /add\.contract_type\[0\]/ })
 })
+
+for (const form of ['full', 'compact'] as const) {
+  t.test(`a ${form} saved board keeps the values changed at run time and restores on a fresh fake`, async (t) => {
+    const app = await board(t)
+    await control(app, '/__mock/job-fields', { add: { job_industry: [PHYSIO, 'Veterinary Dentist'] } })
+    const physio = await call(app, { method: 'POST', url: '/api/v1/job/add', payload: { ...jobInputSample(), job_industry: PHYSIO } })
+    const dentist = await call(app, { method: 'POST', url: '/api/v1/job/add', payload: { ...jobInputSample(), job_industry: 'Veterinary Dentist' } })
+    await control(app, '/__mock/job-fields', { retire: { job_industry: ['Veterinary Dentist', NIGHT] } })
+    const before = (await app.inject('/__mock/job-fields')).json()
+    const saved = (await app.inject(`/__mock/state?form=${form}`)).body
+    t.ok(JSON.parse(saved).jobFields, 'the state holds the changed values')
+    const fresh = await board(t)
+    const put = await fresh.inject({ method: 'PUT', url: '/__mock/state', headers: { 'content-type': 'application/json' }, payload: saved })
+    t.equal(put.statusCode, 200, put.body.slice(0, 300))
+    t.same((await fresh.inject('/__mock/job-fields')).json(), before, 'job/fields and the retired values are as saved')
+    t.equal(fresh.board.store.jobs.get(physio.body.id)?.job_industry, PHYSIO)
+    t.equal(fresh.board.store.jobs.get(dentist.body.id)?.job_industry, 'Veterinary Dentist', 'a record with a value added and retired again restores')
+    const refused = await call(fresh, { method: 'POST', url: '/api/v1/job/add', payload: { ...jobInputSample(), job_industry: NIGHT } })
+    t.equal(refused.status, 412, 'a retired value is still refused')
+    t.equal((await fresh.inject(`/__mock/state?form=${form}`)).body, saved, 'and it saves the same state again')
+  })
+}
+
+t.test('a saved board whose jobFields break their schema is refused naming jobFields', async (t) => {
+  const app = await board(t)
+  const state = JSON.parse((await app.inject('/__mock/state')).body)
+  const put = await app.inject({ method: 'PUT', url: '/__mock/state', payload: { ...state, jobFields: { current: { job_type: [] } } } })
+  t.equal(put.statusCode, 412)
+  t.match(put.json().message, /jobFields/)
+})
