@@ -1,5 +1,5 @@
 // The options of the fake: the CLI's flags in camelCase, as createMockServer takes
-// them. Validated with defaults filled in, then frozen (src/options.ts). Settings left
+// them. Validated with defaults filled in, then frozen (src/fake/options.ts). Settings left
 // out fall back to the scenario's. Each description is the flag's --help text.
 import type { JSONSchema } from 'json-schema-to-ts'
 import { behaviourProperties } from './behaviour.js'

@@ -12,7 +12,6 @@ import { scenario as scenarioSchema } from '../../schemas/scenario.js'
 import { FIELD_NAMES, FIELD_VALUES, sectorDisciplinesOf, UK_LOCATIONS, type FieldValues } from '../../schemas/values.js'
 import { deepFreeze, type DeepReadonly } from '../core/freeze.js'
 import { SCENARIOS_DIR } from '../core/paths.js'
-import type { BoardLists } from './store/generate.js'
 import type { Scenario, ScenarioFile } from '../core/types.js'
 import { bindFieldValues, compileSchema, explain, fieldOf, firstField, PRECOMPILED_DIR, precompiledName, valueNestsDeeper } from '../core/validation.js'
 
@@ -77,6 +76,12 @@ let processSchemas: CompiledSchemas | undefined
 export function sharedSchemas(): CompiledSchemas {
   processSchemas ??= new CompiledSchemas(16)
   return processSchemas
+}
+
+/** The lists a board validates against and draws from: constrained, derived, and predefined locations. */
+export type BoardLists = FieldValues & {
+  readonly sector_disciplines: readonly string[]
+  readonly job_locations: readonly string[]
 }
 
 /** The constrained lists of a board made from this scenario: its fieldValues, else the spec's. */

@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Fault, FaultInput } from '../../core/types.js'
-import { isInProcess } from '../routes/reply.js'
+import { isInProcess } from './in-process.js'
 
 export interface ArmedFault extends Fault {
   id: number

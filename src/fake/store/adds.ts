@@ -27,7 +27,7 @@ import type { JobLifecycle } from './jobs.js'
 import { finishRecord, RecordMaker, type CandidateBase } from './maker.js'
 import { COUNTED_METRICS } from './metrics.js'
 import type { Owners } from './owners.js'
-import type { Store } from './store.js'
+import type { BoardParts } from './parts.js'
 import { attached, type BoardRecords, type ListedRelation, type RELATIONS } from './relation-table.js'
 import { timesheetEntry, vacancyOf } from './views.js'
 
@@ -36,7 +36,7 @@ const MAX_ID = idSchema.maximum
 
 /** The parts of a board the adds read and write. */
 export type AddBoard = Pick<
-  Store,
+  BoardParts,
   'scenario' | 'lists' | 'locations' | 'links' | 'clock' | 'validators' | 'jobs' | 'candidates' | 'applications' | 'timesheets' | 'marketing' | 'files' | 'metrics' | 'now'
 >
 

@@ -12,7 +12,7 @@ import { boardError } from '../../core/errors.js'
 import { createFaker, hash32, reseedableFaker } from '../../core/random.js'
 import { filePieces } from './files.js'
 import type { DeepReadonly } from '../../core/freeze.js'
-import { boardLists, CompiledSchemas, type LoadedScenario } from '../scenario.js'
+import { boardLists, CompiledSchemas, type BoardLists, type LoadedScenario } from '../scenario.js'
 import { addMonth, formatTimestamp, monthKey, parseTime, sinceToTimestamp } from '../../core/time.js'
 import type {
   Application,
@@ -41,12 +41,13 @@ import { Collection, type BaseRecords, type IdList } from './collection.js'
 import { checkLinks, type LinkScope } from './integrity.js'
 import { JobLifecycle, type JobOperation, type JobView } from './jobs.js'
 import { oldestFirst, pageOf, type Page } from './pages.js'
-import { generateBoard, type BoardLists } from './generate.js'
+import { generateBoard } from './generate.js'
 import { finishRecord } from './maker.js'
 import { Owners } from './owners.js'
 import { DEFAULT_ORIGIN, links as makeLinks, type FileKind, type Links } from './links.js'
 import { RELATION_LIST, type BoardRecords, type CollectionName } from './relation-table.js'
 import { Metrics } from './metrics.js'
+import type { BoardParts } from './parts.js'
 
 export type { Page }
 
@@ -68,7 +69,7 @@ export interface GenerateOptions {
   progress?: (share: number) => void
 }
 
-export class Store {
+export class Store implements BoardParts {
   readonly scenario: LoadedScenario
   /** The constrained values job/fields gives and job/add takes now (changeFieldValues changes them). */
   #lists: BoardLists
