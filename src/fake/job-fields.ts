@@ -4,7 +4,7 @@
 import { FIELD_NAMES, type FieldName, type FieldValues } from '../../schemas/values.js'
 import { boardError } from '../core/errors.js'
 import type { JobFieldsChange } from '../core/types.js'
-import type { BoardLists } from './store/generate.js'
+import type { BoardLists } from './scenario.js'
 
 export function nextFieldValues(store: { readonly lists: BoardLists }, change: JobFieldsChange): FieldValues {
   const next = Object.fromEntries(FIELD_NAMES.map((name) => [name, [...store.lists[name]]])) as Record<FieldName, string[]>
