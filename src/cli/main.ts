@@ -18,6 +18,7 @@ import { addHealthCommand } from './health.js'
 import { addRecordCommand } from './record.js'
 import { useColour } from '../fake/http/log.js'
 import { OptionsError, resolveOptions } from '../fake/options.js'
+import { ActivityError } from '../fake/activity/load.js'
 import { PACKAGE_VERSION } from '../core/paths.js'
 import { loadScenario, ScenarioError, scenarioNames } from '../fake/scenario.js'
 import { showBuildProgress } from './build-progress.js'
@@ -60,7 +61,7 @@ function checkSlips(given: ServerOptionsInput): void {
 
 /** Says why the command stopped (one line, naming the flag, for a usage error) and answers exit code 2. */
 function report(error: unknown, io: CliProcess): 2 {
-  const usage = error instanceof OptionsError || error instanceof ScenarioError || error instanceof ProfileError
+  const usage = error instanceof OptionsError || error instanceof ScenarioError || error instanceof ProfileError || error instanceof ActivityError
   const known = usage || error instanceof ServerError
   const code = (error as NodeJS.ErrnoException).code
   const reason =

@@ -273,7 +273,8 @@ export function checkResponses(app: FastifyInstance, report: ResponseCheck): voi
   const compiled = new WeakMap<object, { lists: unknown; validate: ValidateFunction }>()
   const ajv = addBoardFormats(new Ajv({ allErrors: true, strict: false }))
   const validator = (schema: object) => {
-    const lists = app.board.store.lists
+    // records made with a value retired since are answered as they were: held to every value ever listed
+    const lists = app.board.store.knownLists
     const known = compiled.get(schema)
     if (known?.lists === lists) return known.validate
     const validate = ajv.compile(bindFieldValues(schema, lists))
