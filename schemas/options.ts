@@ -77,9 +77,10 @@ export const serverOptions = {
     stateBodyLimit: {
       type: 'integer',
       minimum: 1048576,
-      maximum: 536870912,
-      default: 268435456,
-      description: 'Bytes a saved board sent to PUT /__mock/state may hold (default 256 MiB)',
+      // below the longest string V8 makes (2^29 - 24 characters): the body is read as one
+      maximum: 524288000,
+      default: 16777216,
+      description: 'Bytes a saved board sent to PUT /__mock/state may hold, 1 MiB to 500 MiB (default 16 MiB: the default board saves in 0.35 MB)',
     },
     rateLimitMaxWindows: {
       type: 'integer',

@@ -14,7 +14,7 @@ import { apiAdmission, settleLimit } from './http/admission.js'
 import { registerAnswers } from './http/answers.js'
 import { type Auth, registerAuth } from './http/auth.js'
 import { registerBodies, requireJson } from './http/body.js'
-import { clientErrorHandler, errorPolicy, frameworkErrorHandler, registerErrorAnswers } from './http/error-style.js'
+import { answerNodeRefusals, clientErrorHandler, errorPolicy, hostRequired, frameworkErrorHandler, registerErrorAnswers } from './http/error-style.js'
 import { type ArmedFault, faultAnswers } from './http/faults.js'
 import { requestJournal } from './http/journal.js'
 import { logMode, type RequestLog } from './http/log.js'
@@ -101,17 +101,20 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
     connectionTimeout: options.connectionTimeout,
     // Node looks for late requests every connectionsCheckingInterval (30 s by default): a
     // shorter requestTimeout is checked often enough to hold
+    // a missing Host is answered by the app in {status, message}, not by Node's bare 400
     http:
       options.requestTimeout > 0
         ? {
+            requireHostHeader: false,
             connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(options.requestTimeout / 4))),
             headersTimeout: Math.min(60_000, options.requestTimeout),
           }
-        : null,
+        : { requireHostHeader: false },
     bodyLimit: 1_048_576,
     frameworkErrors: frameworkErrorHandler(statusPolicy, () => auth),
     clientErrorHandler,
   })
+  answerNodeRefusals(app.server)
   app.setSerializerCompiler(serializerCompiler)
   app.decorate('board', board)
   const controller = new Controller(() => app.board)
@@ -137,6 +140,7 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   const faults = faultAnswers(board.faults, options.connectionTimeout, shutdown.signal)
 
   app.addHook('onRequest', (request, reply, done) => {
+    if (hostRequired(request, reply, statusPolicy)) return
     // the day's events up to now happen before the request is seen (an outage arms its fault)
     board.activity?.catchUp()
     if (shutdown.closing) {
