@@ -146,6 +146,12 @@ export const boardError = {
             `--state-body-limit (stateBodyLimit, up to ${mebibytes(max)}) to raise it, or ${compact}`,
     )
   },
+  fullStateTooLarge: (estimate: number, max: number) =>
+    boardError.controlConflict(
+      `The board's full state would be about ${mebibytes(estimate)}, more than PUT /__mock/state takes back at any limit (${mebibytes(max)}): ` +
+        'save the board in the compact form (GET /__mock/state?form=compact), whose size follows the writes, not the board.',
+      'form',
+    ),
   shuttingDown: () =>
     new BoardError('SHUTTING_DOWN', 'The fake is shutting down: it takes no new request.', { headers: { connection: 'close' } }),
   injected: (status: number, message: string, headers: Record<string, string> = {}) =>

@@ -127,8 +127,12 @@ export default async function control(app: FastifyInstance, { controller, token,
     if (request.query.credentials && token === undefined) {
       throw boardError.controlForbidden('Credentials are exported only to a caller with the control token: start the fake with --control-token.')
     }
+    const form = request.query.form ?? 'full'
+    // a full state no PUT can take back is refused before it is gathered (the large board's: 1.1 GiB, minutes)
+    const estimate = form === 'full' ? controller.board.store.stateBytesEstimate() : 0
+    if (estimate > STATE_BODY_LIMIT_MAX) throw boardError.fullStateTooLarge(estimate, STATE_BODY_LIMIT_MAX)
     // streamed: a large board's state does not fit in one string
-    const pieces = controller.exportJson({ credentials: request.query.credentials === true, form: request.query.form ?? 'full' })
+    const pieces = controller.exportJson({ credentials: request.query.credentials === true, form })
     return reply.type('application/json; charset=utf-8').send(Readable.from(pieces, { objectMode: false }))
   })
   // Fastify refuses a body whose Content-Length is over the limit before reading any of

@@ -255,6 +255,30 @@ export class Store implements BoardParts {
   }
 
   /**
+   * About how many bytes the full saved state takes, from a sample of each kind's records
+   * (a few, spread over the ids): cheap where gathering the state is not, so that a board
+   * too large to be restored is refused before a minute of work and gigabytes of memory.
+   */
+  stateBytesEstimate(): number {
+    const SAMPLE = 16
+    const kinds: Array<Pick<Collection<object>, 'all' | 'get'>> = [this.jobs, this.candidates, this.applications, this.timesheets, this.files.resume, this.files.document, this.marketing]
+    let bytes = 0
+    for (const kind of kinds) {
+      const ids = kind.all()
+      const n = ids.length
+      const picks = Math.min(SAMPLE, n)
+      let size = 0
+      for (let i = 0; i < picks; i++) {
+        const at = Math.floor((i * n) / picks)
+        const [id] = ids.slice(at, at + 1)
+        size += JSON.stringify(id === undefined ? null : (kind.get(id) ?? null)).length + 1
+      }
+      if (picks > 0) bytes += (size / picks) * n
+    }
+    return Math.round(bytes)
+  }
+
+  /**
    * The whole board as exportState() gives it, without copying the records (they are
    * frozen): what GET /__mock/state streams, record by record.
    */
