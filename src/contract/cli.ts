@@ -9,6 +9,7 @@ import type { Command } from 'commander'
 import type { Output } from './run.js'
 import { contractOptions } from '../../schemas/contract.js'
 import { schemaOptions } from '../cli-options.js'
+import { redactor } from './redact.js'
 import { resolveSettings, UsageError, type ContractFlags, type ContractSettings } from './settings.js'
 
 export interface ContractProcess {
@@ -37,7 +38,13 @@ export const nodeProcess = {
 } satisfies ContractProcess
 
 export async function contractAction(flags: ContractFlags, io: ContractProcess = nodeProcess): Promise<number> {
-  const say = (reason: string) => io.stderr.write(`jobboard-kit contract: ${reason}\n`)
+  // before the settings are known good, hide what the flags and environment give as secrets
+  const redact = redactor({
+    username: flags.username ?? io.env.JOBBOARD_USERNAME,
+    password: flags.password ?? io.env.JOBBOARD_PASSWORD,
+    proxies: [io.env.HTTPS_PROXY, io.env.https_proxy, io.env.HTTP_PROXY, io.env.http_proxy],
+  })
+  const say = (reason: string) => io.stderr.write(`jobboard-kit contract: ${redact.text(reason)}\n`)
   let settings: ContractSettings
   try {
     settings = resolveSettings(flags, io.env)

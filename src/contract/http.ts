@@ -13,6 +13,7 @@ import { Buffer } from 'node:buffer'
 import { setMaxListeners } from 'node:events'
 import type { KitClock } from './clock.js'
 import { ledgerKey, type Ledger } from './ledger.js'
+import { redactor, type Redactor } from './redact.js'
 import type { ContractSettings } from './settings.js'
 
 export { API_PREFIX }
@@ -30,8 +31,10 @@ export interface Answer {
   readonly bytes: Buffer
   /** Why the body ended early (the connection closed before Content-Length bytes came), if it did. */
   readonly truncated: string | undefined
-  /** The body parsed as JSON, or undefined when it is not JSON. */
+  /** The body parsed as JSON, or undefined when it is not JSON; secrets redacted (src/contract/redact.ts). */
   readonly json: unknown
+  /** The body as text, secrets redacted: what a message may quote. */
+  readonly text: string
 }
 
 /** `service`: a 5xx; `network`: no answer (refused, reset); `timeout`: none in time. Service errors all three, not drift. */
@@ -146,16 +149,22 @@ export interface Seen {
   readonly order: number
 }
 
-/** The first characters of a body, on one line, for a report. */
-export function excerpt(bytes: Buffer): string {
-  return bytes.toString('utf8').replace(/\s+/g, ' ').trim().slice(0, BODY_EXCERPT)
+/** The first characters of an answer's body (redacted before it is cut), on one line, for a report. */
+export function excerpt(answer: Pick<Answer, 'text'>): string {
+  return answer.text.replace(/\s+/g, ' ').trim().slice(0, BODY_EXCERPT)
 }
+
+/** The redaction of a run's secrets: the credentials and the proxies' user info. */
+export const redactorOf = (settings: Pick<ContractSettings, 'username' | 'password'> & { proxies?: ReadonlyArray<string | undefined> }): Redactor =>
+  redactor({ username: settings.username, password: settings.password, proxies: settings.proxies ?? [] })
 
 export interface ClientOptions {
   settings: ContractSettings
   clock: KitClock
   ledger: Ledger
   signal: AbortSignal
+  /** What hides the run's secrets in what answers bring back; by default the settings' own. */
+  redact?: Redactor
 }
 
 export interface RequestOptions {
@@ -171,6 +180,7 @@ export class Client {
   readonly #settings: ContractSettings
   readonly #clock: KitClock
   readonly #ledger: Ledger
+  readonly #redact: Redactor
   /** Aborts with the run: one listener on the caller's signal, however many requests wait. */
   readonly #stop = new AbortController()
   readonly #answers = new Map<string, Promise<Outcome>>()
@@ -192,7 +202,8 @@ export class Client {
     return this.#spacing === 0 ? undefined : { concurrency: this.#slots.limit, spacingMs: this.#spacing }
   }
 
-  constructor({ settings, clock, ledger, signal }: ClientOptions) {
+  constructor({ settings, clock, ledger, signal, redact }: ClientOptions) {
+    this.#redact = redact ?? redactorOf(settings)
     this.baseUrl = settings.baseUrl
     this.origin = new URL(settings.baseUrl).origin
     this.#settings = settings
@@ -391,7 +402,7 @@ export class Client {
   /** A 5xx as a service error, naming its status and the start of its body. */
   #serviceError(answer: Answer): Unavailable {
     const type = answer.headers['content-type']
-    const reason = `answered HTTP ${answer.status}${type ? ` (${type})` : ''}: ${excerpt(answer.bytes) || '(empty body)'}`
+    const reason = `answered HTTP ${answer.status}${type ? ` (${type})` : ''}: ${excerpt(answer) || '(empty body)'}`
     return { kind: 'unavailable', method: answer.method, url: answer.url, cause: 'service', reason }
   }
 
@@ -466,15 +477,17 @@ export class Client {
       }
     }
     const bytes = Buffer.concat(chunks)
+    // redacted as they come: a quote cut short later cannot keep half a secret
     return {
       kind: 'answer',
       method,
       url,
       status: response.status,
-      headers: Object.fromEntries(response.headers),
+      headers: this.#redact.headers(Object.fromEntries(response.headers)),
       bytes,
       truncated,
-      json: parseJson(bytes),
+      json: this.#redact.deep(parseJson(bytes)),
+      text: this.#redact.text(bytes.toString('utf8')),
     }
   }
 }

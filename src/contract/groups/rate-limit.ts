@@ -21,7 +21,7 @@ export function rateLimitGroup(root: Minimal, ctx: RunContext): void {
       const seconds = retryAfterSeconds(header)
       a.ok(seconds !== undefined && seconds >= 1 && seconds <= window, `Retry-after: ${String(header)}`,
         header === undefined ? 'the 429 has no Retry-after' : `Retry-after ${JSON.stringify(header)} is not a number of seconds from 1 to ${window}`)
-      ctx.observations.add({ topic: 'rate-limit', endpoint: 'rate limit', summary: `a 429 answers ${answer.headers['content-type'] ?? 'no content type'}: ${excerpt(answer.bytes).slice(0, 120)}` })
+      ctx.observations.add({ topic: 'rate-limit', endpoint: 'rate limit', summary: `a 429 answers ${answer.headers['content-type'] ?? 'no content type'}: ${excerpt(answer).slice(0, 120)}` })
     })
   })
 }

@@ -52,7 +52,7 @@ export async function observeUnknownIds(ctx: RunContext): Promise<void> {
         topic: 'unknown-id',
         endpoint,
         summary: `an unknown id answers ${seen}`,
-        details: got.kind === 'answer' ? { status: got.status, contentType: got.headers['content-type'], body: got.json ?? excerpt(got.bytes) } : { reason: got.reason },
+        details: got.kind === 'answer' ? { status: got.status, contentType: got.headers['content-type'], body: got.json ?? excerpt(got) } : { reason: got.reason },
       })
     }
   }
