@@ -18,8 +18,8 @@ import type { ContractSettings } from './settings.js'
 
 export { API_PREFIX }
 
-/** Whose credentials a request carries: the ones given, none, or deliberately wrong ones. */
-export type Credentials = 'given' | 'none' | 'wrong'
+/** Whose credentials a request carries: the ones given, none, deliberately wrong ones, or the given user with a wrong password. */
+export type Credentials = 'given' | 'none' | 'wrong' | 'wrong-password'
 
 export interface Answer {
   readonly kind: 'answer'
@@ -51,6 +51,8 @@ export interface Unavailable {
   readonly reason: string
   /** The 429 that made it unavailable, when one did: its body and Retry-after are the deployment's choices. */
   readonly limited?: Answer
+  /** The 5xx that made it unavailable, when one did (the 429 check tells a limiter answering 5xx from an outage). */
+  readonly erred?: Answer
 }
 
 /** How much of an error page a report keeps. */
@@ -263,12 +265,12 @@ export class Client {
    * A POST with a JSON body. Writes are made once per window too: a second identical full
    * request is a bug in the kit, unless --rate-limit-window 0 says the deployment has no limit.
    */
-  post(url: string, body: unknown, options: Pick<RequestOptions, 'detached'> = {}): Promise<Outcome> {
-    const key = this.#key('POST', url, 'given')
+  post(url: string, body: unknown, options: Pick<RequestOptions, 'detached' | 'credentials'> = {}): Promise<Outcome> {
+    const key = this.#key('POST', url, options.credentials ?? 'given')
     if (this.#answers.has(key)) {
       // one an interrupt stopped before it left may go now (cleanup's delete)
       if (this.#windowMs > 0 && this.#sent.has(key)) throw new Error(`jobboard-kit contract: POST ${url} was asked for twice in one window`)
-      const outcome = this.#send('POST', url, { ...options, body }, 'given', 'shared')
+      const outcome = this.#send('POST', url, { ...options, body }, options.credentials ?? 'given', 'shared')
       this.#answers.set(key, outcome)
       return outcome
     }
@@ -281,8 +283,9 @@ export class Client {
   }
 
   /**
-   * The same full request as an earlier one, on purpose: only the 429 check does this.
-   * No waiting, no sharing; the answer is whatever comes.
+   * The same full request as an earlier one, on purpose, or a fresh one right after a
+   * 429: only the 429 checks do this. No waiting, no sharing, no second ask after a 5xx;
+   * the answer is whatever comes.
    */
   repeat(url: string): Promise<Outcome> {
     return this.#send('GET', url, {}, 'given', 'repeat')
@@ -304,7 +307,7 @@ export class Client {
   }
 
   #user(credentials: Credentials): string | undefined {
-    return credentials === 'given' ? this.#settings.username : credentials === 'wrong' ? WRONG.username : undefined
+    return credentials === 'given' || credentials === 'wrong-password' ? this.#settings.username : credentials === 'wrong' ? WRONG.username : undefined
   }
 
   /** Whether a wait of `ms` from now ends within the run's --max-wait budget. */
@@ -337,10 +340,10 @@ export class Client {
     }
     this.log.push(record)
     const ledgerId = ledgerKey(this.#user(credentials), method, url)
-    const unavailable = (cause: UnavailableCause, reason: string, limited?: Answer): Unavailable => {
+    const unavailable = (cause: UnavailableCause, reason: string, limited?: Answer, erred?: Answer): Unavailable => {
       record.note = reason
       record.outcome = cause
-      return { kind: 'unavailable', method, url, cause, reason, ...(limited ? { limited } : {}) }
+      return { kind: 'unavailable', method, url, cause, reason, ...(limited ? { limited } : {}), ...(erred ? { erred } : {}) }
     }
     const interrupted = () => unavailable('aborted', 'the run was interrupted')
 
@@ -379,8 +382,8 @@ export class Client {
       }
       const failure = answer.kind === 'unavailable' ? answer : answer.status >= 500 ? this.#serviceError(answer) : undefined
       if (failure) {
-        // a GET is asked once more after a short pause; a write is never repeated
-        if (serviceError || method !== 'GET') return unavailable(failure.cause, serviceError ? `${failure.reason} (asked twice)` : failure.reason)
+        // a GET is asked once more after a short pause; a write, or the 429 check's own request, is never repeated
+        if (serviceError || method !== 'GET' || mode === 'repeat') return unavailable(failure.cause, serviceError ? `${failure.reason} (asked twice)` : failure.reason, undefined, failure.erred)
         serviceError = failure
         if (!(await this.#wait(RETRY_PAUSE_MS, record, options))) return interrupted()
         continue
@@ -403,7 +406,7 @@ export class Client {
   #serviceError(answer: Answer): Unavailable {
     const type = answer.headers['content-type']
     const reason = `answered HTTP ${answer.status}${type ? ` (${type})` : ''}: ${excerpt(answer) || '(empty body)'}`
-    return { kind: 'unavailable', method: answer.method, url: answer.url, cause: 'service', reason }
+    return { kind: 'unavailable', method: answer.method, url: answer.url, cause: 'service', reason, erred: answer }
   }
 
   /** A burst limiter answered: fewer requests at once, and the next ones spaced by its Retry-after. */
@@ -441,6 +444,7 @@ export class Client {
     const { username, password } = this.#settings
     if (credentials === 'given' && username !== undefined && password !== undefined) headers.authorization = basic(username, password)
     if (credentials === 'wrong') headers.authorization = basic(WRONG.username, WRONG.password)
+    if (credentials === 'wrong-password' && username !== undefined) headers.authorization = basic(username, password === WRONG.password ? `${WRONG.password}!` : WRONG.password)
     let body: string | undefined
     if (options.body !== undefined) {
       headers['content-type'] = 'application/json'

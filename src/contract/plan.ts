@@ -25,7 +25,7 @@ export const MALFORMED_SINCE = 'not-a-time'
  */
 export const SPARE = {
   path: '/marketing/list',
-  pages: { withoutCredentials: 3, wrongCredentials: 4, rateLimit: 5 },
+  pages: { withoutCredentials: 3, wrongCredentials: 4, rateLimit: 5, wrongPassword: 6, fresh: 7 },
 } as const
 
 /** Where the page past the last is asked, in order of preference: timesheets are paged by the spec's own words (prev_page). */
@@ -212,6 +212,60 @@ export class Plan {
     return this.#client.get(this.spare('wrongCredentials'), { credentials: 'wrong' })
   }
 
+  /** The given user with a wrong password: a deployment that knows the user must still check the password. */
+  wrongPassword(): Promise<Got> {
+    return this.#client.get(this.spare('wrongPassword'), { credentials: 'wrong-password' })
+  }
+
+  /**
+   * A detail asked without credentials: of a listed record the run fetches for nothing
+   * else (another candidate, else another application), so it spends no window a check needs.
+   */
+  detailWithoutCredentials(): Promise<Got> {
+    return this.#once('detail-without-credentials', async () => {
+      const picked = [(await this.candidateDetail()).url, (await this.applicationDetail()).url]
+      const candidates = (await this.#fetched(CANDIDATES)).map((c) => this.#client.api(`/candidates/details/${String(c.id)}`))
+      const applications = (await this.#fetched(APPLICATIONS)).map((a) => this.#client.api(`/applications/details/${String(a.id)}`))
+      const url = [...candidates, ...applications].find((u) => !picked.includes(u) && !/\/(undefined|null)$/.test(u))
+      if (url === undefined) return notMade('no listed candidate or application is left to ask for without credentials')
+      return this.#client.get(url, { credentials: 'none' })
+    })
+  }
+
+  /** Download links listed and not fetched by this run, on the base URL's origin: candidates' files, then timesheets' and attachments. */
+  async #unfetchedDownloads(): Promise<string[]> {
+    const candidates = (await this.#fetched(CANDIDATES)).flatMap((c) => FILE_KINDS.flatMap(({ list }) => recs(c[list]).map((f) => str(f.href))))
+    const timesheets = (await this.#fetched(TIMESHEETS)).map((t) => this.#client.api(`/candidates/timesheets/download/${String(t.id)}`))
+    const attachments = (await this.#fetched(APPLICATIONS)).map((a) => str(rec(rec(a.applicant).attachment).href))
+    return [...candidates, ...timesheets, ...attachments].filter((u): u is string => u !== undefined && this.#client.sameOrigin(u) && !this.#client.has(u))
+  }
+
+  /** A download asked without credentials: a listed file the run downloads for nothing else. */
+  downloadWithoutCredentials(): Promise<Got> {
+    return this.#once('download-without-credentials', async () => {
+      const url = (await this.#unfetchedDownloads())[0]
+      if (url === undefined) return notMade('no listed file is left to ask for without credentials')
+      return this.#client.get(url, { credentials: 'none' })
+    })
+  }
+
+  /**
+   * Fresh full requests for the 429 check, each differing from the repeated one in one
+   * part only: another page, the same page with a since, another download. Not asked here:
+   * the check asks them right after its 429.
+   */
+  async freshUrls(): Promise<Array<{ what: string; url: string }>> {
+    const fresh = [
+      { what: 'another page', url: this.spare('fresh') },
+      { what: 'the same page with a since', url: this.#client.api(SPARE.path, { since: '2000-01-01 00:00', page: SPARE.pages.rateLimit }) },
+    ]
+    const unauthenticated = this.#memo.has('download-without-credentials') ? await this.downloadWithoutCredentials() : undefined
+    const download = (await this.#unfetchedDownloads()).find((u) => unauthenticated?.kind !== 'answer' || u !== unauthenticated.url)
+    if (download !== undefined) fresh.push({ what: 'another download', url: download })
+    // one a window still holds (this run, or the ledger's) would answer 429 rightly
+    return fresh.filter((f) => this.#client.free('GET', f.url))
+  }
+
   /** Records of a list fetched so far, without asking for more (for picks that only prefer). */
   async #fetched(list: ListDef): Promise<Rec[]> {
     return this.#selected(list.group) ? this.records(list) : []
@@ -333,7 +387,7 @@ export class Plan {
       return { list, page: 0, got: first.kind === 'answer' ? notMade(`the first page of ${list.endpoint} gives no total and page size to work out its last page from`) : notMade(`the first page of ${list.endpoint} has no answer`, await this.#missing(list)) }
     }
     const last = Math.max(1, Math.ceil(total / page.data.length))
-    const past = Math.max(last + 1, list === MARKETING ? SPARE.pages.rateLimit + 1 : 3)
+    const past = Math.max(last + 1, list === MARKETING ? Math.max(...Object.values(SPARE.pages)) + 1 : 3)
     return { list, page: past, got: await this.#client.get(this.#client.api(list.path, { page: past })) }
   }
 
@@ -350,10 +404,12 @@ export class Plan {
     }
     if (this.#selected('applications')) reads.push(this.applicationDetail(), this.attachment(), this.vacancy())
     if (this.#selected('timesheets')) reads.push(this.timesheetDownload())
-    if (this.#selected('auth')) reads.push(this.withoutCredentials(), this.wrongCredentials())
+    if (this.#selected('auth')) reads.push(this.withoutCredentials(), this.wrongCredentials(), this.wrongPassword())
     for (const group of this.#groups) for (const path of ID_PATHS[group] ?? []) reads.push(this.unknown(path))
     if (this.#profiling) reads.push(this.outOfRange())
     await Promise.all(reads)
+    // last: they take what no other check asks for, which is known only now
+    if (this.#selected('auth')) await Promise.all([this.detailWithoutCredentials(), this.downloadWithoutCredentials()])
   }
 }
 

@@ -119,7 +119,7 @@ export function closingLines(report: ContractReport): string[] {
   lines.push(`Requests: ${sent.length} made${leftOut.length > 0 ? `, ${leftOut.length} left out` : ''} (each full request at most once per window, but for the 429 check's repeat, a GET asked again after a service error, and public job pages)`)
   for (const r of report.requests) {
     const status = r.status === undefined ? '---' : String(r.status)
-    const who = !r.url.includes('/api/v1/') ? ' [public page]' : r.credentials === 'given' ? '' : ` [${r.credentials === 'none' ? 'no credentials' : 'wrong credentials'}]`
+    const who = !r.url.includes('/api/v1/') ? ' [public page]' : r.credentials === 'given' ? '' : ` [${r.credentials === 'none' ? 'no credentials' : r.credentials === 'wrong' ? 'wrong credentials' : 'wrong password'}]`
     const waited = r.waited > 0 ? ` (waited ${r.waited} s)` : ''
     lines.push(`  ${r.method.padEnd(4)} ${status} ${r.url}${who}${waited}${r.note ? ` - ${r.note}` : ''}`)
   }

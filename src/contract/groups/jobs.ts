@@ -18,6 +18,8 @@ import type { Answer } from '../http.js'
 import type { PendingJob } from '../ledger.js'
 import { int, rec, str } from '../records.js'
 import { AnswerValidator } from '../validate.js'
+import { UNKNOWN_ID } from '../plan.js'
+import { refusedAnswer } from './auth.js'
 
 const OPERATIONS = ['close', 'expire', 'repost', 'delete'] as const
 type Operation = (typeof OPERATIONS)[number]
@@ -139,6 +141,7 @@ export function turnOf(endpointName: string, checkName: string): TurnName | unde
   if (/^(close|expire|repost|delete) of the deleted job is refused$/.test(checkName)) return 'after-delete'
   if (checkName.startsWith('an invalid salary_unit')) return 'invalid-salary-unit'
   if (checkName.startsWith('a job without a required field')) return 'missing-field'
+  if (checkName.startsWith('a write without credentials')) return undefined
   return endpointName.startsWith('job/') ? 'lifecycle' : undefined
 }
 
@@ -199,14 +202,21 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
       if (!a.ok(answer.status === 200, 'answers HTTP 200', `answered HTTP ${answer.status}: ${JSON.stringify(answer.json)}`)) return
       ctx.fits(a, jobAddAnswer, answer, 'job/add', 'the answer')
       const message = str(rec(answer.json).message)
-      const page = message !== undefined && /^https?:\/\/\S+$/.test(message) ? message : undefined
-      a.ok(page !== undefined, `the message is the public page URL ${String(message)}`, `the message ${JSON.stringify(message)} is not a URL`)
+      // "a message holding the public job page URL": the URL may come with words around it
+      const page = message === undefined ? undefined : /https?:\/\/[^\s"'<>]+/.exec(message)?.[0]?.replace(/[.,;:!?)]+$/, '')
+      a.ok(page !== undefined, `the message holds the public page URL ${String(page)}`, `the message ${JSON.stringify(message)} holds no URL`)
       state.page = page
-      if (page !== undefined) {
-        const shown = await client.page(page)
-        const status = shown.kind === 'answer' ? `HTTP ${shown.status}` : shown.reason
-        ctx.observations.add({ topic: 'jobs', endpoint: 'job/add', summary: `the public page of the new published job answers ${status}` })
+      if (page !== undefined && id !== undefined) {
+        const named = new RegExp(`(^|[^0-9])${id}([^0-9]|$)`).test(new URL(page).pathname + new URL(page).search)
+        ctx.observations.add({ topic: 'jobs', endpoint: 'job/add', summary: `the public page URL ${named ? 'holds' : 'does not hold'} the new id ${id}` })
       }
+    })
+    check(t, 'the public page of the new published job answers 200', async (a) => {
+      due('lifecycle')
+      theJob()
+      if (state.page === undefined) throw new Skip('job/add gave no public page URL')
+      const shown = need(await client.page(state.page))
+      a.ok(shown.status === 200, `${state.page} answers 200`, `${state.page} answered HTTP ${shown.status}, not 200, though the job was added with published 1`)
     })
     check(t, 'an invalid salary_unit answers 412 with a message naming salary_unit', async (a) => {
       due('invalid-salary-unit')
@@ -249,7 +259,22 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
           a.ok(shown.status === 404, `${state.page} answers 404`, `${state.page} answered HTTP ${shown.status}, not 404`)
         })
       }
+      if (op === 'repost') {
+        check(t, 'a write without credentials is refused with 401 or 403', async (a) => {
+          // an unknown id: whatever the deployment does with it, nothing real moves
+          const body = { id: UNKNOWN_ID, closing_date: formatMinute(ctx.clock.now() + 60 * DAY_MS) }
+          refusedAnswer(a, ctx, need(await client.post(client.api('/job/repost'), body, { credentials: 'none' })), 'for a write without credentials')
+        })
+      }
       if (op === 'delete') {
+        check(t, 'the public page answers 404 after delete', async (a) => {
+          due('lifecycle')
+          const job = theJob()
+          if (state.page === undefined) throw new Skip('job/add gave no public page URL')
+          if (job.deletedBy === undefined) throw new Skip('the job was not deleted (see the delete check)', 'unavailable')
+          const shown = need(await client.page(state.page))
+          a.ok(shown.status === 404, `${state.page} answers 404`, `${state.page} answered HTTP ${shown.status}, not 404, after the job was deleted`)
+        })
         for (const after of OPERATIONS) {
           check(t, `${after} of the deleted job is refused`, async (a) => {
             due('after-delete')
