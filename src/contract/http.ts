@@ -11,6 +11,7 @@
 import { API_PREFIX } from '../../schemas/common.js'
 import { Buffer } from 'node:buffer'
 import { setMaxListeners } from 'node:events'
+import { Agent, EnvHttpProxyAgent, fetch, type Dispatcher } from 'undici'
 import type { KitClock } from './clock.js'
 import { ledgerKey, type Ledger } from './ledger.js'
 import { redactor, type Redactor } from './redact.js'
@@ -157,8 +158,33 @@ export function excerpt(answer: Pick<Answer, 'text'>): string {
 }
 
 /** The redaction of a run's secrets: the credentials and the proxies' user info. */
-export const redactorOf = (settings: Pick<ContractSettings, 'username' | 'password'> & { proxies?: ReadonlyArray<string | undefined> }): Redactor =>
-  redactor({ username: settings.username, password: settings.password, proxies: settings.proxies ?? [] })
+export const redactorOf = (settings: Pick<ContractSettings, 'username' | 'password' | 'network'>): Redactor =>
+  redactor({ username: settings.username, password: settings.password, proxies: [settings.network?.httpsProxy, settings.network?.httpProxy] })
+
+/**
+ * How the kit reaches the deployment: straight, or through the proxies the environment
+ * names (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, with undici's EnvHttpProxyAgent). TLS is
+ * verified against the system CAs and NODE_EXTRA_CA_CERTS (Node's default store) unless
+ * --insecure says not to.
+ */
+export function dispatcherOf(settings: Pick<ContractSettings, 'insecure' | 'network'>): Dispatcher {
+  const tls = { rejectUnauthorized: !settings.insecure }
+  const network = settings.network ?? {}
+  if (network.httpsProxy === undefined && network.httpProxy === undefined) return new Agent({ connect: tls })
+  // without a proxy variable set, EnvHttpProxyAgent would read the process's own: the settings already did
+  const options = { httpsProxy: network.httpsProxy ?? network.httpProxy, httpProxy: network.httpProxy ?? '', noProxy: network.noProxy ?? '', connect: tls, requestTls: tls, proxyTls: tls }
+  // undici 6 marks the agent experimental with a process warning: the kit names its proxy itself
+  const warn = process.emitWarning
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const code = (rest[0] as { code?: string } | undefined)?.code
+    if (code !== 'UNDICI-EHPA') (warn as (...args: unknown[]) => void).call(process, warning, ...rest)
+  }) as typeof process.emitWarning
+  try {
+    return new EnvHttpProxyAgent(options)
+  } finally {
+    process.emitWarning = warn
+  }
+}
 
 export interface ClientOptions {
   settings: ContractSettings
@@ -183,6 +209,7 @@ export class Client {
   readonly #clock: KitClock
   readonly #ledger: Ledger
   readonly #redact: Redactor
+  readonly #dispatcher: Dispatcher
   /** Aborts with the run: one listener on the caller's signal, however many requests wait. */
   readonly #stop = new AbortController()
   readonly #answers = new Map<string, Promise<Outcome>>()
@@ -206,6 +233,7 @@ export class Client {
 
   constructor({ settings, clock, ledger, signal, redact }: ClientOptions) {
     this.#redact = redact ?? redactorOf(settings)
+    this.#dispatcher = dispatcherOf(settings)
     this.baseUrl = settings.baseUrl
     this.origin = new URL(settings.baseUrl).origin
     this.#settings = settings
@@ -289,6 +317,11 @@ export class Client {
    */
   repeat(url: string): Promise<Outcome> {
     return this.#send('GET', url, {}, 'given', 'repeat')
+  }
+
+  /** Lets go of the connections the run kept open. */
+  async close(): Promise<void> {
+    await this.#dispatcher.destroy()
   }
 
   #key(method: string, url: string, credentials: Credentials): string {
@@ -452,9 +485,9 @@ export class Client {
     }
     const timeout = AbortSignal.timeout(this.#settings.requestTimeout * 1000)
     const signal = run ? AbortSignal.any([run, timeout]) : timeout
-    let response: Response
+    let response: Awaited<ReturnType<typeof fetch>>
     try {
-      response = await fetch(url, { method, headers, body, redirect: 'manual', signal })
+      response = await fetch(url, { method, headers, body, redirect: 'manual', signal, dispatcher: this.#dispatcher })
     } catch (error) {
       const aborted = run?.aborted === true
       return {

@@ -52,7 +52,13 @@ export interface RunResult {
 /** Why the run cannot go on after job/fields, if it cannot. */
 function preflightProblem(got: Got, settings: ContractSettings): string | undefined {
   // a connection the service reset is an outage (errored checks, exit 3); one never made is an unreachable host
-  if (got.kind === 'unavailable' && got.cause === 'network' && !/ECONNRESET|UND_ERR_SOCKET|other side closed|socket hang up|EPIPE/i.test(got.reason)) return `cannot reach ${settings.baseUrl}: ${got.reason.replace(/^no answer: /, '').replace(/ \(asked twice\)$/, '')}`
+  if (got.kind === 'unavailable' && got.cause === 'network' && !/ECONNRESET|UND_ERR_SOCKET|other side closed|socket hang up|EPIPE/i.test(got.reason)) {
+    const why = got.reason.replace(/^no answer: /, '').replace(/ \(asked twice\)$/, '')
+    // a certificate the kit does not trust: say what to do about it
+    const tls = /CERT|SELF_SIGNED|certificate|UNABLE_TO_VERIFY|ERR_TLS/i.test(why)
+    const proxy = settings.network?.httpsProxy ?? settings.network?.httpProxy
+    return `cannot reach ${settings.baseUrl}${proxy ? ' through the proxy' : ''}: ${tls ? `its TLS certificate is not trusted (${why}): give the CA that signed it in NODE_EXTRA_CA_CERTS, or --insecure for a test deployment` : why}`
+  }
   if (got.kind === 'unavailable' && got.cause === 'aborted') return 'interrupted before the first answer'
   if (got.kind !== 'answer') return undefined
   if (got.status === 401 || got.status === 403) {
@@ -141,6 +147,7 @@ async function run(settings: ContractSettings, io: RunIO, redact: Redactor): Pro
   ctx.profile = profiles.checked
   const known = profiles.checked ?? profiles.prior
   ctx.known = known === undefined ? {} : profileValues(known)
+  if (settings.insecure) io.stderr.write('jobboard-kit contract: --insecure: TLS certificates are not verified; use it against a test deployment only\n')
   const credentials = settings.username === undefined ? 'without credentials' : `as ${settings.username}`
   io.stdout.write(`jobboard-kit contract: ${settings.baseUrl} ${credentials}, ${settings.writes ? 'with writes' : 'read-only'}; groups ${settings.groups.join(', ')}\n`)
 
@@ -181,6 +188,7 @@ async function run(settings: ContractSettings, io: RunIO, redact: Redactor): Pro
       if (turn !== undefined) ledger.wrote(ctx.deployment, turn, clock.now())
     }
     ledger.save(clock.now(), redact)
+    await client.close().catch(() => undefined)
   }
 
   const limited = client.log.filter((r) => r.status === 429)
