@@ -217,6 +217,9 @@ async function run(settings: ContractSettings, io: RunIO, redact: Redactor): Pro
   else if (signal.aborted) [exitCode, reason] = [2, `interrupted (${String(signal.reason)})`]
   else if (counts.failed > 0) [exitCode, reason] = [1, `${counts.failed} check${counts.failed === 1 ? '' : 's'} failed`]
   else if (made < settings.minCoverage) [exitCode, reason] = [3, incompleteReason(results, counts.checked, counts.planned, made, settings.minCoverage)]
+  else if (settings.requireComplete && counts.checked < counts.planned) {
+    ;[exitCode, reason] = [3, `incomplete (--require-complete): ${incompleteReason(results, counts.checked, counts.planned, made, settings.minCoverage).replace(/^incomplete: /, '').replace(/, below --min-coverage \d+%/, '')}`]
+  }
   if (pending.length > 0) {
     const left = `jobs left on the service, pending deletion by the next run: ${pending.map((j) => `job ${j.id} (${j.reference}): ${j.why}`).join('; ')}`
     ;[exitCode, reason] = exitCode === 0 || exitCode === 3 ? [1, reason === undefined ? left : `${left}; ${reason}`] : [exitCode, `${reason}; ${left}`]
