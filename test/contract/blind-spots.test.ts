@@ -8,7 +8,7 @@ import t, { type Test } from 'tap'
 import type { BuildOptions } from '../../src/app.js'
 import type { ContractFlags } from '../../src/contract/settings.js'
 import { formatTimestamp } from '../../src/core/time.js'
-import { AUTHORIZATION, board, contract, json, jsonReply, on, type Breakage, type Exchange, type Reply } from './helpers.js'
+import { AUTHORIZATION, board, contract, json, jsonReply, on, steppingClock, type Breakage, type Exchange, type Reply } from './helpers.js'
 
 type Json = Record<string, unknown> & { data: Array<Record<string, unknown>>; total: number; next_page?: unknown }
 
@@ -369,4 +369,24 @@ t.test('an outage on every request of the 429 check errors it: exit 3, not a fai
   t.same(run.failed(), [], 'no check failed')
   t.equal(run.exitCode, 3)
   t.equal(run.check('rate limit', 'a repeated request within the window answers 429 with Retry-after in seconds')?.status, 'error')
+})
+
+t.test("the valid job takes the constrained values in turn by night: a deployment refusing a sub-sector fails on that night, the fake passes", async (t) => {
+  // the night whose turn is job/fields' second industry, "Veterinary Surgeon/Small Animal Vet Surgeon"
+  const base = Date.UTC(2026, 10, 22, 9, 30)
+  const night = Math.floor(base / 86_400_000)
+  const start = base + (((1 - (night % 15)) % 15) + 15) % 15 * 86_400_000
+  const refusing: Breakage = {
+    answer: (x) => {
+      const industry = x.method === 'POST' && on(x, /^\/job\/add$/) ? (JSON.parse(x.body.toString('utf8')) as { job_industry?: string }).job_industry : undefined
+      return industry?.includes('/') ? jsonReply(412, { status: 412, message: 'job_industry is invalid' }) : undefined
+    },
+  }
+  const broken = await board(t, refusing, ALL_WRITES.fake)
+  const run = await contract({ baseUrl: broken.url, ...ALL_WRITES.flags }, { clock: steppingClock(start) })
+  t.equal(run.check('job/add', 'a valid job answers 200 with the public page URL and the new id')?.status, 'fail')
+  t.ok(run.report.observations.some((o) => /job_industry "Veterinary Surgeon\/Small Animal Vet Surgeon"/.test(o.summary)), 'the values of the night are named')
+  const legal = await board(t, {}, ALL_WRITES.fake)
+  const twin = await contract({ baseUrl: legal.url, ...ALL_WRITES.flags }, { clock: steppingClock(start) })
+  t.same(twin.failed(), [], 'the fake takes the same values')
 })

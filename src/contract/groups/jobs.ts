@@ -38,28 +38,35 @@ const MISSING = 'job_title' satisfies (typeof JOB_REQUIRED)[number]
 /** The value job/fields lists that suits a test job, or the list's first. */
 const choose = (list: readonly string[], liked: string) => (list.includes(liked) ? liked : (list[0] as string))
 
-/** A job that fits job/add's rules with the board's current values, clearly a test job. */
-export function contractJob(ctx: RunContext, reference: string): JobInput {
+/**
+ * A job that fits job/add's rules with the board's current values, clearly a test job.
+ * `rotate`: the constrained values are taken in turn by the day of the run, so that
+ * nightly runs try every form job/fields offers (a sector alone and `<Sector>/<Sub_sector>`,
+ * every unit and type) within the one valid add a night allows.
+ */
+export function contractJob(ctx: RunContext, reference: string, rotate = false): JobInput {
   const values = ctx.values
+  const night = Math.floor(ctx.clock.now() / DAY_MS)
+  const pick = (list: readonly string[], liked: string, salt: number) => (rotate && list.length > 0 ? (list[(night + salt) % list.length] as string) : choose(list, liked))
   return {
     published: 1,
     featured: 0,
     job_title: 'Contract check (jobboard-kit): please ignore',
     job_reference: reference,
-    job_industry: values.job_industry[0] as JobInput['job_industry'],
-    job_telecommute: choose(values.job_telecommute, 'no') as JobInput['job_telecommute'],
+    job_industry: pick(values.job_industry, values.job_industry[0] as string, 0) as JobInput['job_industry'],
+    job_telecommute: pick(values.job_telecommute, 'no', 1) as JobInput['job_telecommute'],
     job_location: 'Leeds (contract check)',
     job_latitude: 53.8008,
     job_longitude: -1.5491,
-    job_type: choose(values.job_type, 'Full time') as JobInput['job_type'],
-    contract_type: choose(values.contract_type, 'Permanent') as JobInput['contract_type'],
+    job_type: pick(values.job_type, 'Full time', 2) as JobInput['job_type'],
+    contract_type: pick(values.contract_type, 'Permanent', 3) as JobInput['contract_type'],
     job_description: 'Made by the jobboard-kit contract check, which deletes it before its run ends.',
     contact_name: 'jobboard-kit contract check',
     contact_email: 'contract-check@example.com',
     salary_visible: '40,000 per year',
     salary_precise: '40000',
-    salary_unit: choose(values.salary_unit, 'Per year') as JobInput['salary_unit'],
-    salary_currency: values.salary_currencies[0] as JobInput['salary_currency'],
+    salary_unit: pick(values.salary_unit, 'Per year', 4) as JobInput['salary_unit'],
+    salary_currency: pick(values.salary_currencies, values.salary_currencies[0] as string, 5) as JobInput['salary_currency'],
     require_cv: 0,
   }
 }
@@ -193,7 +200,12 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
   endpoint(root, 'job/add', (t) => {
     check(t, 'a valid job answers 200 with the public page URL and the new id', async (a) => {
       due('lifecycle')
-      const body = contractJob(ctx, reference)
+      const body = contractJob(ctx, reference, true)
+      ctx.observations.add({
+        topic: 'jobs',
+        endpoint: 'job/add',
+        summary: `the valid job takes this night's turn of the constrained values: ${(['job_industry', 'job_type', 'contract_type', 'salary_unit', 'salary_currency', 'job_telecommute'] as const).map((f) => `${f} ${JSON.stringify(body[f])}`).join(', ')}`,
+      })
       const own = new AnswerValidator(ctx.values).check(jobInput, body)
       if (own.failures.length > 0) throw new Skip(`the kit cannot make a valid job from job/fields' values: ${own.failures.join(' ')}`)
       const answer = need(await client.post(client.api('/job/add'), body))
