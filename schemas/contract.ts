@@ -54,6 +54,12 @@ export const contractOptions = {
       description: 'Check the deployment against this profile too: a recorded point that now differs fails (without it those points are only observed)',
     },
     requestTimeout: { type: 'integer', minimum: 1, maximum: 600, default: 30, description: 'Seconds before one request is given up' },
+    runTimeout: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 86400,
+      description: 'Seconds the whole run may take; then it stops as on SIGTERM (deletes what it made) and exits 2',
+    },
     insecure: {
       type: 'boolean',
       default: false,

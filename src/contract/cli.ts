@@ -64,6 +64,15 @@ export async function contractAction(flags: ContractFlags, io: ContractProcess =
     say(`${signal}: stopping, deleting what this run made`)
     controller.abort(signal)
   })
+  // the run's own deadline stops it as a signal would: what it made is still deleted
+  const deadline =
+    settings.runTimeout === undefined
+      ? undefined
+      : setTimeout(() => {
+          say(`--run-timeout ${settings.runTimeout} s: stopping, deleting what this run made`)
+          controller.abort(`--run-timeout ${settings.runTimeout} s`)
+        }, settings.runTimeout * 1000)
+  deadline?.unref()
   try {
     // loaded here, not at the top: `serve` need not load tap
     const { runContract } = await import('./run.js')
@@ -71,6 +80,7 @@ export async function contractAction(flags: ContractFlags, io: ContractProcess =
     if (result.reason !== undefined) say(result.reason)
     return result.exitCode
   } finally {
+    clearTimeout(deadline)
     stopListening()
   }
 }
