@@ -54,5 +54,21 @@ export const contractOptions = {
       description: 'Check the deployment against this profile too: a recorded point that now differs fails (without it those points are only observed)',
     },
     requestTimeout: { type: 'integer', minimum: 1, maximum: 600, default: 30, description: 'Seconds before one request is given up' },
+    runTimeout: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 86400,
+      description: 'Seconds the whole run may take; then it stops as on SIGTERM (deletes what it made) and exits 2',
+    },
+    insecure: {
+      type: 'boolean',
+      default: false,
+      description: 'Do not verify TLS certificates (a test deployment only; a warning says so): trust a private CA with NODE_EXTRA_CA_CERTS instead',
+    },
+    requireComplete: {
+      type: 'boolean',
+      default: false,
+      description: 'Exit 3 when any planned check was left unmade (rate limited, ledger, outage), whatever --min-coverage allows',
+    },
   },
 } as const satisfies JSONSchema

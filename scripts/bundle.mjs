@@ -16,7 +16,7 @@ import { build } from 'esbuild'
 
 const out = new URL('../dist/lib/', import.meta.url)
 const src = new URL('../dist/src/', import.meta.url)
-const EXTERNAL = ['@fastify/swagger', '@fastify/swagger-ui', 'pino', 'pino-pretty', '@tapjs/core', 'tap-parser', 'junit-report-builder', 'nock']
+const EXTERNAL = ['@fastify/swagger', '@fastify/swagger-ui', 'pino', 'pino-pretty', '@tapjs/core', 'tap-parser', 'junit-report-builder', 'nock', 'undici']
 
 rmSync(out, { recursive: true, force: true })
 await build({

@@ -9,6 +9,7 @@ import type { Command } from 'commander'
 import type { Output } from '../contract/run.js'
 import { contractOptions } from '../../schemas/contract.js'
 import { schemaOptions } from '../core/cli-options.js'
+import { redactor } from '../contract/redact.js'
 import { resolveSettings, UsageError, type ContractFlags, type ContractSettings } from '../contract/settings.js'
 
 export interface ContractProcess {
@@ -37,7 +38,13 @@ export const nodeProcess = {
 } satisfies ContractProcess
 
 export async function contractAction(flags: ContractFlags, io: ContractProcess = nodeProcess): Promise<number> {
-  const say = (reason: string) => io.stderr.write(`jobboard-kit contract: ${reason}\n`)
+  // before the settings are known good, hide what the flags and environment give as secrets
+  const redact = redactor({
+    username: flags.username ?? io.env.JOBBOARD_USERNAME,
+    password: flags.password ?? io.env.JOBBOARD_PASSWORD,
+    proxies: [io.env.HTTPS_PROXY, io.env.https_proxy, io.env.HTTP_PROXY, io.env.http_proxy],
+  })
+  const say = (reason: string) => io.stderr.write(`jobboard-kit contract: ${redact.text(reason)}\n`)
   let settings: ContractSettings
   try {
     settings = resolveSettings(flags, io.env)
@@ -47,6 +54,15 @@ export async function contractAction(flags: ContractFlags, io: ContractProcess =
     return 2
   }
   const { controller, stopListening } = stopOnSignal(io, say, 'deleting what this run made', 'without cleaning up')
+  // the run's own deadline stops it as a signal would: what it made is still deleted
+  const deadline =
+    settings.runTimeout === undefined
+      ? undefined
+      : setTimeout(() => {
+          say(`--run-timeout ${settings.runTimeout} s: stopping, deleting what this run made`)
+          controller.abort(`--run-timeout ${settings.runTimeout} s`)
+        }, settings.runTimeout * 1000)
+  deadline?.unref()
   try {
     // loaded here, not at the top: `serve` need not load tap
     const { runContract } = await import('../contract/run.js')
@@ -54,6 +70,7 @@ export async function contractAction(flags: ContractFlags, io: ContractProcess =
     if (result.reason !== undefined) say(result.reason)
     return result.exitCode
   } finally {
+    clearTimeout(deadline)
     stopListening()
   }
 }

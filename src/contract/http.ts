@@ -11,14 +11,16 @@
 import { API_PREFIX } from '../../schemas/common.js'
 import { Buffer } from 'node:buffer'
 import { setMaxListeners } from 'node:events'
+import { Agent, EnvHttpProxyAgent, fetch, type Dispatcher } from 'undici'
 import type { KitClock } from './clock.js'
 import { ledgerKey, type Ledger } from './ledger.js'
+import { redactor, type Redactor } from './redact.js'
 import type { ContractSettings } from './settings.js'
 
 export { API_PREFIX }
 
-/** Whose credentials a request carries: the ones given, none, or deliberately wrong ones. */
-export type Credentials = 'given' | 'none' | 'wrong'
+/** Whose credentials a request carries: the ones given, none, deliberately wrong ones, or the given user with a wrong password. */
+export type Credentials = 'given' | 'none' | 'wrong' | 'wrong-password'
 
 export interface Answer {
   readonly kind: 'answer'
@@ -30,8 +32,10 @@ export interface Answer {
   readonly bytes: Buffer
   /** Why the body ended early (the connection closed before Content-Length bytes came), if it did. */
   readonly truncated: string | undefined
-  /** The body parsed as JSON, or undefined when it is not JSON. */
+  /** The body parsed as JSON, or undefined when it is not JSON; secrets redacted (src/contract/redact.ts). */
   readonly json: unknown
+  /** The body as text, secrets redacted: what a message may quote. */
+  readonly text: string
 }
 
 /** `service`: a 5xx; `network`: no answer (refused, reset); `timeout`: none in time. Service errors all three, not drift. */
@@ -48,6 +52,8 @@ export interface Unavailable {
   readonly reason: string
   /** The 429 that made it unavailable, when one did: its body and Retry-after are the deployment's choices. */
   readonly limited?: Answer
+  /** The 5xx that made it unavailable, when one did (the 429 check tells a limiter answering 5xx from an outage). */
+  readonly erred?: Answer
 }
 
 /** How much of an error page a report keeps. */
@@ -146,9 +152,38 @@ export interface Seen {
   readonly order: number
 }
 
-/** The first characters of a body, on one line, for a report. */
-export function excerpt(bytes: Buffer): string {
-  return bytes.toString('utf8').replace(/\s+/g, ' ').trim().slice(0, BODY_EXCERPT)
+/** The first characters of an answer's body (redacted before it is cut), on one line, for a report. */
+export function excerpt(answer: Pick<Answer, 'text'>): string {
+  return answer.text.replace(/\s+/g, ' ').trim().slice(0, BODY_EXCERPT)
+}
+
+/** The redaction of a run's secrets: the credentials and the proxies' user info. */
+export const redactorOf = (settings: Pick<ContractSettings, 'username' | 'password' | 'network'>): Redactor =>
+  redactor({ username: settings.username, password: settings.password, proxies: [settings.network?.httpsProxy, settings.network?.httpProxy] })
+
+/**
+ * How the kit reaches the deployment: straight, or through the proxies the environment
+ * names (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, with undici's EnvHttpProxyAgent). TLS is
+ * verified against the system CAs and NODE_EXTRA_CA_CERTS (Node's default store) unless
+ * --insecure says not to.
+ */
+export function dispatcherOf(settings: Pick<ContractSettings, 'insecure' | 'network'>): Dispatcher {
+  const tls = { rejectUnauthorized: !settings.insecure }
+  const network = settings.network ?? {}
+  if (network.httpsProxy === undefined && network.httpProxy === undefined) return new Agent({ connect: tls })
+  // without a proxy variable set, EnvHttpProxyAgent would read the process's own: the settings already did
+  const options = { httpsProxy: network.httpsProxy ?? network.httpProxy, httpProxy: network.httpProxy ?? '', noProxy: network.noProxy ?? '', connect: tls, requestTls: tls, proxyTls: tls }
+  // undici 6 marks the agent experimental with a process warning: the kit names its proxy itself
+  const warn = process.emitWarning
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const code = (rest[0] as { code?: string } | undefined)?.code
+    if (code !== 'UNDICI-EHPA') (warn as (...args: unknown[]) => void).call(process, warning, ...rest)
+  }) as typeof process.emitWarning
+  try {
+    return new EnvHttpProxyAgent(options)
+  } finally {
+    process.emitWarning = warn
+  }
 }
 
 export interface ClientOptions {
@@ -156,6 +191,8 @@ export interface ClientOptions {
   clock: KitClock
   ledger: Ledger
   signal: AbortSignal
+  /** What hides the run's secrets in what answers bring back; by default the settings' own. */
+  redact?: Redactor
 }
 
 export interface RequestOptions {
@@ -171,6 +208,8 @@ export class Client {
   readonly #settings: ContractSettings
   readonly #clock: KitClock
   readonly #ledger: Ledger
+  readonly #redact: Redactor
+  readonly #dispatcher: Dispatcher
   /** Aborts with the run: one listener on the caller's signal, however many requests wait. */
   readonly #stop = new AbortController()
   readonly #answers = new Map<string, Promise<Outcome>>()
@@ -192,7 +231,9 @@ export class Client {
     return this.#spacing === 0 ? undefined : { concurrency: this.#slots.limit, spacingMs: this.#spacing }
   }
 
-  constructor({ settings, clock, ledger, signal }: ClientOptions) {
+  constructor({ settings, clock, ledger, signal, redact }: ClientOptions) {
+    this.#redact = redact ?? redactorOf(settings)
+    this.#dispatcher = dispatcherOf(settings)
     this.baseUrl = settings.baseUrl
     this.origin = new URL(settings.baseUrl).origin
     this.#settings = settings
@@ -252,12 +293,12 @@ export class Client {
    * A POST with a JSON body. Writes are made once per window too: a second identical full
    * request is a bug in the kit, unless --rate-limit-window 0 says the deployment has no limit.
    */
-  post(url: string, body: unknown, options: Pick<RequestOptions, 'detached'> = {}): Promise<Outcome> {
-    const key = this.#key('POST', url, 'given')
+  post(url: string, body: unknown, options: Pick<RequestOptions, 'detached' | 'credentials'> = {}): Promise<Outcome> {
+    const key = this.#key('POST', url, options.credentials ?? 'given')
     if (this.#answers.has(key)) {
       // one an interrupt stopped before it left may go now (cleanup's delete)
       if (this.#windowMs > 0 && this.#sent.has(key)) throw new Error(`jobboard-kit contract: POST ${url} was asked for twice in one window`)
-      const outcome = this.#send('POST', url, { ...options, body }, 'given', 'shared')
+      const outcome = this.#send('POST', url, { ...options, body }, options.credentials ?? 'given', 'shared')
       this.#answers.set(key, outcome)
       return outcome
     }
@@ -270,11 +311,17 @@ export class Client {
   }
 
   /**
-   * The same full request as an earlier one, on purpose: only the 429 check does this.
-   * No waiting, no sharing; the answer is whatever comes.
+   * The same full request as an earlier one, on purpose, or a fresh one right after a
+   * 429: only the 429 checks do this. No waiting, no sharing, no second ask after a 5xx;
+   * the answer is whatever comes.
    */
   repeat(url: string): Promise<Outcome> {
     return this.#send('GET', url, {}, 'given', 'repeat')
+  }
+
+  /** Lets go of the connections the run kept open. */
+  async close(): Promise<void> {
+    await this.#dispatcher.destroy()
   }
 
   #key(method: string, url: string, credentials: Credentials): string {
@@ -293,7 +340,7 @@ export class Client {
   }
 
   #user(credentials: Credentials): string | undefined {
-    return credentials === 'given' ? this.#settings.username : credentials === 'wrong' ? WRONG.username : undefined
+    return credentials === 'given' || credentials === 'wrong-password' ? this.#settings.username : credentials === 'wrong' ? WRONG.username : undefined
   }
 
   /** Whether a wait of `ms` from now ends within the run's --max-wait budget. */
@@ -326,10 +373,10 @@ export class Client {
     }
     this.log.push(record)
     const ledgerId = ledgerKey(this.#user(credentials), method, url)
-    const unavailable = (cause: UnavailableCause, reason: string, limited?: Answer): Unavailable => {
+    const unavailable = (cause: UnavailableCause, reason: string, limited?: Answer, erred?: Answer): Unavailable => {
       record.note = reason
       record.outcome = cause
-      return { kind: 'unavailable', method, url, cause, reason, ...(limited ? { limited } : {}) }
+      return { kind: 'unavailable', method, url, cause, reason, ...(limited ? { limited } : {}), ...(erred ? { erred } : {}) }
     }
     const interrupted = () => unavailable('aborted', 'the run was interrupted')
 
@@ -368,8 +415,8 @@ export class Client {
       }
       const failure = answer.kind === 'unavailable' ? answer : answer.status >= 500 ? this.#serviceError(answer) : undefined
       if (failure) {
-        // a GET is asked once more after a short pause; a write is never repeated
-        if (serviceError || method !== 'GET') return unavailable(failure.cause, serviceError ? `${failure.reason} (asked twice)` : failure.reason)
+        // a GET is asked once more after a short pause; a write, or the 429 check's own request, is never repeated
+        if (serviceError || method !== 'GET' || mode === 'repeat') return unavailable(failure.cause, serviceError ? `${failure.reason} (asked twice)` : failure.reason, undefined, failure.erred)
         serviceError = failure
         if (!(await this.#wait(RETRY_PAUSE_MS, record, options))) return interrupted()
         continue
@@ -391,8 +438,8 @@ export class Client {
   /** A 5xx as a service error, naming its status and the start of its body. */
   #serviceError(answer: Answer): Unavailable {
     const type = answer.headers['content-type']
-    const reason = `answered HTTP ${answer.status}${type ? ` (${type})` : ''}: ${excerpt(answer.bytes) || '(empty body)'}`
-    return { kind: 'unavailable', method: answer.method, url: answer.url, cause: 'service', reason }
+    const reason = `answered HTTP ${answer.status}${type ? ` (${type})` : ''}: ${excerpt(answer) || '(empty body)'}`
+    return { kind: 'unavailable', method: answer.method, url: answer.url, cause: 'service', reason, erred: answer }
   }
 
   /** A burst limiter answered: fewer requests at once, and the next ones spaced by its Retry-after. */
@@ -430,6 +477,7 @@ export class Client {
     const { username, password } = this.#settings
     if (credentials === 'given' && username !== undefined && password !== undefined) headers.authorization = basic(username, password)
     if (credentials === 'wrong') headers.authorization = basic(WRONG.username, WRONG.password)
+    if (credentials === 'wrong-password' && username !== undefined) headers.authorization = basic(username, password === WRONG.password ? `${WRONG.password}!` : WRONG.password)
     let body: string | undefined
     if (options.body !== undefined) {
       headers['content-type'] = 'application/json'
@@ -437,9 +485,9 @@ export class Client {
     }
     const timeout = AbortSignal.timeout(this.#settings.requestTimeout * 1000)
     const signal = run ? AbortSignal.any([run, timeout]) : timeout
-    let response: Response
+    let response: Awaited<ReturnType<typeof fetch>>
     try {
-      response = await fetch(url, { method, headers, body, redirect: 'manual', signal })
+      response = await fetch(url, { method, headers, body, redirect: 'manual', signal, dispatcher: this.#dispatcher })
     } catch (error) {
       const aborted = run?.aborted === true
       return {
@@ -466,15 +514,17 @@ export class Client {
       }
     }
     const bytes = Buffer.concat(chunks)
+    // redacted as they come: a quote cut short later cannot keep half a secret
     return {
       kind: 'answer',
       method,
       url,
       status: response.status,
-      headers: Object.fromEntries(response.headers),
+      headers: this.#redact.headers(Object.fromEntries(response.headers)),
       bytes,
       truncated,
-      json: parseJson(bytes),
+      json: this.#redact.deep(parseJson(bytes)),
+      text: this.#redact.text(bytes.toString('utf8')),
     }
   }
 }

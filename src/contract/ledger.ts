@@ -11,6 +11,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { LEDGER_KIND, ledgerFile } from '../../schemas/ledger.js'
 import type { LedgerEntry, LedgerFile } from '../core/types.js'
 import { createAjv, explain } from '../core/validation.js'
+import type { Redactor } from './redact.js'
 import { UsageError } from './settings.js'
 
 export type { LedgerEntry, LedgerFile }
@@ -104,11 +105,14 @@ export class Ledger {
     return this.#entries.size
   }
 
-  /** Writes the entries still inside their window, through a temporary file so a crash leaves the old ledger. */
-  save(now: number): void {
+  /**
+   * Writes the entries still inside their window, through a temporary file so a crash
+   * leaves the old ledger; a URL or reason holding a secret is written redacted.
+   */
+  save(now: number, redact: Pick<Redactor, 'deep'> = { deep: (value) => value }): void {
     if (this.path === undefined) return
     const requests = Object.fromEntries([...this.#entries].filter(([, entry]) => Date.parse(entry.until) > now).sort(([a], [b]) => (a < b ? -1 : 1)))
-    const file: LedgerFile = { kind: LEDGER_KIND, version: 1, requests, writes: this.#writes, pending: this.#pending, deleted: this.#deleted }
+    const file: LedgerFile = redact.deep({ kind: LEDGER_KIND, version: 1, requests, writes: this.#writes, pending: this.#pending, deleted: this.#deleted })
     const temporary = `${this.path}.${process.pid}.tmp`
     writeFileSync(temporary, `${JSON.stringify(file, null, 2)}\n`)
     renameSync(temporary, this.path)

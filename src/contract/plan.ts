@@ -6,7 +6,7 @@
 // for everything the selected groups need at once, so the requests overlap.
 import { id as idSchema } from '../../schemas/common.js'
 import { isTimestamp } from '../../schemas/formats.js'
-import { need, notMade, Skip, where, type Got, type SkipKind } from './checks.js'
+import { need, notMade, Skip, where, type Got, type NotMade, type SkipKind } from './checks.js'
 import { isServiceError, type Client } from './http.js'
 import { APPLICATIONS, CANDIDATES, LISTS, MARKETING, TIMESHEETS, type ListDef } from './lists.js'
 import { int, isRec, notAPage, pageOf, rec, recs, str, type Page, type Rec } from './records.js'
@@ -25,7 +25,7 @@ export const MALFORMED_SINCE = 'not-a-time'
  */
 export const SPARE = {
   path: '/marketing/list',
-  pages: { withoutCredentials: 3, wrongCredentials: 4, rateLimit: 5 },
+  pages: { withoutCredentials: 3, wrongCredentials: 4, rateLimit: 5, wrongPassword: 6, fresh: 7 },
 } as const
 
 /** Where the page past the last is asked, in order of preference: timesheets are paged by the spec's own words (prev_page). */
@@ -99,6 +99,13 @@ export class Plan {
     return first.kind === 'unavailable' ? (isServiceError(first.cause) ? 'error' : 'unavailable') : 'not-applicable'
   }
 
+  /** Not made for want of the list's records; when the first page did not come, the reason says why (ledger, 429, outage). */
+  async #notMade(reason: string, list: ListDef): Promise<NotMade> {
+    const first = await this.first(list)
+    const why = first.kind === 'unavailable' ? ` (the first page of ${list.endpoint}: ${first.reason})` : ''
+    return notMade(`${reason}${why}`, await this.#missing(list))
+  }
+
   fields(): Promise<Got> {
     return this.#client.get(this.#client.api('/job/fields'))
   }
@@ -120,7 +127,7 @@ export class Plan {
   next(list: ListDef): Promise<Got> {
     return this.#once(`next ${list.path}`, async () => {
       const first = await this.first(list)
-      if (first.kind !== 'answer') return notMade(`the first page of ${list.endpoint} has no answer`, await this.#missing(list))
+      if (first.kind !== 'answer') return await this.#notMade('no answer', list)
       const page = pageOf(first)
       if (!page) return notMade(`the first page of ${list.endpoint} ${notAPage(first)}`)
       if (typeof page.nextPage !== 'string') return notMade(`the first page's next_page is ${JSON.stringify(page.nextPage) ?? 'absent'}: there is no second page to fetch`)
@@ -165,7 +172,7 @@ export class Plan {
   since(list: ListDef): Promise<Got> {
     return this.#once(`since ${list.path}`, async () => {
       const since = await this.sinceValue(list)
-      if (since === undefined) return notMade(`no record of ${list.endpoint} has a valid ${list.sinceFields[0]} to take since from`, await this.#missing(list))
+      if (since === undefined) return await this.#notMade(`no record of ${list.endpoint} has a valid ${list.sinceFields[0]} to take since from`, list)
       return this.#client.get(this.#client.api(list.path, { since }))
     })
   }
@@ -189,7 +196,7 @@ export class Plan {
   vacancy(): Promise<Got> {
     return this.#once('vacancy', async () => {
       const vacancy = await this.vacancyId()
-      if (vacancy === undefined) return notMade('no application fetched names a vacancy id', await this.#missing(APPLICATIONS))
+      if (vacancy === undefined) return await this.#notMade('no application fetched names a vacancy id', APPLICATIONS)
       return this.#client.get(this.#client.api(APPLICATIONS.path, { vacancy }))
     })
   }
@@ -210,6 +217,60 @@ export class Plan {
 
   wrongCredentials(): Promise<Got> {
     return this.#client.get(this.spare('wrongCredentials'), { credentials: 'wrong' })
+  }
+
+  /** The given user with a wrong password: a deployment that knows the user must still check the password. */
+  wrongPassword(): Promise<Got> {
+    return this.#client.get(this.spare('wrongPassword'), { credentials: 'wrong-password' })
+  }
+
+  /**
+   * A detail asked without credentials: of a listed record the run fetches for nothing
+   * else (another candidate, else another application), so it spends no window a check needs.
+   */
+  detailWithoutCredentials(): Promise<Got> {
+    return this.#once('detail-without-credentials', async () => {
+      const picked = [(await this.candidateDetail()).url, (await this.applicationDetail()).url]
+      const candidates = (await this.#fetched(CANDIDATES)).map((c) => this.#client.api(`/candidates/details/${String(c.id)}`))
+      const applications = (await this.#fetched(APPLICATIONS)).map((a) => this.#client.api(`/applications/details/${String(a.id)}`))
+      const url = [...candidates, ...applications].find((u) => !picked.includes(u) && !/\/(undefined|null)$/.test(u))
+      if (url === undefined) return notMade('no listed candidate or application is left to ask for without credentials')
+      return this.#client.get(url, { credentials: 'none' })
+    })
+  }
+
+  /** Download links listed and not fetched by this run, on the base URL's origin: candidates' files, then timesheets' and attachments. */
+  async #unfetchedDownloads(): Promise<string[]> {
+    const candidates = (await this.#fetched(CANDIDATES)).flatMap((c) => FILE_KINDS.flatMap(({ list }) => recs(c[list]).map((f) => str(f.href))))
+    const timesheets = (await this.#fetched(TIMESHEETS)).map((t) => this.#client.api(`/candidates/timesheets/download/${String(t.id)}`))
+    const attachments = (await this.#fetched(APPLICATIONS)).map((a) => str(rec(rec(a.applicant).attachment).href))
+    return [...candidates, ...timesheets, ...attachments].filter((u): u is string => u !== undefined && this.#client.sameOrigin(u) && !this.#client.has(u))
+  }
+
+  /** A download asked without credentials: a listed file the run downloads for nothing else. */
+  downloadWithoutCredentials(): Promise<Got> {
+    return this.#once('download-without-credentials', async () => {
+      const url = (await this.#unfetchedDownloads())[0]
+      if (url === undefined) return notMade('no listed file is left to ask for without credentials')
+      return this.#client.get(url, { credentials: 'none' })
+    })
+  }
+
+  /**
+   * Fresh full requests for the 429 check, each differing from the repeated one in one
+   * part only: another page, the same page with a since, another download. Not asked here:
+   * the check asks them right after its 429.
+   */
+  async freshUrls(): Promise<Array<{ what: string; url: string }>> {
+    const fresh = [
+      { what: 'another page', url: this.spare('fresh') },
+      { what: 'the same page with a since', url: this.#client.api(SPARE.path, { since: '2000-01-01 00:00', page: SPARE.pages.rateLimit }) },
+    ]
+    const unauthenticated = this.#memo.has('download-without-credentials') ? await this.downloadWithoutCredentials() : undefined
+    const download = (await this.#unfetchedDownloads()).find((u) => unauthenticated?.kind !== 'answer' || u !== unauthenticated.url)
+    if (download !== undefined) fresh.push({ what: 'another download', url: download })
+    // one a window still holds (this run, or the ledger's) would answer 429 rightly
+    return fresh.filter((f) => this.#client.free('GET', f.url))
   }
 
   /** Records of a list fetched so far, without asking for more (for picks that only prefer). */
@@ -237,7 +298,7 @@ export class Plan {
       const linked = new Set((await this.#fetched(TIMESHEETS)).map((t) => str(rec(t.candidate).href)))
       const url = (record: Rec) => this.#client.api(`/candidates/details/${String(record.id)}`)
       const record = candidates.find((c) => int(c.id) !== undefined && linked.has(url(c))) ?? candidates.find((c) => int(c.id) !== undefined)
-      if (!record) return { got: notMade('no candidate with an id was fetched', await this.#missing(CANDIDATES)), url: undefined, record: undefined, expected: NO_EXPECTATION }
+      if (!record) return { got: await this.#notMade('no candidate with an id was fetched', CANDIDATES), url: undefined, record: undefined, expected: NO_EXPECTATION }
       return { got: await this.#client.get(url(record)), url: url(record), record, expected: NO_EXPECTATION }
     })
   }
@@ -248,7 +309,7 @@ export class Plan {
       const applications = (await this.records(APPLICATIONS)).filter((a) => int(a.id) !== undefined)
       const linked = new Set((await this.#fetched(CANDIDATES)).flatMap((c) => recs(c.applications).map((a) => str(a.href))))
       const record = applications.find((a) => linked.has(str(a.href))) ?? applications[0]
-      if (!record) return { got: notMade('no application with an id was fetched', await this.#missing(APPLICATIONS)), url: undefined, record: undefined, expected: NO_EXPECTATION }
+      if (!record) return { got: await this.#notMade('no application with an id was fetched', APPLICATIONS), url: undefined, record: undefined, expected: NO_EXPECTATION }
       const href = str(record.href)
       const url = href !== undefined && this.#client.sameOrigin(href) ? href : this.#client.api(`/applications/details/${String(record.id)}`)
       return { got: await this.#client.get(url), url, record, expected: NO_EXPECTATION }
@@ -265,7 +326,7 @@ export class Plan {
       const entry = usable.find((e) => this.#client.has(e.href as string)) ?? usable.find((e) => listed.has(str(e.href))) ?? usable[0]
       if (!entry) {
         const reason = entries.length === 0 ? `no candidate fetched has a file in ${list}` : `no ${list} href is on ${this.#client.origin}`
-        return { got: notMade(reason, await this.#missing(CANDIDATES)), url: undefined, record: undefined, expected: NO_EXPECTATION }
+        return { got: await this.#notMade(reason, CANDIDATES), url: undefined, record: undefined, expected: NO_EXPECTATION }
       }
       const size = str(entry.filesize)
       const expected = {
@@ -285,7 +346,7 @@ export class Plan {
       const record = [detail, ...applications].find((a) => a !== undefined && typeof rec(rec(a.applicant).attachment).href === 'string')
       const attachment = rec(rec(record?.applicant).attachment)
       const href = str(attachment.href)
-      if (!record || href === undefined) return { got: notMade('no application fetched has an attachment href', await this.#missing(APPLICATIONS)), url: undefined, record: undefined, expected: NO_EXPECTATION }
+      if (!record || href === undefined) return { got: await this.#notMade('no application fetched has an attachment href', APPLICATIONS), url: undefined, record: undefined, expected: NO_EXPECTATION }
       if (!this.#client.sameOrigin(href)) return { got: notMade(`the attachment href ${href} is not on ${this.#client.origin}`), url: href, record, expected: NO_EXPECTATION }
       const expected = { filename: str(attachment.filename), filesize: undefined, source: "the application's attachment" }
       return { got: await this.#client.get(href), url: href, record, expected }
@@ -296,7 +357,7 @@ export class Plan {
   timesheetDownload(): Promise<Pick> {
     return this.#once('timesheet-download', async () => {
       const entry = (await this.records(TIMESHEETS)).find((t) => int(t.id) !== undefined)
-      if (!entry) return { got: notMade('no timesheet with an id was fetched', await this.#missing(TIMESHEETS)), url: undefined, record: undefined, expected: NO_EXPECTATION }
+      if (!entry) return { got: await this.#notMade('no timesheet with an id was fetched', TIMESHEETS), url: undefined, record: undefined, expected: NO_EXPECTATION }
       const url = this.#client.api(`/candidates/timesheets/download/${String(entry.id)}`)
       const attachment = rec(entry.attachment)
       const expected = { filename: str(attachment.filename), filesize: int(attachment.filesize), source: `timesheet ${String(entry.id)} of timesheets/list` }
@@ -330,10 +391,10 @@ export class Plan {
     const page = first.kind === 'answer' ? pageOf(first) : undefined
     const total = page ? int(page.total) : undefined
     if (!page || total === undefined || page.data.length === 0) {
-      return { list, page: 0, got: first.kind === 'answer' ? notMade(`the first page of ${list.endpoint} gives no total and page size to work out its last page from`) : notMade(`the first page of ${list.endpoint} has no answer`, await this.#missing(list)) }
+      return { list, page: 0, got: first.kind === 'answer' ? notMade(`the first page of ${list.endpoint} gives no total and page size to work out its last page from`) : await this.#notMade(`the first page of ${list.endpoint} has no answer`, list) }
     }
     const last = Math.max(1, Math.ceil(total / page.data.length))
-    const past = Math.max(last + 1, list === MARKETING ? SPARE.pages.rateLimit + 1 : 3)
+    const past = Math.max(last + 1, list === MARKETING ? Math.max(...Object.values(SPARE.pages)) + 1 : 3)
     return { list, page: past, got: await this.#client.get(this.#client.api(list.path, { page: past })) }
   }
 
@@ -350,10 +411,12 @@ export class Plan {
     }
     if (this.#selected('applications')) reads.push(this.applicationDetail(), this.attachment(), this.vacancy())
     if (this.#selected('timesheets')) reads.push(this.timesheetDownload())
-    if (this.#selected('auth')) reads.push(this.withoutCredentials(), this.wrongCredentials())
+    if (this.#selected('auth')) reads.push(this.withoutCredentials(), this.wrongCredentials(), this.wrongPassword())
     for (const group of this.#groups) for (const path of ID_PATHS[group] ?? []) reads.push(this.unknown(path))
     if (this.#profiling) reads.push(this.outOfRange())
     await Promise.all(reads)
+    // last: they take what no other check asks for, which is known only now
+    if (this.#selected('auth')) await Promise.all([this.detailWithoutCredentials(), this.downloadWithoutCredentials()])
   }
 }
 

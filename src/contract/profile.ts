@@ -36,8 +36,14 @@ export interface Reading {
   /** The clock's time of that answer (ms). */
   at?: number
   note?: string
-  /** A point not seen because an answer the plan asked for did not come (rate limited, or the service erred). */
-  missed?: Extract<SkipKind, 'unavailable' | 'error'>
+  /**
+   * A point not seen because an answer the plan asked for did not come: `limited` by the
+   * deployment's own 429 (a pinned point then fails), left out by the ledger or cut short
+   * (`unavailable`: incomplete), or the service erred (`error`).
+   */
+  missed?: Extract<SkipKind, 'unavailable' | 'error'> | 'limited'
+  /** What was seen when it is none of the point's values ("mixed"): against a pinned value, a contradiction. */
+  other?: string
 }
 
 export type Readings = Record<ProfilePointName, Reading>
@@ -71,6 +77,8 @@ const requestOf = (got: { answer: Answer }) => {
 
 const directly = (got: Got, value: unknown, note?: string): Reading => ({ value, seen: 'directly', request: requestOf(got), at: got.at, ...(note ? { note } : {}) })
 const notSeen = (note: string, missed?: Reading['missed']): Reading => ({ seen: 'not-seen', note, ...(missed ? { missed } : {}) })
+/** Seen, but as none of the point's values: recorded as not seen, failed against any pinned value. */
+const seenOther = (other: string, note: string): Reading => ({ seen: 'not-seen', note, other })
 
 /** The content type without parameters, in lower case: `application/pdf`. */
 const essence = (answer: Answer) => answer.headers['content-type']?.split(';')[0]?.trim().toLowerCase()
@@ -104,7 +112,9 @@ class Evidence {
       return answer ? [{ answer, at: s.at, credentials: s.credentials, body: s.body, ...api(answer.url) }] : []
     })
     this.#missing = seen.flatMap((s) =>
-      s.outcome.kind === 'unavailable' && s.outcome.cause !== 'aborted' ? [{ path: api(s.outcome.url).path, cause: isServiceError(s.outcome.cause) ? ('error' as const) : ('unavailable' as const) }] : [],
+      s.outcome.kind === 'unavailable' && s.outcome.cause !== 'aborted'
+        ? [{ path: api(s.outcome.url).path, cause: isServiceError(s.outcome.cause) ? ('error' as const) : s.outcome.cause === 'rate-limited' ? ('limited' as const) : ('unavailable' as const) }]
+        : [],
     )
   }
 
@@ -177,7 +187,7 @@ function lastPageNextPage(e: Evidence): Reading {
       if (!page || page.data.length === 0 || typeof page.nextPage === 'string') continue
       if (!page.hasNextPage) return directly(got, 'omit')
       if (page.nextPage === false || page.nextPage === null) return directly(got, String(page.nextPage))
-      return notSeen(`the last page's next_page holds ${JSON.stringify(page.nextPage)}: neither false, null nor left out`)
+      return seenOther(JSON.stringify(page.nextPage), `the last page's next_page holds ${JSON.stringify(page.nextPage)}: neither false, null nor left out`)
     }
   }
   return notSeen('no list page fetched was a last page (each had a next page)', e.missed(/\/list$/))
@@ -192,9 +202,9 @@ function outOfRangePage(e: Evidence): Reading {
   const answer = got.answer
   const list = pageOf(answer)
   if (list && list.data.length === 0) return directly(got, 'empty')
-  if (list) return notSeen(`page ${page} answered ${list.data.length} records, though total and page size put it past the last`)
+  if (list) return seenOther(`${list.data.length} records`, `page ${page} answered ${list.data.length} records, though total and page size put it past the last`)
   if (answer.status === 404 || meant(answer) === 404 || (answer.status === 200 && answer.json === undefined)) return directly(got, 'not-found', `HTTP ${answer.status} ${essence(answer) ?? ''}`.trim())
-  return notSeen(`a page past the last answered HTTP ${answer.status}`)
+  return seenOther(`HTTP ${answer.status}`, `a page past the last answered HTTP ${answer.status}`)
 }
 
 function sinceField(e: Evidence): Reading {
@@ -211,7 +221,7 @@ function sinceField(e: Evidence): Reading {
   const values = [...new Set(telling.map((f) => f.fields[0]))]
   const [first] = telling
   if (values.length === 1 && first) return { ...directly(first.got, values[0], `the answer with since is explained by ${values[0]} alone`), seen: 'inferred' }
-  if (values.length > 1) return notSeen(`since compares ${telling.map((f) => `${f.fields[0]} on ${f.list.endpoint}`).join(' and ')}`)
+  if (values.length > 1) return seenOther('mixed', `since compares ${telling.map((f) => `${f.fields[0]} on ${f.list.endpoint}`).join(' and ')}`)
   return notSeen(found.length === 0 ? 'no answer with since of candidates/list or applications/list was fetched' : 'the answers with since cannot tell updated_at from created_at', e.missed(/^\/(candidates|applications)\/list$/))
 }
 
@@ -230,7 +240,7 @@ function errorHttpStatus(e: Evidence): Reading {
   if (!got) return notSeen('no answer was a 404 or 412 JSON error')
   if (got.answer.status === meant(got.answer)) return directly(got, 'mirror')
   if (got.answer.status === 200) return directly(got, 'ok')
-  return notSeen(`a JSON error saying ${meant(got.answer)} came with HTTP ${got.answer.status}`)
+  return seenOther(`HTTP ${got.answer.status}`, `a JSON error saying ${meant(got.answer)} came with HTTP ${got.answer.status}`)
 }
 
 const unknownIds = (e: Evidence) => {
@@ -251,7 +261,7 @@ function malformedSince(e: Evidence): Reading {
   if (!got) return notSeen('no malformed since was sent', e.missed(/\/list$/))
   if (pageOf(got.answer)) return directly(got, 'ignore')
   if (meant(got.answer) === 412) return directly(got, 'refuse')
-  return notSeen(`a malformed since answered HTTP ${got.answer.status}`)
+  return seenOther(`HTTP ${got.answer.status}`, `a malformed since answered HTTP ${got.answer.status}`)
 }
 
 function rateLimitBody(e: Evidence): Reading {
@@ -278,7 +288,9 @@ function monthNames(e: Evidence): Reading {
   if (long.length === styled.length) return directly((long[0] as { got: Got }).got, 'long')
   if (short.length === styled.length) return directly((short[0] as { got: Got }).got, 'short')
   const odd = styled.find((m) => !long.includes(m) && !short.includes(m))
-  return notSeen(odd ? `a month is written ${JSON.stringify(odd.month)}` : 'months are written both long and short')
+  if (odd) return seenOther(JSON.stringify(odd.month), `a month is written ${JSON.stringify(odd.month)}`)
+  const places = [...new Set([long[0], short[0]].map((m) => where((m as { got: Got }).got)))]
+  return seenOther('mixed', `months are written both long and short (${places.join(', ')})`)
 }
 
 function jobFieldsShape(e: Evidence): Reading {
@@ -287,7 +299,7 @@ function jobFieldsShape(e: Evidence): Reading {
   const found = got.answer.status === 200 ? findFieldLists(got.answer.json) : undefined
   if (found?.path === 'data') return directly(got, 'data')
   if (found?.path === '(top level)') return directly(got, 'top-level')
-  return notSeen(found ? `the lists are at ${found.path}` : "job/fields' shape is not understood")
+  return found ? seenOther(found.path, `the lists are at ${found.path}`) : seenOther('not understood', "job/fields' shape is not understood")
 }
 
 /** The order of the first pages of candidates, timesheets and marketing: all newest first, or all oldest first. */
@@ -303,7 +315,7 @@ function listOrder(e: Evidence): Reading {
   const [first] = orders
   if (!first) return notSeen('no first page of candidates, timesheets or marketing with two records or more was fetched', e.missed(/\/list$/))
   const other = orders.find((o) => o.order !== first.order)
-  if (first.order === 'neither' || other) return notSeen(orders.map((o) => `${o.list.endpoint} ${o.order}`).join(', '))
+  if (first.order === 'neither' || other) return seenOther(other ? 'mixed' : 'neither', orders.map((o) => `${o.list.endpoint} ${o.order}`).join(', '))
   return directly(first.got, first.order)
 }
 
@@ -517,8 +529,16 @@ export function profileGroup(root: Minimal, ctx: RunContext, profile: LoadedProf
       if (recorded?.value === undefined) continue
       check(t, `${point} is as the profile records it`, async (a) => {
         const now = readProfile(ctx)[point]
-        if (now.value === undefined) throw new Skip(`${point} could not be seen this run: ${now.note ?? 'not seen'}`, now.missed ?? 'not-applicable')
         const from = recorded.request !== undefined ? ` (${recorded.request}${recorded.date ? ` on ${recorded.date}` : ''})` : ''
+        // whatever was seen is compared: a value none of the point's ("mixed") contradicts the pinned one
+        if (now.value === undefined && now.other !== undefined) {
+          return a.fail(`profile: ${point} ${show(point, recorded.value)}${from}; deployment now answers ${now.other}${now.note ? ` (${now.note})` : ''}`)
+        }
+        // the deployment's own limiter hid a pinned point: it fails; the ledger's windows or an outage leave it unmade
+        if (now.value === undefined && now.missed === 'limited') {
+          return a.fail(`profile: ${point} ${show(point, recorded.value)}${from} could not be seen: the deployment answered 429 to the request that shows it (${now.note ?? 'not seen'})`)
+        }
+        if (now.value === undefined) throw new Skip(`${point} could not be seen this run: ${now.note ?? 'not seen'}`, now.missed === 'limited' ? 'unavailable' : (now.missed ?? 'not-applicable'))
         a.ok(
           sameValue(point, recorded.value, now.value),
           `${point}: ${show(point, now.value)}, as the profile records`,

@@ -21,6 +21,72 @@ export interface Tally {
   planned: number
 }
 
+/** What a group of checks did: checked, did not apply, not due, and left unmade with why. */
+export interface GroupCoverage {
+  group: string
+  checked: number
+  notApplicable: number
+  notDue: number
+  /** Checks planned and not made, by why: 429, ledger, outage, live board, an answer not got. */
+  unmade: Record<string, number>
+}
+
+/** The group (as --only names them) an endpoint's checks belong to. */
+export function groupOf(endpoint: string): string {
+  if (endpoint === 'job/fields') return 'fields'
+  if (endpoint === 'rate limit') return 'rate-limit'
+  if (endpoint === 'auth' || endpoint === 'profile') return endpoint
+  if (endpoint.startsWith('job/')) return 'jobs'
+  if (endpoint.startsWith('candidates/timesheets/') || endpoint.startsWith('timesheets/')) return 'timesheets'
+  return endpoint.split('/')[0] as string
+}
+
+/** Why a planned check was not made, in a word a reader can act on. */
+export function unmadeBecause(result: CheckResult): string {
+  if (result.status === 'error') return 'outage'
+  const reason = result.reason ?? ''
+  if (/the board changed during the run/.test(reason)) return 'live board'
+  if (/ledger/.test(reason)) return 'ledger'
+  if (/--max-wait|429/.test(reason)) return '429'
+  return 'an answer not got'
+}
+
+export function coverageByGroup(results: readonly CheckResult[]): GroupCoverage[] {
+  const groups = new Map<string, GroupCoverage>()
+  for (const result of results) {
+    const group = groupOf(result.endpoint)
+    const entry = groups.get(group) ?? { group, checked: 0, notApplicable: 0, notDue: 0, unmade: {} }
+    groups.set(group, entry)
+    if (result.status === 'pass' || result.status === 'fail') entry.checked++
+    else if (result.status === 'skip' && result.skip === 'not-applicable') entry.notApplicable++
+    else if (result.status === 'skip' && result.skip === 'not-due') entry.notDue++
+    else {
+      const why = unmadeBecause(result)
+      entry.unmade[why] = (entry.unmade[why] ?? 0) + 1
+    }
+  }
+  return [...groups.values()]
+}
+
+/** One line per group: a thin green run and a full one read differently. */
+export function coverageLines(coverage: readonly GroupCoverage[]): string[] {
+  const width = Math.max(...coverage.map((c) => c.group.length), 5)
+  return [
+    'Coverage (per group: checked; skipped as not applying or not due; left unmade, and why):',
+    ...coverage.map((c) => {
+      const unmade = Object.entries(c.unmade)
+      const left = unmade.reduce((n, [, count]) => n + count, 0)
+      const parts = [
+        `${c.checked} checked`,
+        ...(c.notApplicable > 0 ? [`${c.notApplicable} do not apply`] : []),
+        ...(c.notDue > 0 ? [`${c.notDue} not due`] : []),
+        ...(left > 0 ? [`${left} left unmade (${unmade.map(([why, count]) => `${why}: ${count}`).join(', ')})`] : []),
+      ]
+      return `  ${c.group.padEnd(width)}  ${parts.join('; ')}`
+    }),
+  ]
+}
+
 export interface ContractReport {
   kind: 'jobboard-kit contract report'
   version: 1
@@ -37,6 +103,8 @@ export interface ContractReport {
   exitCode: number
   reason: string | undefined
   summary: Tally
+  /** Per group: what was checked, skipped as not applying, and left unmade and why. */
+  coverage: GroupCoverage[]
   checks: CheckResult[]
   observations: Observation[]
   requests: RequestRecord[]
@@ -86,6 +154,7 @@ export function buildReport(
     exitCode: parts.exitCode,
     reason: parts.reason,
     summary: tally(parts.results),
+    coverage: coverageByGroup(parts.results),
     checks: parts.results,
     observations: parts.observations,
     requests: parts.requests,
@@ -119,7 +188,7 @@ export function closingLines(report: ContractReport): string[] {
   lines.push(`Requests: ${sent.length} made${leftOut.length > 0 ? `, ${leftOut.length} left out` : ''} (each full request at most once per window, but for the 429 check's repeat, a GET asked again after a service error, and public job pages)`)
   for (const r of report.requests) {
     const status = r.status === undefined ? '---' : String(r.status)
-    const who = !r.url.includes('/api/v1/') ? ' [public page]' : r.credentials === 'given' ? '' : ` [${r.credentials === 'none' ? 'no credentials' : 'wrong credentials'}]`
+    const who = !r.url.includes('/api/v1/') ? ' [public page]' : r.credentials === 'given' ? '' : ` [${r.credentials === 'none' ? 'no credentials' : r.credentials === 'wrong' ? 'wrong credentials' : 'wrong password'}]`
     const waited = r.waited > 0 ? ` (waited ${r.waited} s)` : ''
     lines.push(`  ${r.method.padEnd(4)} ${status} ${r.url}${who}${waited}${r.note ? ` - ${r.note}` : ''}`)
   }
@@ -132,6 +201,7 @@ export function closingLines(report: ContractReport): string[] {
     lines.push('')
     lines.push(`Jobs pending deletion (in the ledger; the next run deletes them first): ${report.jobs.pending.map((j) => `${j.id} (${j.reference})`).join(', ')}`)
   }
+  if (report.coverage.length > 0) lines.push('', ...coverageLines(report.coverage))
   lines.push('')
   lines.push(tallyLine(report.summary))
   return lines

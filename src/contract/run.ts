@@ -18,7 +18,8 @@ import { adoptFieldValues, type FieldLists } from './groups/fields.js'
 import { cleanup, deletePending, planWrites, turnOf } from './groups/jobs.js'
 import { observeMalformedSince, observeOrder } from './groups/lists.js'
 import { observeUnknownIds } from './groups/resources.js'
-import { Client } from './http.js'
+import { Client, redactorOf } from './http.js'
+import { redacting, type Redactor } from './redact.js'
 import { LISTS } from './lists.js'
 import { junitXml } from './junit.js'
 import { Ledger } from './ledger.js'
@@ -51,7 +52,13 @@ export interface RunResult {
 /** Why the run cannot go on after job/fields, if it cannot. */
 function preflightProblem(got: Got, settings: ContractSettings): string | undefined {
   // a connection the service reset is an outage (errored checks, exit 3); one never made is an unreachable host
-  if (got.kind === 'unavailable' && got.cause === 'network' && !/ECONNRESET|UND_ERR_SOCKET|other side closed|socket hang up|EPIPE/i.test(got.reason)) return `cannot reach ${settings.baseUrl}: ${got.reason.replace(/^no answer: /, '').replace(/ \(asked twice\)$/, '')}`
+  if (got.kind === 'unavailable' && got.cause === 'network' && !/ECONNRESET|UND_ERR_SOCKET|other side closed|socket hang up|EPIPE/i.test(got.reason)) {
+    const why = got.reason.replace(/^no answer: /, '').replace(/ \(asked twice\)$/, '')
+    // a certificate the kit does not trust: say what to do about it
+    const tls = /CERT|SELF_SIGNED|certificate|UNABLE_TO_VERIFY|ERR_TLS/i.test(why)
+    const proxy = settings.network?.httpsProxy ?? settings.network?.httpProxy
+    return `cannot reach ${settings.baseUrl}${proxy ? ' through the proxy' : ''}: ${tls ? `its TLS certificate is not trusted (${why}): give the CA that signed it in NODE_EXTRA_CA_CERTS, or --insecure for a test deployment` : why}`
+  }
   if (got.kind === 'unavailable' && got.cause === 'aborted') return 'interrupted before the first answer'
   if (got.kind !== 'answer') return undefined
   if (got.status === 401 || got.status === 403) {
@@ -82,11 +89,11 @@ function incompleteReason(results: readonly CheckResult[], checked: number, plan
 }
 
 /** Writes the deployment's profile merged with the earlier file, and says what changed; a problem, if the write failed. */
-function writeProfile(ctx: RunContext, path: string, prior: LoadedProfile | undefined, out: Output): string | undefined {
+function writeProfile(ctx: RunContext, path: string, prior: LoadedProfile | undefined, out: Output, redact: Redactor): string | undefined {
   let merged: ReturnType<typeof mergeProfile>
   try {
     merged = mergeProfile(prior, readProfile(ctx), { origin: ctx.settings.baseUrl, recordedAt: ctx.clock.now(), kitVersion: PACKAGE_VERSION })
-    writeFile(path, `${JSON.stringify(merged.profile, null, 2)}\n`)
+    writeFile(path, `${JSON.stringify(redact.deep(merged.profile), null, 2)}\n`)
   } catch (error) {
     return `the profile was not written to ${path}: ${(error as Error).message}`
   }
@@ -105,7 +112,15 @@ function writeProfile(ctx: RunContext, path: string, prior: LoadedProfile | unde
   return undefined
 }
 
-export async function runContract(settings: ContractSettings, io: RunIO): Promise<RunResult> {
+export async function runContract(settings: ContractSettings, given: RunIO): Promise<RunResult> {
+  // no secret in any output: every writer, file and returned message goes through one redaction
+  const redact = redactorOf(settings)
+  const io = { ...given, stdout: redacting(given.stdout, redact), stderr: redacting(given.stderr, redact) }
+  const result = await run(settings, io, redact)
+  return { exitCode: result.exitCode, reason: result.reason === undefined ? undefined : redact.text(result.reason), report: redact.deep(result.report) }
+}
+
+async function run(settings: ContractSettings, io: RunIO, redact: Redactor): Promise<RunResult> {
   const clock = io.clock ?? realKitClock()
   const signal = io.signal ?? new AbortController().signal
   const startedAt = clock.now()
@@ -127,11 +142,12 @@ export async function runContract(settings: ContractSettings, io: RunIO): Promis
     if (error instanceof ProfileError) return { exitCode: 2, reason: error.message, report: undefined }
     throw error
   }
-  const client = new Client({ settings, clock, ledger, signal })
+  const client = new Client({ settings, clock, ledger, signal, redact })
   const ctx = new RunContext(settings, client, clock, ledger)
   ctx.profile = profiles.checked
   const known = profiles.checked ?? profiles.prior
   ctx.known = known === undefined ? {} : profileValues(known)
+  if (settings.insecure) io.stderr.write('jobboard-kit contract: --insecure: TLS certificates are not verified; use it against a test deployment only\n')
   const credentials = settings.username === undefined ? 'without credentials' : `as ${settings.username}`
   io.stdout.write(`jobboard-kit contract: ${settings.baseUrl} ${credentials}, ${settings.writes ? 'with writes' : 'read-only'}; groups ${settings.groups.join(', ')}\n`)
 
@@ -171,7 +187,8 @@ export async function runContract(settings: ContractSettings, io: RunIO): Promis
       const turn = settings.writes && (result.status === 'pass' || result.status === 'fail') ? turnOf(result.endpoint, result.name) : undefined
       if (turn !== undefined) ledger.wrote(ctx.deployment, turn, clock.now())
     }
-    ledger.save(clock.now())
+    ledger.save(clock.now(), redact)
+    await client.close().catch(() => undefined)
   }
 
   const limited = client.log.filter((r) => r.status === 429)
@@ -200,6 +217,9 @@ export async function runContract(settings: ContractSettings, io: RunIO): Promis
   else if (signal.aborted) [exitCode, reason] = [2, `interrupted (${String(signal.reason)})`]
   else if (counts.failed > 0) [exitCode, reason] = [1, `${counts.failed} check${counts.failed === 1 ? '' : 's'} failed`]
   else if (made < settings.minCoverage) [exitCode, reason] = [3, incompleteReason(results, counts.checked, counts.planned, made, settings.minCoverage)]
+  else if (settings.requireComplete && counts.checked < counts.planned) {
+    ;[exitCode, reason] = [3, `incomplete (--require-complete): ${incompleteReason(results, counts.checked, counts.planned, made, settings.minCoverage).replace(/^incomplete: /, '').replace(/, below --min-coverage \d+%/, '')}`]
+  }
   if (pending.length > 0) {
     const left = `jobs left on the service, pending deletion by the next run: ${pending.map((j) => `job ${j.id} (${j.reference}): ${j.why}`).join('; ')}`
     ;[exitCode, reason] = exitCode === 0 || exitCode === 3 ? [1, reason === undefined ? left : `${left}; ${reason}`] : [exitCode, `${reason}; ${left}`]
@@ -217,13 +237,13 @@ export async function runContract(settings: ContractSettings, io: RunIO): Promis
     pending,
   })
   if (settings.writeProfile !== undefined && stop === undefined) {
-    const problem = writeProfile(ctx, settings.writeProfile, profiles.prior, io.stdout)
+    const problem = writeProfile(ctx, settings.writeProfile, profiles.prior, io.stdout, redact)
     if (problem !== undefined) [exitCode, reason] = [exitCode === 0 || exitCode === 3 ? 2 : exitCode, reason === undefined ? problem : `${reason}; ${problem}`]
     report.exitCode = exitCode
     report.reason = reason
   }
-  if (settings.report !== undefined) writeFile(settings.report, `${JSON.stringify(report, null, 2)}\n`)
-  if (settings.junit !== undefined) writeFile(settings.junit, junitXml(results, `jobboard-kit contract ${settings.baseUrl}`, report.observations))
+  if (settings.report !== undefined) writeFile(settings.report, `${JSON.stringify(redact.deep(report), null, 2)}\n`)
+  if (settings.junit !== undefined) writeFile(settings.junit, junitXml(redact.deep(results), `jobboard-kit contract ${settings.baseUrl}`, redact.deep(report.observations)))
   io.stdout.write(`${closingLines(report).join('\n')}\n`)
   return { exitCode, reason, report }
 }

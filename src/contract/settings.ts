@@ -2,6 +2,8 @@
 // environment variables, validated once against schemas/contract.ts (defaults filled
 // in) and frozen, so that the rest of the kit never sees a half-valid setting. A wrong
 // setting is a UsageError (exit 2).
+import { X509Certificate } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { CONTRACT_GROUPS, contractOptions } from '../../schemas/contract.js'
 import { asFlags } from '../core/cli-options.js'
 import { deepFreeze } from '../core/freeze.js'
@@ -21,8 +23,18 @@ export type ContractSettings = Readonly<
     /** The spec's {base_url}, without /api/v1 and without a trailing slash. */
     baseUrl: string
     groups: readonly Group[]
+    /** The proxies and extra CAs the environment names (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, NODE_EXTRA_CA_CERTS). */
+    network?: Network
   }
 >
+
+export interface Network {
+  httpsProxy?: string
+  httpProxy?: string
+  noProxy?: string
+  /** The file NODE_EXTRA_CA_CERTS names: Node reads it at start-up; the kit checks that it parses. */
+  extraCaCerts?: string
+}
 
 export type { ContractFlags }
 
@@ -67,6 +79,55 @@ function groupsOf(only: string | undefined, writes: boolean): readonly Group[] {
 /** The variables that may give a setting instead of its flag. */
 export const ENVIRONMENT = { baseUrl: 'JOBBOARD_BASE_URL', username: 'JOBBOARD_USERNAME', password: 'JOBBOARD_PASSWORD' } as const
 
+/** A proxy variable's value: an http(s) URL. Its value is not repeated in the message: it may hold a password. */
+function proxyOf(env: NodeJS.ProcessEnv, names: readonly string[]): string | undefined {
+  const name = names.find((n) => given(env[n]) !== undefined)
+  if (name === undefined) return undefined
+  const value = env[name] as string
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new UsageError(`${name} is not a URL: give the proxy as http://host:port.`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${name} must be an http:// or https:// URL (a host:port alone is not one).`)
+  return value
+}
+
+/** Checks that NODE_EXTRA_CA_CERTS names a file of PEM certificates: Node only warns when it cannot load it. */
+function extraCaOf(path: string | undefined): string | undefined {
+  if (path === undefined) return undefined
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    throw new UsageError(`NODE_EXTRA_CA_CERTS ${path} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
+  }
+  const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []
+  if (blocks.length === 0) throw new UsageError(`NODE_EXTRA_CA_CERTS ${path} holds no PEM certificate (-----BEGIN CERTIFICATE-----).`)
+  for (const [i, block] of blocks.entries()) {
+    try {
+      new X509Certificate(block)
+    } catch (error) {
+      throw new UsageError(`NODE_EXTRA_CA_CERTS ${path}: certificate ${i + 1} does not parse: ${(error as Error).message}`)
+    }
+  }
+  return path
+}
+
+function networkOf(env: NodeJS.ProcessEnv): Network {
+  const network: Network = {}
+  const httpsProxy = proxyOf(env, ['HTTPS_PROXY', 'https_proxy'])
+  const httpProxy = proxyOf(env, ['HTTP_PROXY', 'http_proxy'])
+  const noProxy = given(env.NO_PROXY) ?? given(env.no_proxy)
+  const extraCaCerts = extraCaOf(given(env.NODE_EXTRA_CA_CERTS))
+  if (httpsProxy !== undefined) network.httpsProxy = httpsProxy
+  if (httpProxy !== undefined) network.httpProxy = httpProxy
+  if (noProxy !== undefined) network.noProxy = noProxy
+  if (extraCaCerts !== undefined) network.extraCaCerts = extraCaCerts
+  return network
+}
+
 /** Flags first, then the environment; checks every value. */
 export function resolveSettings(flags: ContractFlags, env: NodeJS.ProcessEnv = {}): ContractSettings {
   const merged: Record<string, unknown> = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined && v !== ''))
@@ -77,5 +138,5 @@ export function resolveSettings(flags: ContractFlags, env: NodeJS.ProcessEnv = {
   if ((rest.username === undefined) !== (rest.password === undefined)) {
     throw new UsageError(`${rest.username === undefined ? 'a password' : 'a user name'} without ${rest.username === undefined ? 'a user name' : 'a password'}: give both or neither.`)
   }
-  return deepFreeze({ ...rest, baseUrl: baseUrlOf(baseUrl), groups: groupsOf(only, rest.writes) })
+  return deepFreeze({ ...rest, baseUrl: baseUrlOf(baseUrl), groups: groupsOf(only, rest.writes), network: networkOf(env) })
 }

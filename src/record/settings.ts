@@ -61,6 +61,8 @@ export function clientSettings(settings: RecordSettings): ContractSettings {
     maxWait: settings.maxWait,
     rateLimitWindow: settings.rateLimitWindow,
     minCoverage: 100,
+    requireComplete: false,
+    insecure: false,
     requestTimeout: settings.requestTimeout,
     groups: GROUPS,
   } as ContractSettings)

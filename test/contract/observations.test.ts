@@ -15,7 +15,9 @@ const SHORT = (month: string) => month.slice(0, 3)
 /** One candidate as this server writes it, wherever it appears (list or detail). */
 function candidate(c: Record<string, unknown>): void {
   if (typeof c.available_from_month === 'string') c.available_from_month = SHORT(c.available_from_month)
+  // told in both places, as the spec's two fields tell one candidate's sectors
   c.sector_disciplines = [...(c.sector_disciplines as string[]), 'Zoo Medicine::Reptiles']
+  c.sectors = [...(c.sectors as string[]), 'Zoo Medicine']
   c.source = 'job board'
 }
 

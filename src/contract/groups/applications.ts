@@ -8,6 +8,7 @@ import { APPLICATIONS } from '../lists.js'
 import { pageOrSkip } from '../plan.js'
 import { describeLink, int, rec } from '../records.js'
 import { linkProblems, listChecks } from './lists.js'
+import { salaryDisplayed } from './values.js'
 import { detailChecks, downloadChecks, hrefsPointAt } from './resources.js'
 
 export function applicationsGroup(root: Minimal, ctx: RunContext): void {
@@ -41,11 +42,14 @@ export function applicationsGroup(root: Minimal, ctx: RunContext): void {
     })
     check(t, 'hrefs point at /applications/details/{id} of the application', async (a) => {
       const records = await plan.records(APPLICATIONS)
-      hrefsPointAt(a, ctx, APPLICATIONS.endpoint, records.map((r) => ({ href: r.href, path: `/applications/details/${String(r.id)}`, what: `application ${String(r.id)}'s href` })), 'hrefs point at their own detail')
+      hrefsPointAt(a, ctx, records.map((r) => ({ href: r.href, path: `/applications/details/${String(r.id)}`, what: `application ${String(r.id)}'s href` })), 'hrefs point at their own detail')
+    })
+    check(t, "a vacancy's salary shows a currency symbol and a unit", async (a) => {
+      salaryDisplayed(a, await plan.records(APPLICATIONS))
     })
     check(t, 'attachment hrefs point at /applications/attachment/{id}', async (a) => {
       const records = await plan.records(APPLICATIONS)
-      hrefsPointAt(a, ctx, APPLICATIONS.endpoint, records.map((r) => ({ href: rec(rec(r.applicant).attachment).href, path: /^\/applications\/attachment\/[1-9][0-9]*$/, what: `application ${String(r.id)}'s attachment href` })), 'attachment hrefs point at applications/attachment')
+      hrefsPointAt(a, ctx, records.map((r) => ({ href: rec(rec(r.applicant).attachment).href, path: /^\/applications\/attachment\/[1-9][0-9]*$/, what: `application ${String(r.id)}'s attachment href` })), 'attachment hrefs point at applications/attachment')
     })
   })
   endpoint(root, 'applications/details/{id}', (t) =>

@@ -1,30 +1,39 @@
-// The auth group: a request without credentials and one with wrong credentials are
-// refused (401 or 403), never answered 200. Each spends a full request the run needs for
-// nothing else (a page past those it reads, plan.ts SPARE), so that it uses up no
-// window another check needs.
+// The auth group: "Every operation requires authentication". A request without
+// credentials, one with a user the deployment does not know, and one of the known user
+// with a wrong password are refused (401 or 403), never answered; so are a detail and a
+// download asked without credentials (writes: the jobs group). Each spends a full
+// request the run needs for nothing else (a spare page, plan.ts SPARE; a listed record
+// or file no other check fetches), so that it uses up no window another check needs.
 import type { Minimal } from '@tapjs/core'
-import { check, endpoint, need, type Got } from '../checks.js'
+import { check, endpoint, need, where, type Asserter, type Got } from '../checks.js'
 import type { RunContext } from '../context.js'
+import type { Answer } from '../http.js'
+
+/** Asserts a refusal (401 or 403); notes what the refusal looked like. */
+export function refusedAnswer(a: Asserter, ctx: RunContext, answer: Answer, what: string): void {
+  const refused = answer.status === 401 || answer.status === 403
+  a.ok(refused, `${where(answer.url)} answered HTTP ${answer.status}`,
+    answer.status < 300 ? `${where(answer.url)} answered ${answer.status} to a request ${what}: it was not authenticated` : `${where(answer.url)} answered HTTP ${answer.status} to a request ${what}, not 401 or 403`)
+  const challenge = answer.headers['www-authenticate']
+  ctx.observations.add({
+    topic: 'auth',
+    endpoint: 'auth',
+    summary: `a request ${what} answers HTTP ${answer.status} ${challenge ? `with WWW-Authenticate: ${challenge}` : 'without WWW-Authenticate'}`,
+    details: { status: answer.status, body: answer.json },
+  })
+}
 
 export function authGroup(root: Minimal, ctx: RunContext): void {
-  const requests: Array<[string, () => Promise<Got>]> = [
-    ['without credentials', () => ctx.plan.withoutCredentials()],
-    ['with wrong credentials', () => ctx.plan.wrongCredentials()],
+  const requests: Array<[string, string, () => Promise<Got>]> = [
+    ['a request without credentials is refused with 401 or 403', 'without credentials', () => ctx.plan.withoutCredentials()],
+    ['a request with wrong credentials is refused with 401 or 403', 'with wrong credentials', () => ctx.plan.wrongCredentials()],
+    ['a request of the known user with a wrong password is refused with 401 or 403', 'of the known user with a wrong password', () => ctx.plan.wrongPassword()],
+    ['a detail asked without credentials is refused with 401 or 403', 'for a detail without credentials', () => ctx.plan.detailWithoutCredentials()],
+    ['a download asked without credentials is refused with 401 or 403', 'for a download without credentials', () => ctx.plan.downloadWithoutCredentials()],
   ]
   endpoint(root, 'auth', (t) => {
-    for (const [what, request] of requests) {
-      check(t, `a request ${what} is refused with 401 or 403`, async (a) => {
-        const answer = need(await request())
-        const refused = answer.status === 401 || answer.status === 403
-        a.ok(refused, `answered HTTP ${answer.status}`, answer.status === 200 ? `answered 200 to a request ${what}` : `answered HTTP ${answer.status}, not 401 or 403`)
-        const challenge = answer.headers['www-authenticate']
-        ctx.observations.add({
-          topic: 'auth',
-          endpoint: 'auth',
-          summary: `a request ${what} answers HTTP ${answer.status} ${challenge ? `with WWW-Authenticate: ${challenge}` : 'without WWW-Authenticate'}`,
-          details: { status: answer.status, body: answer.json },
-        })
-      })
+    for (const [name, what, request] of requests) {
+      check(t, name, async (a) => refusedAnswer(a, ctx, need(await request()), what))
     }
   })
 }

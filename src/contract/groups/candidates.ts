@@ -6,12 +6,19 @@ import { check, endpoint, need } from '../checks.js'
 import type { RunContext } from '../context.js'
 import { CANDIDATES } from '../lists.js'
 import { FILE_KINDS } from '../plan.js'
-import { recs, str } from '../records.js'
+import { rec, recs, str } from '../records.js'
+import { availabilityAgrees, sectorsAgree } from './values.js'
 import { listChecks } from './lists.js'
 import { detailChecks, downloadChecks, hrefsPointAt, resolves } from './resources.js'
 
 export function candidatesGroup(root: Minimal, ctx: RunContext): void {
   const { plan } = ctx
+  /** The candidates listed, and the one whose detail was fetched. */
+  const candidatesFetched = async () => {
+    const detail = (await plan.candidateDetail()).got
+    const held = detail.kind === 'answer' ? recs(rec(detail.json).data) : []
+    return [...(await plan.records(CANDIDATES)), ...held]
+  }
   endpoint(root, CANDIDATES.endpoint, (t) => {
     listChecks(t, ctx, CANDIDATES)
     check(t, 'file hrefs point at /candidates/{timesheet,resume,document}/{id}', async (a) => {
@@ -21,14 +28,20 @@ export function candidatesGroup(root: Minimal, ctx: RunContext): void {
           recs(c[list]).map((file) => ({ href: file.href, path: new RegExp(`^/candidates/${kind}/[1-9][0-9]*$`), what: `candidate ${String(c.id)}'s ${list} href` })),
         ),
       )
-      hrefsPointAt(a, ctx, CANDIDATES.endpoint, hrefs, 'file hrefs point at their download endpoint')
+      hrefsPointAt(a, ctx, hrefs, 'file hrefs point at their download endpoint')
     })
     check(t, 'application hrefs point at /applications/details/{id}', async (a) => {
       const candidates = await plan.records(CANDIDATES)
       const hrefs = candidates.flatMap((c) =>
         recs(c.applications).map((entry) => ({ href: entry.href, path: /^\/applications\/details\/[1-9][0-9]*$/, what: `candidate ${String(c.id)}'s application href` })),
       )
-      hrefsPointAt(a, ctx, CANDIDATES.endpoint, hrefs, 'application hrefs point at applications/details')
+      hrefsPointAt(a, ctx, hrefs, 'application hrefs point at applications/details')
+    })
+    check(t, 'available_from_year, _month and _day tell the date available_from gives', async (a) => {
+      availabilityAgrees(a, await candidatesFetched())
+    })
+    check(t, 'every sector sector_disciplines names is among the sectors', async (a) => {
+      sectorsAgree(a, await candidatesFetched())
     })
     check(t, 'an application href resolves', async (a) => {
       const hrefs = (await plan.records(CANDIDATES)).flatMap((c) => recs(c.applications).map((entry) => str(entry.href))).filter((h): h is string => h !== undefined)

@@ -66,7 +66,7 @@ export function adoptFieldValues(ctx: RunContext, answer: Answer): FieldLists | 
       topic: 'job-fields',
       endpoint: 'job/fields',
       summary: "job/fields' shape is not understood: the spec's constrained values are used",
-      details: { status: answer.status, body: answer.json ?? answer.bytes.toString('utf8').slice(0, 400) },
+      details: { status: answer.status, body: answer.json ?? answer.text.slice(0, 400) },
     })
     return undefined
   }

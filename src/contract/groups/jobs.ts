@@ -18,6 +18,8 @@ import type { Answer } from '../http.js'
 import type { PendingJob } from '../ledger.js'
 import { int, rec, str } from '../records.js'
 import { AnswerValidator } from '../validate.js'
+import { UNKNOWN_ID } from '../plan.js'
+import { refusedAnswer } from './auth.js'
 
 const OPERATIONS = ['close', 'expire', 'repost', 'delete'] as const
 type Operation = (typeof OPERATIONS)[number]
@@ -36,28 +38,35 @@ const MISSING = 'job_title' satisfies (typeof JOB_REQUIRED)[number]
 /** The value job/fields lists that suits a test job, or the list's first. */
 const choose = (list: readonly string[], liked: string) => (list.includes(liked) ? liked : (list[0] as string))
 
-/** A job that fits job/add's rules with the board's current values, clearly a test job. */
-export function contractJob(ctx: RunContext, reference: string): JobInput {
+/**
+ * A job that fits job/add's rules with the board's current values, clearly a test job.
+ * `rotate`: the constrained values are taken in turn by the day of the run, so that
+ * nightly runs try every form job/fields offers (a sector alone and `<Sector>/<Sub_sector>`,
+ * every unit and type) within the one valid add a night allows.
+ */
+export function contractJob(ctx: RunContext, reference: string, rotate = false): JobInput {
   const values = ctx.values
+  const night = Math.floor(ctx.clock.now() / DAY_MS)
+  const pick = (list: readonly string[], liked: string, salt: number) => (rotate && list.length > 0 ? (list[(night + salt) % list.length] as string) : choose(list, liked))
   return {
     published: 1,
     featured: 0,
     job_title: 'Contract check (jobboard-kit): please ignore',
     job_reference: reference,
-    job_industry: values.job_industry[0] as JobInput['job_industry'],
-    job_telecommute: choose(values.job_telecommute, 'no') as JobInput['job_telecommute'],
+    job_industry: pick(values.job_industry, values.job_industry[0] as string, 0) as JobInput['job_industry'],
+    job_telecommute: pick(values.job_telecommute, 'no', 1) as JobInput['job_telecommute'],
     job_location: 'Leeds (contract check)',
     job_latitude: 53.8008,
     job_longitude: -1.5491,
-    job_type: choose(values.job_type, 'Full time') as JobInput['job_type'],
-    contract_type: choose(values.contract_type, 'Permanent') as JobInput['contract_type'],
+    job_type: pick(values.job_type, 'Full time', 2) as JobInput['job_type'],
+    contract_type: pick(values.contract_type, 'Permanent', 3) as JobInput['contract_type'],
     job_description: 'Made by the jobboard-kit contract check, which deletes it before its run ends.',
     contact_name: 'jobboard-kit contract check',
     contact_email: 'contract-check@example.com',
     salary_visible: '40,000 per year',
     salary_precise: '40000',
-    salary_unit: choose(values.salary_unit, 'Per year') as JobInput['salary_unit'],
-    salary_currency: values.salary_currencies[0] as JobInput['salary_currency'],
+    salary_unit: pick(values.salary_unit, 'Per year', 4) as JobInput['salary_unit'],
+    salary_currency: pick(values.salary_currencies, values.salary_currencies[0] as string, 5) as JobInput['salary_currency'],
     require_cv: 0,
   }
 }
@@ -139,6 +148,7 @@ export function turnOf(endpointName: string, checkName: string): TurnName | unde
   if (/^(close|expire|repost|delete) of the deleted job is refused$/.test(checkName)) return 'after-delete'
   if (checkName.startsWith('an invalid salary_unit')) return 'invalid-salary-unit'
   if (checkName.startsWith('a job without a required field')) return 'missing-field'
+  if (checkName.startsWith('a write without credentials')) return undefined
   return endpointName.startsWith('job/') ? 'lifecycle' : undefined
 }
 
@@ -190,7 +200,12 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
   endpoint(root, 'job/add', (t) => {
     check(t, 'a valid job answers 200 with the public page URL and the new id', async (a) => {
       due('lifecycle')
-      const body = contractJob(ctx, reference)
+      const body = contractJob(ctx, reference, true)
+      ctx.observations.add({
+        topic: 'jobs',
+        endpoint: 'job/add',
+        summary: `the valid job takes this night's turn of the constrained values: ${(['job_industry', 'job_type', 'contract_type', 'salary_unit', 'salary_currency', 'job_telecommute'] as const).map((f) => `${f} ${JSON.stringify(body[f])}`).join(', ')}`,
+      })
       const own = new AnswerValidator(ctx.values).check(jobInput, body)
       if (own.failures.length > 0) throw new Skip(`the kit cannot make a valid job from job/fields' values: ${own.failures.join(' ')}`)
       const answer = need(await client.post(client.api('/job/add'), body))
@@ -199,14 +214,21 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
       if (!a.ok(answer.status === 200, 'answers HTTP 200', `answered HTTP ${answer.status}: ${JSON.stringify(answer.json)}`)) return
       ctx.fits(a, jobAddAnswer, answer, 'job/add', 'the answer')
       const message = str(rec(answer.json).message)
-      const page = message !== undefined && /^https?:\/\/\S+$/.test(message) ? message : undefined
-      a.ok(page !== undefined, `the message is the public page URL ${String(message)}`, `the message ${JSON.stringify(message)} is not a URL`)
+      // "a message holding the public job page URL": the URL may come with words around it
+      const page = message === undefined ? undefined : /https?:\/\/[^\s"'<>]+/.exec(message)?.[0]?.replace(/[.,;:!?)]+$/, '')
+      a.ok(page !== undefined, `the message holds the public page URL ${String(page)}`, `the message ${JSON.stringify(message)} holds no URL`)
       state.page = page
-      if (page !== undefined) {
-        const shown = await client.page(page)
-        const status = shown.kind === 'answer' ? `HTTP ${shown.status}` : shown.reason
-        ctx.observations.add({ topic: 'jobs', endpoint: 'job/add', summary: `the public page of the new published job answers ${status}` })
+      if (page !== undefined && id !== undefined) {
+        const named = new RegExp(`(^|[^0-9])${id}([^0-9]|$)`).test(new URL(page).pathname + new URL(page).search)
+        ctx.observations.add({ topic: 'jobs', endpoint: 'job/add', summary: `the public page URL ${named ? 'holds' : 'does not hold'} the new id ${id}` })
       }
+    })
+    check(t, 'the public page of the new published job answers 200', async (a) => {
+      due('lifecycle')
+      theJob()
+      if (state.page === undefined) throw new Skip('job/add gave no public page URL')
+      const shown = need(await client.page(state.page))
+      a.ok(shown.status === 200, `${state.page} answers 200`, `${state.page} answered HTTP ${shown.status}, not 200, though the job was added with published 1`)
     })
     check(t, 'an invalid salary_unit answers 412 with a message naming salary_unit', async (a) => {
       due('invalid-salary-unit')
@@ -249,7 +271,22 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
           a.ok(shown.status === 404, `${state.page} answers 404`, `${state.page} answered HTTP ${shown.status}, not 404`)
         })
       }
+      if (op === 'repost') {
+        check(t, 'a write without credentials is refused with 401 or 403', async (a) => {
+          // an unknown id: whatever the deployment does with it, nothing real moves
+          const body = { id: UNKNOWN_ID, closing_date: formatMinute(ctx.clock.now() + 60 * DAY_MS) }
+          refusedAnswer(a, ctx, need(await client.post(client.api('/job/repost'), body, { credentials: 'none' })), 'for a write without credentials')
+        })
+      }
       if (op === 'delete') {
+        check(t, 'the public page answers 404 after delete', async (a) => {
+          due('lifecycle')
+          const job = theJob()
+          if (state.page === undefined) throw new Skip('job/add gave no public page URL')
+          if (job.deletedBy === undefined) throw new Skip('the job was not deleted (see the delete check)', 'unavailable')
+          const shown = need(await client.page(state.page))
+          a.ok(shown.status === 404, `${state.page} answers 404`, `${state.page} answered HTTP ${shown.status}, not 404, after the job was deleted`)
+        })
         for (const after of OPERATIONS) {
           check(t, `${after} of the deleted job is refused`, async (a) => {
             due('after-delete')

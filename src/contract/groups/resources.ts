@@ -19,6 +19,8 @@ export function hrefProblem(href: unknown, client: Client, path: RegExp | string
   } catch {
     return `${what} ${JSON.stringify(href)} is not an absolute URL`
   }
+  // a link points home: the base URL's origin, under its path
+  if (url.origin !== client.origin) return `${what} ${href} is on ${url.origin}, not on ${client.origin}`
   const prefix = new URL(client.api('')).pathname
   const rest = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : undefined
   const fits = rest !== undefined && url.search === '' && (typeof path === 'string' ? rest === path : path.test(rest))
@@ -26,13 +28,9 @@ export function hrefProblem(href: unknown, client: Client, path: RegExp | string
 }
 
 /** Every href problem of some records, one failure each (at most 10, then a count). */
-export function hrefsPointAt(a: Asserter, ctx: RunContext, endpoint: string, hrefs: Array<{ href: unknown; path: RegExp | string; what: string }>, message: string): void {
+export function hrefsPointAt(a: Asserter, ctx: RunContext, hrefs: Array<{ href: unknown; path: RegExp | string; what: string }>, message: string): void {
   if (hrefs.length === 0) throw new Skip('no such link in the records fetched')
   const problems = hrefs.map(({ href, path, what }) => hrefProblem(href, ctx.client, path, what)).filter((p): p is string => p !== undefined)
-  const elsewhere = hrefs.filter(({ href }) => typeof href === 'string' && /^https?:/.test(href) && !ctx.client.sameOrigin(href))
-  if (elsewhere.length > 0) {
-    ctx.observations.add({ topic: 'links', endpoint, summary: `${elsewhere.length} links are on another origin than the base URL, e.g. ${String(elsewhere[0]?.href)}` })
-  }
   a.none(problems.length > 10 ? [...problems.slice(0, 10), `... and ${problems.length - 10} more`] : problems, `${hrefs.length} ${message}`)
 }
 
@@ -52,7 +50,7 @@ export async function observeUnknownIds(ctx: RunContext): Promise<void> {
         topic: 'unknown-id',
         endpoint,
         summary: `an unknown id answers ${seen}`,
-        details: got.kind === 'answer' ? { status: got.status, contentType: got.headers['content-type'], body: got.json ?? excerpt(got.bytes) } : { reason: got.reason },
+        details: got.kind === 'answer' ? { status: got.status, contentType: got.headers['content-type'], body: got.json ?? excerpt(got) } : { reason: got.reason },
       })
     }
   }

@@ -16,13 +16,13 @@ export function timesheetsGroup(root: Minimal, ctx: RunContext): void {
     listChecks(t, ctx, TIMESHEETS)
     check(t, 'attachment hrefs point at /candidates/timesheet/{id}', async (a) => {
       const records = await plan.records(TIMESHEETS)
-      hrefsPointAt(a, ctx, TIMESHEETS.endpoint, records.map((r) => ({ href: rec(r.attachment).href, path: /^\/candidates\/timesheet\/[1-9][0-9]*$/, what: `timesheet ${String(r.id)}'s attachment href` })), 'attachment hrefs point at candidates/timesheet')
+      hrefsPointAt(a, ctx, records.map((r) => ({ href: rec(r.attachment).href, path: /^\/candidates\/timesheet\/[1-9][0-9]*$/, what: `timesheet ${String(r.id)}'s attachment href` })), 'attachment hrefs point at candidates/timesheet')
       const sameId = records.filter((r) => str(rec(r.attachment).href)?.endsWith(`/candidates/timesheet/${String(r.id)}`)).length
       ctx.observations.add({ topic: 'links', endpoint: TIMESHEETS.endpoint, summary: `${sameId} of ${records.length} attachment hrefs use the timesheet's own id` })
     })
     check(t, 'candidate hrefs point at /candidates/details/{id} of the candidate', async (a) => {
       const records = await plan.records(TIMESHEETS)
-      hrefsPointAt(a, ctx, TIMESHEETS.endpoint, records.map((r) => ({ href: rec(r.candidate).href, path: `/candidates/details/${String(rec(r.candidate).id)}`, what: `timesheet ${String(r.id)}'s candidate href` })), 'candidate hrefs point at the candidate')
+      hrefsPointAt(a, ctx, records.map((r) => ({ href: rec(r.candidate).href, path: `/candidates/details/${String(rec(r.candidate).id)}`, what: `timesheet ${String(r.id)}'s candidate href` })), 'candidate hrefs point at the candidate')
     })
     check(t, 'an attachment href resolves', async (a) => {
       resolves(a, need(await plan.resolve(await hrefs('attachment'), 'attachment href')), 'the attachment href')
