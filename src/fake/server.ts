@@ -12,6 +12,7 @@ import { logMode, prettyRequestLog } from './http/log.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
 import { applyProfile, loadProfile, type ProfileOverride } from '../profile/profile.js'
 import type { ListQuery, Page } from './store/store.js'
+import type { DetailedVerdict } from './verdict/evaluator.js'
 import type {
   Application,
   ApplicationSeed,
@@ -19,6 +20,8 @@ import type {
   CompactBoardState,
   Candidate,
   CandidateSeed,
+  CopyAnswer,
+  CopyBody,
   FaultInput,
   JobInput,
   JournalEntry,
@@ -81,6 +84,13 @@ export interface MockServer {
   readonly faults: { add(fault: FaultInput): ArmedFault; list(): ArmedFault[]; clear(): void }
   readonly journal: { list(path?: string): JournalEntry[]; clear(): void }
   readonly rateLimits: { list(): ReturnType<Controller['rateLimits']>; clear(): void }
+  /**
+   * The verdict on the client's requests since the journal was last emptied (all API
+   * users, or one): the rules of src/fake/verdict/rules.ts, and the requests its findings name.
+   */
+  verdict(options?: { user?: string }): DetailedVerdict
+  /** The copy-in-step oracle: the client's copy of lists, judged; it joins the verdict as copy-in-step. */
+  verdictCopy(copy: CopyBody, options?: { user?: string }): CopyAnswer
   /** The options given beside a profile that replaced its points (serve prints them). */
   readonly profileOverrides: readonly ProfileOverride[]
   /** A fresh board: store, clock, rate-limit windows, journal and faults. */
@@ -171,6 +181,8 @@ export async function createMockServer(input: BuildOptions = {}, logOutput: LogO
     faults: { add: (fault) => control.addFault(fault), list: () => control.faults(), clear: () => control.clearFaults() },
     journal: { list: (path) => control.requests(path), clear: () => control.clearRequests() },
     rateLimits: { list: () => control.rateLimits(), clear: () => control.clearRateLimits() },
+    verdict: (verdictOptions) => control.verdict(verdictOptions),
+    verdictCopy: (copy, verdictOptions) => control.judgeCopy(copy, verdictOptions),
     profileOverrides: profiled.overrides,
     reset: (resetOptions) => {
       control.reset(resetOptions)

@@ -1,0 +1,457 @@
+// The verdict's evaluator: fed each journal entry once, as it is recorded, it keeps per
+// credential only what the rules of rules.ts need (open windows, the walk of each list,
+// the last job/fields read, refused writes, files got) and the findings so far. A verdict
+// reads that state: no re-scan of the journal, whatever its length. Bounded: the state
+// of windows and files is swept past its caps, and each rule keeps its first findings.
+import { isMinute } from '../../../schemas/formats.js'
+import { formatTimestamp, parseTime } from '../../core/time.js'
+import { API_PREFIX } from '../store/links.js'
+import { RULE_IDS, type RuleId } from './rules.js'
+
+/** A journal entry as the evaluator sees it: its time still epoch milliseconds, and the facts the fake knew when it answered. */
+export interface Observed {
+  id: number
+  method: string
+  url: string
+  status: number
+  time: number
+  user: string
+  /** Whether the request carried an `Authorization: Basic ...` header. */
+  credentials: boolean
+  fault?: string | undefined
+  contentType?: string | undefined
+  retryAfter?: number | undefined
+  digest?: string | undefined
+  /** A list page: whether it gave a next page. */
+  nextPage?: boolean | undefined
+  /** The request opened a rate-limit window that stayed open. */
+  opened?: boolean | undefined
+  /** A job/fields read: a digest of each constrained list as answered. */
+  fieldsRead?: Readonly<Record<string, string>> | undefined
+  /** A refused job write: the constrained fields whose values were not current, and a digest of the current values. */
+  staleFields?: Readonly<Record<string, string>> | undefined
+}
+
+/** The board's settings the rules read, asked at each entry (a reset may change them). */
+export interface VerdictContext {
+  /** The rate-limit window in seconds; 0 when the limit is off. */
+  windowSeconds(): number
+}
+
+export interface Finding {
+  message: string
+  /** Journal ids of the offending requests. */
+  requests: number[]
+}
+
+/** A request a finding names, as the readable account shows it. */
+export interface Shown {
+  id: number
+  method: string
+  url: string
+  time: string
+}
+
+export type RuleOutcome = 'pass' | 'fail' | 'not-exercised'
+
+export interface RuleVerdict {
+  id: RuleId
+  outcome: RuleOutcome
+  findings: Finding[]
+}
+
+export interface Verdict {
+  status: 200
+  outcome: 'pass' | 'fail'
+  rules: RuleVerdict[]
+}
+
+/** A verdict with the requests its findings name (method, URL, time), for the readable account. */
+export interface DetailedVerdict extends Verdict {
+  requests: Record<number, Shown>
+}
+
+/** The findings a rule keeps per credential; past it one note counts the rest. */
+export const MAX_FINDINGS = 50
+/** Windows (full URLs) and files remembered per credential; past it the oldest go first. */
+export const MAX_KEYS = 100_000
+
+/** The lists a walk can be made of, and what each is called in a copy. */
+export const LIST_PATHS = {
+  applications: `${API_PREFIX}/applications/list`,
+  candidates: `${API_PREFIX}/candidates/list`,
+  timesheets: `${API_PREFIX}/timesheets/list`,
+  marketing: `${API_PREFIX}/marketing/list`,
+} as const
+export type ListName = keyof typeof LIST_PATHS
+const LIST_BY_PATH = new Map<string, ListName>(Object.entries(LIST_PATHS).map(([name, path]) => [path, name as ListName]))
+
+const DOWNLOAD = new RegExp(
+  `^${API_PREFIX}/(candidates/(timesheet|resume|document)|candidates/timesheets/download|applications/attachment)/([^/?#]+)$`,
+)
+const JOB_WRITE = new RegExp(`^${API_PREFIX}/job/(add|close|expire|repost|delete)$`)
+/** Refusals of the write itself: not the credentials (401, 403), the limit (429) or a timeout (408). */
+const REFUSED = new Set([400, 404, 409, 412, 413, 415, 422])
+
+interface Window {
+  opened: number
+  /** The request that opened it met a fault: its client never had the answer, so one repeat is forgiven. */
+  faulted: boolean
+  /** A 429 was answered since it opened: then Retry-after rules. */
+  toldAt?: number
+  retryAt?: number
+  told?: number
+  lastSeen: number
+}
+
+interface Walk {
+  list: string
+  since: string | undefined
+  page: number
+  started: number
+  complete: boolean
+  requests: number[]
+}
+
+interface RuleState {
+  exercised: boolean
+  findings: Finding[]
+  dropped: number
+}
+
+class UserState {
+  readonly rules = new Map<RuleId, RuleState>(RULE_IDS.map((id) => [id, { exercised: false, findings: [], dropped: 0 }]))
+  readonly windows = new Map<string, Window>()
+  /** The walk under way (or last made) of each list, by path and filters other than since and page. */
+  readonly walks = new Map<string, Walk>()
+  /** The start of the last complete walk of each list. */
+  readonly complete = new Map<string, Walk>()
+  fieldsRead: Readonly<Record<string, string>> | undefined
+  readonly refused = new Map<string, { digest: string; id: number }>()
+  readonly files = new Map<string, number>()
+  lastTime = 0
+}
+
+/** `?a=1&b=2` as ordered name/value pairs, decoded as the fake's query parser does (a `+` is a space). */
+function queryOf(url: string): { path: string; params: URLSearchParams } {
+  const mark = url.indexOf('?')
+  return mark < 0 ? { path: url, params: new URLSearchParams() } : { path: url.slice(0, mark), params: new URLSearchParams(url.slice(mark + 1)) }
+}
+
+const minuteFloor = (ms: number) => Math.floor(ms / 60_000) * 60_000
+
+export class VerdictEvaluator {
+  readonly #context: VerdictContext
+  readonly #users = new Map<string, UserState>()
+  /** The requests findings name, kept for the account: bounded with the findings. */
+  readonly #shown = new Map<number, Shown>()
+  /** Copy checks held per list (the last one each), as findings of copy-in-step. */
+  readonly #copies = new Map<string, { user: string | undefined; findings: Finding[]; exercised: boolean }>()
+
+  constructor(context: VerdictContext) {
+    this.#context = context
+  }
+
+  clear(): void {
+    this.#users.clear()
+    this.#shown.clear()
+    this.#copies.clear()
+  }
+
+  #user(name: string): UserState {
+    let state = this.#users.get(name)
+    if (!state) {
+      state = new UserState()
+      this.#users.set(name, state)
+    }
+    return state
+  }
+
+  #exercise(user: UserState, rule: RuleId): void {
+    ;(user.rules.get(rule) as RuleState).exercised = true
+  }
+
+  #find(user: UserState, rule: RuleId, message: string, entries: ReadonlyArray<Observed | number>): void {
+    const state = user.rules.get(rule) as RuleState
+    state.exercised = true
+    if (state.findings.length >= MAX_FINDINGS) {
+      state.dropped += 1
+      return
+    }
+    const ids: number[] = []
+    for (const entry of entries) {
+      if (typeof entry === 'number') ids.push(entry)
+      else {
+        ids.push(entry.id)
+        this.#shown.set(entry.id, { id: entry.id, method: entry.method, url: entry.url, time: formatTimestamp(entry.time) })
+      }
+    }
+    state.findings.push({ message, requests: ids })
+  }
+
+  /** One journal entry, as it is recorded. */
+  observe(entry: Observed): void {
+    const { path, params } = queryOf(entry.url)
+    if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) return
+    const user = this.#user(entry.user)
+    user.lastTime = entry.time
+    this.#credentials(user, entry)
+    if (entry.method === 'POST') this.#postJson(user, entry)
+    this.#window(user, entry)
+    const list = LIST_BY_PATH.get(path)
+    if (list !== undefined && entry.method === 'GET') this.#walk(user, entry, path, params)
+    const download = DOWNLOAD.exec(path)
+    if (download && entry.method === 'GET') this.#download(user, entry, download)
+    if (entry.method === 'GET' && path === `${API_PREFIX}/job/fields` && entry.fieldsRead) user.fieldsRead = entry.fieldsRead
+    if (entry.method === 'POST' && JOB_WRITE.test(path)) this.#jobWrite(user, entry, path)
+  }
+
+  #credentials(user: UserState, entry: Observed): void {
+    this.#exercise(user, 'credentials')
+    if (!entry.credentials) this.#find(user, 'credentials', `${entry.method} ${entry.url} was sent without Basic credentials.`, [entry])
+  }
+
+  #postJson(user: UserState, entry: Observed): void {
+    this.#exercise(user, 'post-json')
+    const type = entry.contentType
+    if (type === undefined || !/^application\/json\s*(;|$)/i.test(type)) {
+      this.#find(
+        user,
+        'post-json',
+        `${entry.method} ${entry.url} was sent with ${type === undefined ? 'no Content-Type' : `Content-Type ${type}`}, not application/json.`,
+        [entry],
+      )
+    }
+  }
+
+  #window(user: UserState, entry: Observed): void {
+    const windowMs = this.#context.windowSeconds() * 1000
+    if (windowMs <= 0) return
+    const key = `${entry.method} ${entry.url}`
+    const window = user.windows.get(key)
+    const t = entry.time
+    if (window) {
+      this.#exercise(user, 'one-request-per-window')
+      window.lastSeen = t
+    }
+    if (entry.status === 429) {
+      const retryAt = t + (entry.retryAfter ?? 0) * 1000
+      if (!window || t - window.opened >= windowMs) {
+        // the window was opened before the journal began, or by another client: not this client's doing
+        user.windows.set(key, { opened: retryAt - windowMs, faulted: false, toldAt: t, retryAt, told: entry.id, lastSeen: t })
+        this.#sweep(user.windows, t, windowMs)
+        return
+      }
+      if (window.retryAt !== undefined && window.told !== undefined) {
+        this.#exercise(user, 'retry-after')
+        if (t < window.retryAt) {
+          const waited = Math.round((t - (window.toldAt as number)) / 1000)
+          const asked = Math.round((window.retryAt - (window.toldAt as number)) / 1000)
+          this.#find(
+            user,
+            'retry-after',
+            `${key} was retried ${waited} s after a 429 whose Retry-after asked for ${asked} s.`,
+            [window.told, entry],
+          )
+        }
+        return
+      }
+      if (!window.faulted) {
+        const since = Math.round((t - window.opened) / 1000)
+        this.#find(user, 'one-request-per-window', `${key} was requested again ${since} s after it was last answered, inside the ${windowMs / 1000} s window.`, [
+          entry,
+        ])
+      }
+      window.toldAt = t
+      window.retryAt = retryAt
+      window.told = entry.id
+      return
+    }
+    if (window?.retryAt !== undefined) {
+      this.#exercise(user, 'retry-after')
+      if (t < window.retryAt) {
+        const waited = Math.round((t - (window.toldAt as number)) / 1000)
+        const asked = Math.round((window.retryAt - (window.toldAt as number)) / 1000)
+        this.#find(user, 'retry-after', `${key} was retried ${waited} s after a 429 whose Retry-after asked for ${asked} s.`, [
+          window.told as number,
+          entry,
+        ])
+      }
+    }
+    if (entry.opened) {
+      user.windows.delete(key)
+      user.windows.set(key, { opened: t, faulted: entry.fault !== undefined, lastSeen: t })
+      this.#sweep(user.windows, t, windowMs)
+    }
+  }
+
+  /** Past the cap, windows that closed go (the oldest first), then the oldest whatever their state. */
+  #sweep(windows: Map<string, Window>, now: number, windowMs: number): void {
+    if (windows.size <= MAX_KEYS) return
+    for (const [key, window] of windows) {
+      if (now - window.opened >= windowMs && (window.retryAt === undefined || now >= window.retryAt)) windows.delete(key)
+      if (windows.size <= MAX_KEYS * 0.9) return
+    }
+    while (windows.size > MAX_KEYS) windows.delete(windows.keys().next().value as string)
+  }
+
+  #walk(user: UserState, entry: Observed, path: string, params: URLSearchParams): void {
+    const since = params.get('since') ?? undefined
+    const filters = [...params].filter(([name]) => name !== 'since' && name !== 'page').sort()
+    const list = filters.length === 0 ? path : `${path}?${new URLSearchParams(filters)}`
+    if (since !== undefined) {
+      this.#exercise(user, 'since-no-gap')
+      if (!isMinute(since)) {
+        this.#find(user, 'since-no-gap', `${entry.method} ${entry.url} sent since=${JSON.stringify(since)}, which is not YYYY-MM-DD HH:MM.`, [entry])
+      }
+    }
+    if (entry.status !== 200 || entry.fault !== undefined) return
+    const pageText = params.get('page')
+    const page = pageText === null ? 1 : Number(pageText)
+    if (!Number.isInteger(page) || page < 1) return
+    const current = user.walks.get(list)
+    if (page === 1) {
+      this.#exercise(user, 'walk-to-last-page')
+      const previous = user.complete.get(list)
+      if (since !== undefined && isMinute(since) && previous) {
+        const from = minuteFloor(previous.started)
+        if (parseTime(since) > from) {
+          this.#find(
+            user,
+            'since-no-gap',
+            `${list} was walked since ${since}, later than ${formatTimestamp(from).slice(0, 16)}, when the previous complete walk of it began: what changed in between was never read.`,
+            [previous.requests[0] as number, entry],
+          )
+        }
+      }
+      const walk: Walk = { list, since, page: 1, started: entry.time, complete: entry.nextPage !== true, requests: [entry.id] }
+      this.#note(entry)
+      user.walks.set(list, walk)
+      if (walk.complete) user.complete.set(list, walk)
+      return
+    }
+    // a page of a walk the journal did not see begin is not this client's walk to judge
+    if (!current || current.since !== since || current.complete) return
+    if (page > current.page + 1) {
+      this.#find(user, 'walk-to-last-page', `${list} jumped from page ${current.page} to page ${page}: the pages between were never read.`, [entry])
+    }
+    if (page >= current.page) {
+      current.page = page
+      if (current.requests.length < MAX_FINDINGS) current.requests.push(entry.id)
+      this.#note(entry)
+      if (entry.nextPage !== true) {
+        current.complete = true
+        user.complete.set(list, current)
+      }
+    }
+  }
+
+  /** Keeps how a request looked, for findings that name it later (walks end at the verdict). */
+  #note(entry: Observed): void {
+    this.#shown.set(entry.id, { id: entry.id, method: entry.method, url: entry.url, time: formatTimestamp(entry.time) })
+    if (this.#shown.size > MAX_KEYS) this.#shown.delete(this.#shown.keys().next().value as number)
+  }
+
+  #download(user: UserState, entry: Observed, match: RegExpExecArray): void {
+    const kind = match[2] ?? (match[1]?.startsWith('applications') ? 'attachment' : 'timesheet')
+    const file = `${kind} ${match[3]}`
+    this.#exercise(user, 'download-listed-ids')
+    if (entry.status === 404) {
+      this.#find(user, 'download-listed-ids', `${entry.method} ${entry.url} asked for a ${kind} no list gave: the board has no ${kind} ${match[3]}.`, [entry])
+      return
+    }
+    if (entry.status !== 200 || entry.fault !== undefined) return
+    this.#exercise(user, 'download-once')
+    const before = user.files.get(file)
+    if (before !== undefined) {
+      this.#find(user, 'download-once', `The ${kind} ${match[3]} was downloaded again, unchanged (${entry.method} ${entry.url}).`, [before, entry])
+    }
+    user.files.delete(file)
+    user.files.set(file, entry.id)
+    if (user.files.size > MAX_KEYS) user.files.delete(user.files.keys().next().value as string)
+    this.#note(entry)
+  }
+
+  #jobWrite(user: UserState, entry: Observed, path: string): void {
+    if (path === `${API_PREFIX}/job/add`) {
+      this.#exercise(user, 'current-job-fields')
+      for (const [field, current] of Object.entries(entry.staleFields ?? {})) {
+        const read = user.fieldsRead?.[field]
+        if (read === current) continue
+        const why = read === undefined ? 'the client never read job/fields' : 'its values changed since the client last read job/fields'
+        this.#find(user, 'current-job-fields', `${entry.method} ${entry.url} was refused (${entry.status}) on ${field}: ${why}.`, [entry])
+      }
+    }
+    const digest = entry.digest
+    if (digest === undefined) return
+    const before = user.refused.get(path)
+    if (before !== undefined) {
+      this.#exercise(user, 'no-unchanged-resend')
+      if (before.digest === digest) {
+        this.#find(user, 'no-unchanged-resend', `${entry.method} ${entry.url} was sent again unchanged after it was refused.`, [before.id, entry])
+      }
+    }
+    if (REFUSED.has(entry.status)) {
+      this.#exercise(user, 'no-unchanged-resend')
+      user.refused.set(path, { digest, id: entry.id })
+      this.#note(entry)
+    } else if (entry.status < 300) user.refused.delete(path)
+  }
+
+  /** The start of the most recent complete walk of a whole list (no filter but since), by one credential or any. */
+  lastCompleteWalk(list: ListName, user?: string): { started: number; user: string; requests: number[] } | undefined {
+    let found: { started: number; user: string; requests: number[] } | undefined
+    for (const [name, state] of this.#users) {
+      if (user !== undefined && name !== user) continue
+      const walk = state.complete.get(LIST_PATHS[list])
+      if (walk && (found === undefined || walk.started > found.started)) found = { started: walk.started, user: name, requests: walk.requests }
+    }
+    return found
+  }
+
+  /** Holds the result of a copy check of one list: it joins the verdict as copy-in-step. */
+  noteCopy(list: ListName, user: string | undefined, findings: Finding[]): void {
+    this.#copies.set(list, { user, findings, exercised: true })
+  }
+
+  /** The verdict over the journal since the last reset, of one credential or all of them. */
+  verdict(user?: string): DetailedVerdict {
+    const states = user === undefined ? [...this.#users.values()] : this.#users.has(user) ? [this.#users.get(user) as UserState] : []
+    const rules: RuleVerdict[] = RULE_IDS.map((id) => {
+      const findings: Finding[] = []
+      let exercised = false
+      let dropped = 0
+      if (id === 'copy-in-step') {
+        for (const copy of this.#copies.values()) {
+          if (user !== undefined && copy.user !== undefined && copy.user !== user) continue
+          exercised = true
+          findings.push(...copy.findings)
+        }
+      }
+      for (const state of states) {
+        const rule = state.rules.get(id) as RuleState
+        exercised ||= rule.exercised
+        findings.push(...rule.findings)
+        dropped += rule.dropped
+        if (id === 'walk-to-last-page') {
+          for (const walk of state.walks.values()) {
+            if (walk.complete) continue
+            exercised = true
+            findings.push({
+              message: `${walk.list}${walk.since === undefined ? '' : ` since ${walk.since}`} was walked to page ${walk.page} and no further: the last page (without next_page) was never read.`,
+              requests: [...walk.requests],
+            })
+          }
+        }
+      }
+      if (dropped > 0) findings.push({ message: `${dropped} more findings of this rule were not kept (each rule keeps its first ${MAX_FINDINGS} per credential).`, requests: [] })
+      return { id, outcome: findings.length > 0 ? 'fail' : exercised ? 'pass' : 'not-exercised', findings }
+    })
+    const requests: Record<number, Shown> = {}
+    for (const rule of rules) for (const finding of rule.findings) for (const id of finding.requests) {
+      const shown = this.#shown.get(id)
+      if (shown) requests[id] = shown
+    }
+    return { status: 200, outcome: rules.some((rule) => rule.outcome === 'fail') ? 'fail' : 'pass', rules, requests }
+  }
+}
