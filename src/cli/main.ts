@@ -14,6 +14,7 @@ import { buildApp } from '../fake/app.js'
 import { addContractCommand, type ContractProcess, nodeProcess } from './contract.js'
 import { overrideLine, ProfileError } from '../profile/profile.js'
 import { addProfileCommand } from './profile.js'
+import { addVerdictCommand, shutdownVerdict } from './verdict.js'
 import { useColour } from '../fake/http/log.js'
 import { OptionsError } from '../fake/options.js'
 import { PACKAGE_VERSION } from '../core/paths.js'
@@ -94,8 +95,16 @@ async function serve(flags: ServerOptionsInput, io: CliProcess): Promise<number>
     const stopListening = io.onSignal((signal) => {
       if (closing) return
       closing = true
-      server.close().then(
-        () => resolve(0),
+      // the verdict is taken before the board goes: its files, its account, and --verdict-exit
+      const log = server.options.log === 'pretty' ? io.stdout : undefined
+      shutdownVerdict(server, given, log, io.stderr)
+        .catch((error: unknown) => {
+          io.stderr.write(`jobboard-kit: the verdict could not be taken: ${String(error)}\n`)
+          return undefined
+        })
+        .then((outcome) => server.close().then(() => (outcome === 'fail' && given.verdictExit ? 1 : 0)))
+        .then(
+        (code) => resolve(code),
         (error: unknown) => {
           io.stderr.write(`jobboard-kit: error while closing on ${signal}: ${String(error)}\n`)
           resolve(1)
@@ -161,6 +170,7 @@ export function program(io: CliProcess = processIo, done: (code: number) => void
     },
   })
   addProfileCommand(cli, io, done)
+  addVerdictCommand(cli, io, done)
   // a usage error is one line naming the problem and the command's help, not the help itself
   cli.configureOutput({ outputError: (message, write) => write(oneLine(message)) })
   for (const command of cli.commands) command.configureOutput({ outputError: (message, write) => write(oneLine(message, command.name())) })
