@@ -5,12 +5,12 @@ import { once } from 'node:events'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { runToEnd, serve, serveProcess } from '../helpers/cli.js'
 
 const auth = { authorization: `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}` }
 
-const tempDir = async (t: Parameters<Parameters<typeof t.test>[1]>[0]) => {
+const tempDir = async (t: Test) => {
   const dir = await mkdtemp(join(tmpdir(), 'verdict-'))
   t.teardown(() => rm(dir, { recursive: true, force: true }))
   return dir

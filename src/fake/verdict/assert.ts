@@ -10,7 +10,7 @@ export type VerdictSource = { verdict(options?: { user?: string }): DetailedVerd
 
 /** A test context with `fail` (tap's t, node:test's t.assert via assert): a failure is reported there rather than thrown. */
 interface Failing {
-  fail(message?: string): unknown
+  fail(message: string): unknown
 }
 
 const verdictOf = (source: VerdictSource, user?: string): DetailedVerdict =>

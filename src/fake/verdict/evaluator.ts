@@ -312,6 +312,14 @@ export class VerdictEvaluator {
     const current = user.walks.get(list)
     if (page === 1) {
       this.#exercise(user, 'walk-to-last-page')
+      if (current && !current.complete) {
+        this.#find(
+          user,
+          'walk-to-last-page',
+          `${current.list}${current.since === undefined ? '' : ` since ${current.since}`} was walked to page ${current.page} and left there: a new walk began at page 1 instead of resuming.`,
+          [...current.requests, entry.id],
+        )
+      }
       const previous = user.complete.get(list)
       if (since !== undefined && isMinute(since) && previous) {
         const from = minuteFloor(previous.started)

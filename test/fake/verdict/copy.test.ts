@@ -47,7 +47,7 @@ t.test('names the missing, extra and stale records of a copy, and copy-in-step f
   const fake = await server(t)
   const applications = await walk(fake, '/api/v1/applications/list')
   const pairs = applications.map((a) => ({ id: a.id, updated_at: a.updated_at }))
-  const [first, second, ...rest] = pairs
+  const [first, second, ...rest] = pairs as [{ id: number; updated_at: string }, { id: number; updated_at: string }, ...Json[]]
   const older = { id: second.id, updated_at: '2000-01-01 00:00:00' }
   const answer = await copy(fake, { applications: [older, ...rest, { id: 999999 }] })
   t.same(answer.json().lists.applications, { missing: [first.id], extra: [999999], stale: [second.id], walkStarted: '2026-11-22 09:30:00' })
