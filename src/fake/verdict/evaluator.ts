@@ -3,6 +3,7 @@
 // the last job/fields read, refused writes, files got) and the findings so far. A verdict
 // reads that state: no re-scan of the journal, whatever its length. Bounded: the state
 // of windows and files is swept past its caps, and each rule keeps its first findings.
+import { createHash } from 'node:crypto'
 import { isMinute } from '../../../schemas/formats.js'
 import { formatTimestamp, parseTime } from '../../core/time.js'
 import { API_PREFIX } from '../store/links.js'
@@ -75,6 +76,17 @@ export interface DetailedVerdict extends Verdict {
 export const MAX_FINDINGS = 50
 /** Windows (full URLs) and files remembered per credential; past it the oldest go first. */
 export const MAX_KEYS = 100_000
+/** Lists (a vacancy filter makes another) whose walks are followed per credential; past it the oldest go first. */
+export const MAX_WALKS = 10_000
+/** Requests kept to show in the account (method, URL, time); past it the oldest go first. */
+export const MAX_SHOWN = 10_000
+/** Credentials judged apart; the requests of any further user name are judged together, as `*`. */
+export const MAX_USERS = 100
+
+/** A key that stays short whatever the URL: long ones are held as a digest, so the state is bounded in bytes too. */
+const short = (text: string) => (text.length <= 256 ? text : `#${createHash('sha256').update(text).digest('base64url')}`)
+/** A URL as findings and the account show it: cut past 500 characters. */
+const shown = (url: string) => (url.length <= 500 ? url : `${url.slice(0, 500)}...`)
 
 /** The lists a walk can be made of, and what each is called in a copy. */
 export const LIST_PATHS = {
@@ -161,8 +173,9 @@ export class VerdictEvaluator {
   #user(name: string): UserState {
     let state = this.#users.get(name)
     if (!state) {
-      state = new UserState()
-      this.#users.set(name, state)
+      const key = this.#users.size >= MAX_USERS ? '*' : name
+      state = this.#users.get(key) ?? new UserState()
+      this.#users.set(key, state)
     }
     return state
   }
@@ -183,7 +196,7 @@ export class VerdictEvaluator {
       if (typeof entry === 'number') ids.push(entry)
       else {
         ids.push(entry.id)
-        this.#shown.set(entry.id, { id: entry.id, method: entry.method, url: entry.url, time: formatTimestamp(entry.time) })
+        this.#note(entry)
       }
     }
     state.findings.push({ message, requests: ids })
@@ -208,7 +221,7 @@ export class VerdictEvaluator {
 
   #credentials(user: UserState, entry: Observed): void {
     this.#exercise(user, 'credentials')
-    if (!entry.credentials) this.#find(user, 'credentials', `${entry.method} ${entry.url} was sent without Basic credentials.`, [entry])
+    if (!entry.credentials) this.#find(user, 'credentials', `${entry.method} ${shown(entry.url)} was sent without Basic credentials.`, [entry])
   }
 
   #postJson(user: UserState, entry: Observed): void {
@@ -218,7 +231,7 @@ export class VerdictEvaluator {
       this.#find(
         user,
         'post-json',
-        `${entry.method} ${entry.url} was sent with ${type === undefined ? 'no Content-Type' : `Content-Type ${type}`}, not application/json.`,
+        `${entry.method} ${shown(entry.url)} was sent with ${type === undefined ? 'no Content-Type' : `Content-Type ${type}`}, not application/json.`,
         [entry],
       )
     }
@@ -227,7 +240,8 @@ export class VerdictEvaluator {
   #window(user: UserState, entry: Observed): void {
     const windowMs = this.#context.windowSeconds() * 1000
     if (windowMs <= 0) return
-    const key = `${entry.method} ${entry.url}`
+    const key = short(`${entry.method} ${entry.url}`)
+    const named = `${entry.method} ${shown(entry.url)}`
     const window = user.windows.get(key)
     const t = entry.time
     if (window) {
@@ -250,7 +264,7 @@ export class VerdictEvaluator {
           this.#find(
             user,
             'retry-after',
-            `${key} was retried ${waited} s after a 429 whose Retry-after asked for ${asked} s.`,
+            `${named} was retried ${waited} s after a 429 whose Retry-after asked for ${asked} s.`,
             [window.told, entry],
           )
         }
@@ -258,7 +272,7 @@ export class VerdictEvaluator {
       }
       if (!window.faulted) {
         const since = Math.round((t - window.opened) / 1000)
-        this.#find(user, 'one-request-per-window', `${key} was requested again ${since} s after it was last answered, inside the ${windowMs / 1000} s window.`, [
+        this.#find(user, 'one-request-per-window', `${named} was requested again ${since} s after it was last answered, inside the ${windowMs / 1000} s window.`, [
           entry,
         ])
       }
@@ -272,7 +286,7 @@ export class VerdictEvaluator {
       if (t < window.retryAt) {
         const waited = Math.round((t - (window.toldAt as number)) / 1000)
         const asked = Math.round((window.retryAt - (window.toldAt as number)) / 1000)
-        this.#find(user, 'retry-after', `${key} was retried ${waited} s after a 429 whose Retry-after asked for ${asked} s.`, [
+        this.#find(user, 'retry-after', `${named} was retried ${waited} s after a 429 whose Retry-after asked for ${asked} s.`, [
           window.told as number,
           entry,
         ])
@@ -297,12 +311,13 @@ export class VerdictEvaluator {
 
   #walk(user: UserState, entry: Observed, path: string, params: URLSearchParams): void {
     const since = params.get('since') ?? undefined
-    const filters = [...params].filter(([name]) => name !== 'since' && name !== 'page').sort()
-    const list = filters.length === 0 ? path : `${path}?${new URLSearchParams(filters)}`
+    // a walk is of one list and filter: parameters the board does not read (a cache-buster) make no other list
+    const vacancy = params.get('vacancy')
+    const list = vacancy === null ? path : `${path}?vacancy=${short(vacancy)}`
     if (since !== undefined) {
       this.#exercise(user, 'since-no-gap')
       if (!isMinute(since)) {
-        this.#find(user, 'since-no-gap', `${entry.method} ${entry.url} sent since=${JSON.stringify(since)}, which is not YYYY-MM-DD HH:MM.`, [entry])
+        this.#find(user, 'since-no-gap', `${entry.method} ${shown(entry.url)} sent since=${JSON.stringify(shown(since))}, which is not YYYY-MM-DD HH:MM.`, [entry])
       }
     }
     if (entry.status !== 200 || entry.fault !== undefined) return
@@ -334,8 +349,10 @@ export class VerdictEvaluator {
       }
       const walk: Walk = { list, since, page: 1, started: entry.time, complete: entry.nextPage !== true, requests: [entry.id] }
       this.#note(entry)
+      user.walks.delete(list)
       user.walks.set(list, walk)
-      if (walk.complete) user.complete.set(list, walk)
+      if (user.walks.size > MAX_WALKS) user.walks.delete(user.walks.keys().next().value as string)
+      if (walk.complete) this.#completed(user, walk)
       return
     }
     // a page of a walk the journal did not see begin is not this client's walk to judge
@@ -349,30 +366,37 @@ export class VerdictEvaluator {
       this.#note(entry)
       if (entry.nextPage !== true) {
         current.complete = true
-        user.complete.set(list, current)
+        this.#completed(user, current)
       }
     }
   }
 
+  #completed(user: UserState, walk: Walk): void {
+    user.complete.delete(walk.list)
+    user.complete.set(walk.list, walk)
+    if (user.complete.size > MAX_WALKS) user.complete.delete(user.complete.keys().next().value as string)
+  }
+
   /** Keeps how a request looked, for findings that name it later (walks end at the verdict). */
   #note(entry: Observed): void {
-    this.#shown.set(entry.id, { id: entry.id, method: entry.method, url: entry.url, time: formatTimestamp(entry.time) })
-    if (this.#shown.size > MAX_KEYS) this.#shown.delete(this.#shown.keys().next().value as number)
+    if (this.#shown.has(entry.id)) return
+    this.#shown.set(entry.id, { id: entry.id, method: entry.method, url: shown(entry.url), time: formatTimestamp(entry.time) })
+    if (this.#shown.size > MAX_SHOWN) this.#shown.delete(this.#shown.keys().next().value as number)
   }
 
   #download(user: UserState, entry: Observed, match: RegExpExecArray): void {
     const kind = match[2] ?? (match[1]?.startsWith('applications') ? 'attachment' : 'timesheet')
-    const file = `${kind} ${match[3]}`
+    const file = short(`${kind} ${match[3]}`)
     this.#exercise(user, 'download-listed-ids')
     if (entry.status === 404) {
-      this.#find(user, 'download-listed-ids', `${entry.method} ${entry.url} asked for a ${kind} no list gave: the board has no ${kind} ${match[3]}.`, [entry])
+      this.#find(user, 'download-listed-ids', `${entry.method} ${shown(entry.url)} asked for a ${kind} no list gave: the board has no ${kind} ${shown(match[3] as string)}.`, [entry])
       return
     }
     if (entry.status !== 200 || entry.fault !== undefined) return
     this.#exercise(user, 'download-once')
     const before = user.files.get(file)
     if (before !== undefined) {
-      this.#find(user, 'download-once', `The ${kind} ${match[3]} was downloaded again, unchanged (${entry.method} ${entry.url}).`, [before, entry])
+      this.#find(user, 'download-once', `The ${kind} ${shown(match[3] as string)} was downloaded again, unchanged (${entry.method} ${shown(entry.url)}).`, [before, entry])
     }
     user.files.delete(file)
     user.files.set(file, entry.id)
@@ -387,7 +411,7 @@ export class VerdictEvaluator {
         const read = user.fieldsRead?.[field]
         if (read === current) continue
         const why = read === undefined ? 'the client never read job/fields' : 'its values changed since the client last read job/fields'
-        this.#find(user, 'current-job-fields', `${entry.method} ${entry.url} was refused (${entry.status}) on ${field}: ${why}.`, [entry])
+        this.#find(user, 'current-job-fields', `${entry.method} ${shown(entry.url)} was refused (${entry.status}) on ${field}: ${why}.`, [entry])
       }
     }
     const digest = entry.digest
@@ -396,7 +420,7 @@ export class VerdictEvaluator {
     if (before !== undefined) {
       this.#exercise(user, 'no-unchanged-resend')
       if (before.digest === digest) {
-        this.#find(user, 'no-unchanged-resend', `${entry.method} ${entry.url} was sent again unchanged after it was refused.`, [before.id, entry])
+        this.#find(user, 'no-unchanged-resend', `${entry.method} ${shown(entry.url)} was sent again unchanged after it was refused.`, [before.id, entry])
       }
     }
     if (REFUSED.has(entry.status)) {
