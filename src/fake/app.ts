@@ -44,6 +44,8 @@ declare module 'fastify' {
     apiUser: string
     /** The rate-limit window this request opened, if any. */
     limitKey: string | undefined
+    /** A request refused by the rate limit: when the window that refused it opened (epoch ms). */
+    windowOpened: number | undefined
     /** The fault this request met, if any. */
     fault: ArmedFault | undefined
     /** Where this request's answer is kept once made, when its route's answers are cached and it missed. */
@@ -123,6 +125,7 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   })
   app.decorateRequest('apiUser', '')
   app.decorateRequest('limitKey', undefined)
+  app.decorateRequest('windowOpened', undefined)
   app.decorateRequest('fault', undefined)
   app.decorateRequest('answerKey', undefined)
   app.decorateRequest('answerMonth', undefined)

@@ -47,7 +47,7 @@ export class Board {
 
   constructor(options: ResolvedOptions, scenario?: string | ScenarioFile) {
     this.options = options
-    this.verdict = options.verdict ? new VerdictEvaluator({ windowSeconds: () => this.scenario.rateLimitWindow }) : undefined
+    this.verdict = options.verdict ? new VerdictEvaluator({ windowSeconds: () => this.scenario.rateLimitWindow, now: () => this.clock.now() }) : undefined
     this.journal = new Journal(JOURNAL_SIZE, this.verdict)
     this.#source = scenario ?? options.scenario
     this.#seed = options.seed

@@ -38,7 +38,7 @@ export interface JournalObserver {
 }
 
 /** What a rule needs beyond the entry itself. */
-export type Facts = Pick<Observed, 'credentials' | 'opened' | 'fieldsRead' | 'staleFields'>
+export type Facts = Pick<Observed, 'credentials' | 'opened' | 'windowOpened' | 'fieldsRead' | 'staleFields'>
 
 export class Journal {
   readonly #slots: Array<Held | undefined>
@@ -59,14 +59,34 @@ export class Journal {
   /** Records an entry; `time` may be epoch milliseconds, formatted when the journal is read. Answers its id. */
   record(given: Held, facts?: Facts): number {
     const id = this.#nextId++
-    const entry = { id, ...given }
+    // the entry is the caller's new object: given its id in place rather than copied
+    const entry = given
+    entry.id = id
     if (this.#count === this.#limit) this.#dropOldest()
     this.#slots[(this.#head + this.#count) % this.#limit] = entry
     this.#count += 1
     this.#urlChars += entry.url.length
     while (this.#urlChars > MAX_JOURNAL_URL_CHARS && this.#count > 1) this.#dropOldest()
     if (this.observer && typeof entry.time === 'number') {
-      this.observer.observe({ ...entry, time: entry.time, credentials: facts?.credentials ?? entry.user !== '', ...facts })
+      // one shape for every entry, written out: spreading optional fields costs more than the rules
+      this.observer.observe({
+        id,
+        method: entry.method,
+        url: entry.url,
+        status: entry.status,
+        time: entry.time,
+        user: entry.user,
+        credentials: facts?.credentials ?? entry.user !== '',
+        fault: entry.fault,
+        contentType: entry.contentType,
+        retryAfter: entry.retryAfter,
+        digest: entry.digest,
+        nextPage: entry.nextPage,
+        opened: facts?.opened,
+        windowOpened: facts?.windowOpened,
+        fieldsRead: facts?.fieldsRead,
+        staleFields: facts?.staleFields,
+      })
     }
     return id
   }
@@ -195,6 +215,7 @@ export function requestJournal(board: Board, requestLog: RequestLog | undefined)
       board.journal.observer && {
         credentials: header !== undefined && /^Basic\s+\S/i.test(header),
         opened: request.limitKey !== undefined && (status < 400 || board.scenario.behaviour.rateLimitCounts === 'all'),
+        windowOpened: request.windowOpened,
         ...(status === 200 && path === JOB_FIELDS ? { fieldsRead: fieldDigests(board) } : {}),
         ...(status === 412 && post && path === `${API_PREFIX}/job/add` ? { staleFields: staleFields(board, request.body) } : {}),
       },

@@ -6,7 +6,7 @@ import type { Clock } from '../../core/clock.js'
 
 export type CountPolicy = 'all' | 'success'
 
-export type Admission = { admitted: true } | { admitted: false; retryAfter: number }
+export type Admission = { admitted: true } | { admitted: false; retryAfter: number; opened: number }
 
 /** Characters of keys (credential, method, URL) the open windows may hold together: 32 Mi, about 32 MiB (URLs are one-byte strings). */
 export const MAX_KEY_CHARS = 32 * 1024 * 1024
@@ -49,7 +49,7 @@ export class RateLimiter {
     const opened = this.#opened.get(key)
     // a window opened "later" than now (a virtual clock set back) is still open: going back in time lifts no limit
     if (opened !== undefined && now - opened < this.#windowMs) {
-      return { admitted: false, retryAfter: Math.max(1, Math.ceil((opened + this.#windowMs - now) / 1000)) }
+      return { admitted: false, retryAfter: Math.max(1, Math.ceil((opened + this.#windowMs - now) / 1000)), opened }
     }
     if (this.#opened.size >= this.#sweepAt) {
       this.#sweep(now)

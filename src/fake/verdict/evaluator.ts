@@ -27,6 +27,8 @@ export interface Observed {
   nextPage?: boolean | undefined
   /** The request opened a rate-limit window that stayed open. */
   opened?: boolean | undefined
+  /** A 429: when the window that refused it opened. */
+  windowOpened?: number | undefined
   /** A job/fields read: a digest of each constrained list as answered. */
   fieldsRead?: Readonly<Record<string, string>> | undefined
   /** A refused job write: the constrained fields whose values were not current, and a digest of the current values. */
@@ -37,6 +39,8 @@ export interface Observed {
 export interface VerdictContext {
   /** The rate-limit window in seconds; 0 when the limit is off. */
   windowSeconds(): number
+  /** The board's time (epoch ms): when the journal was emptied. */
+  now(): number
 }
 
 export interface Finding {
@@ -44,6 +48,9 @@ export interface Finding {
   /** Journal ids of the offending requests. */
   requests: number[]
 }
+
+/** A request as it is kept: its time formatted only when a verdict shows it. */
+type Kept = Omit<Shown, 'time'> & { time: number }
 
 /** A request a finding names, as the readable account shows it. */
 export interface Shown {
@@ -105,17 +112,6 @@ const JOB_WRITE = new RegExp(`^${API_PREFIX}/job/(add|close|expire|repost|delete
 /** Refusals of the write itself: not the credentials (401, 403), the limit (429) or a timeout (408). */
 const REFUSED = new Set([400, 404, 409, 412, 413, 415, 422])
 
-interface Window {
-  opened: number
-  /** The request that opened it met a fault: its client never had the answer, so one repeat is forgiven. */
-  faulted: boolean
-  /** A 429 was answered since it opened: then Retry-after rules. */
-  toldAt?: number
-  retryAt?: number
-  told?: number
-  lastSeen: number
-}
-
 interface Walk {
   list: string
   since: string | undefined
@@ -133,7 +129,12 @@ interface RuleState {
 
 class UserState {
   readonly rules = new Map<RuleId, RuleState>(RULE_IDS.map((id) => [id, { exercised: false, findings: [], dropped: 0 }]))
-  readonly windows = new Map<string, Window>()
+  /** URLs answered 429: when, by which request, and when Retry-after lets them be asked again. */
+  readonly told = new Map<string, { retryAt: number; at: number; id: number }>()
+  /** Windows whose answer a fault spoiled (cut short, dropped), by when they opened: their first repeat is forgiven. */
+  readonly spoiled = new Map<string, number>()
+  /** Windows the client opened at the very time the journal was emptied. */
+  readonly openedAtClear = new Set<string>()
   /** The walk under way (or last made) of each list, by path and filters other than since and page. */
   readonly walks = new Map<string, Walk>()
   /** The start of the last complete walk of each list. */
@@ -144,10 +145,24 @@ class UserState {
   lastTime = 0
 }
 
-/** `?a=1&b=2` as ordered name/value pairs, decoded as the fake's query parser does (a `+` is a space). */
-function queryOf(url: string): { path: string; params: URLSearchParams } {
+/** The query of a URL, decoded as the fake's query parser does (a `+` is a space); read only for lists. */
+const paramsOf = (url: string): URLSearchParams => {
   const mark = url.indexOf('?')
-  return mark < 0 ? { path: url, params: new URLSearchParams() } : { path: url.slice(0, mark), params: new URLSearchParams(url.slice(mark + 1)) }
+  return new URLSearchParams(mark < 0 ? '' : url.slice(mark + 1))
+}
+
+/**
+ * Past its cap a map loses its oldest tenth at once: deleting one entry per insert would
+ * leave V8's map to skip ever more deleted slots to find the oldest, a cost that grows
+ * with the cap; a tenth at a time keeps it amortized O(1).
+ */
+function trim<K>(map: { size: number; keys(): IterableIterator<K>; delete(key: K): boolean }, max: number): void {
+  if (map.size <= max) return
+  const keep = Math.floor(max * 0.9)
+  for (const key of map.keys()) {
+    if (map.size <= keep) return
+    map.delete(key)
+  }
 }
 
 const minuteFloor = (ms: number) => Math.floor(ms / 60_000) * 60_000
@@ -156,15 +171,19 @@ export class VerdictEvaluator {
   readonly #context: VerdictContext
   readonly #users = new Map<string, UserState>()
   /** The requests findings name, kept for the account: bounded with the findings. */
-  readonly #shown = new Map<number, Shown>()
+  readonly #shown = new Map<number, Kept>()
   /** Copy checks held per list (the last one each), as findings of copy-in-step. */
   readonly #copies = new Map<string, { user: string | undefined; findings: Finding[]; exercised: boolean }>()
+  /** The board's time when the journal was last emptied: windows opened before it are not the client's. */
+  #clearedAt: number
 
   constructor(context: VerdictContext) {
     this.#context = context
+    this.#clearedAt = Number.NEGATIVE_INFINITY
   }
 
   clear(): void {
+    this.#clearedAt = this.#context.now()
     this.#users.clear()
     this.#shown.clear()
     this.#copies.clear()
@@ -204,7 +223,8 @@ export class VerdictEvaluator {
 
   /** One journal entry, as it is recorded. */
   observe(entry: Observed): void {
-    const { path, params } = queryOf(entry.url)
+    const mark = entry.url.indexOf('?')
+    const path = mark < 0 ? entry.url : entry.url.slice(0, mark)
     if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) return
     const user = this.#user(entry.user)
     user.lastTime = entry.time
@@ -212,7 +232,7 @@ export class VerdictEvaluator {
     if (entry.method === 'POST') this.#postJson(user, entry)
     this.#window(user, entry)
     const list = LIST_BY_PATH.get(path)
-    if (list !== undefined && entry.method === 'GET') this.#walk(user, entry, path, params)
+    if (list !== undefined && entry.method === 'GET') this.#walk(user, entry, path, paramsOf(entry.url))
     const download = DOWNLOAD.exec(path)
     if (download && entry.method === 'GET') this.#download(user, entry, download)
     if (entry.method === 'GET' && path === `${API_PREFIX}/job/fields` && entry.fieldsRead) user.fieldsRead = entry.fieldsRead
@@ -237,76 +257,58 @@ export class VerdictEvaluator {
     }
   }
 
+  /**
+   * The limit's rules, from what the limiter knew: a 429 says when its window opened, so
+   * the evaluator keeps no window of its own for ordinary traffic; it holds only the URLs
+   * answered 429 (until their Retry-after passes) and windows whose answer a fault spoiled.
+   */
   #window(user: UserState, entry: Observed): void {
     const windowMs = this.#context.windowSeconds() * 1000
     if (windowMs <= 0) return
+    this.#exercise(user, 'one-request-per-window')
+    const spoiled = entry.fault !== undefined && entry.opened === true
+    // under a clock that has not moved since the journal was emptied, time cannot tell the client's windows from older ones
+    const atClear = entry.opened === true && entry.time === this.#clearedAt
+    if (user.told.size === 0 && entry.status !== 429 && !spoiled && !atClear) return
     const key = short(`${entry.method} ${entry.url}`)
-    const named = `${entry.method} ${shown(entry.url)}`
-    const window = user.windows.get(key)
     const t = entry.time
-    if (window) {
-      this.#exercise(user, 'one-request-per-window')
-      window.lastSeen = t
+    if (atClear) {
+      user.openedAtClear.add(key)
+      trim(user.openedAtClear, MAX_KEYS)
     }
-    if (entry.status === 429) {
-      const retryAt = t + (entry.retryAfter ?? 0) * 1000
-      if (!window || t - window.opened >= windowMs) {
-        // the window was opened before the journal began, or by another client: not this client's doing
-        user.windows.set(key, { opened: retryAt - windowMs, faulted: false, toldAt: t, retryAt, told: entry.id, lastSeen: t })
-        this.#sweep(user.windows, t, windowMs)
-        return
-      }
-      if (window.retryAt !== undefined && window.told !== undefined) {
-        this.#exercise(user, 'retry-after')
-        if (t < window.retryAt) {
-          const waited = Math.round((t - (window.toldAt as number)) / 1000)
-          const asked = Math.round((window.retryAt - (window.toldAt as number)) / 1000)
-          this.#find(
-            user,
-            'retry-after',
-            `${named} was retried ${waited} s after a 429 whose Retry-after asked for ${asked} s.`,
-            [window.told, entry],
-          )
-        }
-        return
-      }
-      if (!window.faulted) {
-        const since = Math.round((t - window.opened) / 1000)
-        this.#find(user, 'one-request-per-window', `${named} was requested again ${since} s after it was last answered, inside the ${windowMs / 1000} s window.`, [
-          entry,
-        ])
-      }
-      window.toldAt = t
-      window.retryAt = retryAt
-      window.told = entry.id
-      return
+    if (spoiled) {
+      user.spoiled.set(key, t)
+      trim(user.spoiled, MAX_KEYS)
     }
-    if (window?.retryAt !== undefined) {
+    const told = user.told.size === 0 ? undefined : user.told.get(key)
+    if (told) {
       this.#exercise(user, 'retry-after')
-      if (t < window.retryAt) {
-        const waited = Math.round((t - (window.toldAt as number)) / 1000)
-        const asked = Math.round((window.retryAt - (window.toldAt as number)) / 1000)
-        this.#find(user, 'retry-after', `${named} was retried ${waited} s after a 429 whose Retry-after asked for ${asked} s.`, [
-          window.told as number,
+      if (t < told.retryAt) {
+        const waited = Math.round((t - told.at) / 1000)
+        const asked = Math.round((told.retryAt - told.at) / 1000)
+        this.#find(user, 'retry-after', `${entry.method} ${shown(entry.url)} was retried ${waited} s after a 429 whose Retry-after asked for ${asked} s.`, [
+          told.id,
           entry,
         ])
+        return
       }
+      user.told.delete(key)
     }
-    if (entry.opened) {
-      user.windows.delete(key)
-      user.windows.set(key, { opened: t, faulted: entry.fault !== undefined, lastSeen: t })
-      this.#sweep(user.windows, t, windowMs)
+    if (entry.status !== 429) return
+    const opened = entry.windowOpened
+    // a window opened before the journal's first entry is not this client's doing, nor is one whose answer a fault spoiled
+    const own = opened !== undefined && (opened > this.#clearedAt || (opened === this.#clearedAt && user.openedAtClear.has(key)))
+    if (own && user.spoiled.get(key) !== opened) {
+      const since = Math.round((t - opened) / 1000)
+      this.#find(user, 'one-request-per-window', `${entry.method} ${shown(entry.url)} was requested again ${since} s after it was last answered, inside the ${windowMs / 1000} s window.`, [
+        entry,
+      ])
     }
-  }
-
-  /** Past the cap, windows that closed go (the oldest first), then the oldest whatever their state. */
-  #sweep(windows: Map<string, Window>, now: number, windowMs: number): void {
-    if (windows.size <= MAX_KEYS) return
-    for (const [key, window] of windows) {
-      if (now - window.opened >= windowMs && (window.retryAt === undefined || now >= window.retryAt)) windows.delete(key)
-      if (windows.size <= MAX_KEYS * 0.9) return
+    user.told.set(key, { retryAt: t + (entry.retryAfter ?? 0) * 1000, at: t, id: entry.id })
+    if (user.told.size > MAX_KEYS) {
+      for (const [name, held] of user.told) if (held.retryAt <= t) user.told.delete(name)
+      trim(user.told, MAX_KEYS)
     }
-    while (windows.size > MAX_KEYS) windows.delete(windows.keys().next().value as string)
   }
 
   #walk(user: UserState, entry: Observed, path: string, params: URLSearchParams): void {
@@ -349,9 +351,8 @@ export class VerdictEvaluator {
       }
       const walk: Walk = { list, since, page: 1, started: entry.time, complete: entry.nextPage !== true, requests: [entry.id] }
       this.#note(entry)
-      user.walks.delete(list)
       user.walks.set(list, walk)
-      if (user.walks.size > MAX_WALKS) user.walks.delete(user.walks.keys().next().value as string)
+      trim(user.walks, MAX_WALKS)
       if (walk.complete) this.#completed(user, walk)
       return
     }
@@ -372,16 +373,15 @@ export class VerdictEvaluator {
   }
 
   #completed(user: UserState, walk: Walk): void {
-    user.complete.delete(walk.list)
     user.complete.set(walk.list, walk)
-    if (user.complete.size > MAX_WALKS) user.complete.delete(user.complete.keys().next().value as string)
+    trim(user.complete, MAX_WALKS)
   }
 
   /** Keeps how a request looked, for findings that name it later (walks end at the verdict). */
   #note(entry: Observed): void {
     if (this.#shown.has(entry.id)) return
-    this.#shown.set(entry.id, { id: entry.id, method: entry.method, url: shown(entry.url), time: formatTimestamp(entry.time) })
-    if (this.#shown.size > MAX_SHOWN) this.#shown.delete(this.#shown.keys().next().value as number)
+    this.#shown.set(entry.id, { id: entry.id, method: entry.method, url: shown(entry.url), time: entry.time })
+    trim(this.#shown, MAX_SHOWN)
   }
 
   #download(user: UserState, entry: Observed, match: RegExpExecArray): void {
@@ -398,9 +398,8 @@ export class VerdictEvaluator {
     if (before !== undefined) {
       this.#find(user, 'download-once', `The ${kind} ${shown(match[3] as string)} was downloaded again, unchanged (${entry.method} ${shown(entry.url)}).`, [before, entry])
     }
-    user.files.delete(file)
     user.files.set(file, entry.id)
-    if (user.files.size > MAX_KEYS) user.files.delete(user.files.keys().next().value as string)
+    trim(user.files, MAX_KEYS)
     this.#note(entry)
   }
 
@@ -481,8 +480,8 @@ export class VerdictEvaluator {
     })
     const requests: Record<number, Shown> = {}
     for (const rule of rules) for (const finding of rule.findings) for (const id of finding.requests) {
-      const shown = this.#shown.get(id)
-      if (shown) requests[id] = shown
+      const kept = this.#shown.get(id)
+      if (kept) requests[id] = { ...kept, time: formatTimestamp(kept.time) }
     }
     return { status: 200, outcome: rules.some((rule) => rule.outcome === 'fail') ? 'fail' : 'pass', rules, requests }
   }

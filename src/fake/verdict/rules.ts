@@ -37,7 +37,7 @@ export const RULES = [
     sentence: 'No full URL is requested again inside the limit window; a request answered 429 counts.',
     spec: 'Limits 1-2: "Each endpoint may be requested once per 15 minutes ... different query values count separately."',
     instead: 'Remember when each full URL (path and query) was last requested and wait out the window before asking it again.',
-    exercisedBy: 'a full URL requested a second time',
+    exercisedBy: 'any request under /api/v1 while the limit is on',
   },
   {
     id: 'retry-after',

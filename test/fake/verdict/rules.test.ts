@@ -191,3 +191,18 @@ t.test('with the verdict off, GET /__mock/verdict says so with a 4xx naming verd
   t.ok(answer.statusCode >= 400 && answer.statusCode < 500)
   t.match(answer.json(), { status: answer.statusCode, message: /verdict/ })
 })
+
+t.test('a repeat of a URL whose answer a fault cut short is forgiven once; Retry-after still holds after its 429', async (t) => {
+  const fake = await server(t)
+  fake.faults.add({ path: '/api/v1/metrics/list', truncate: true })
+  const cut = await fake.inject({ url: '/api/v1/metrics/list', headers: AUTH }).catch(() => undefined)
+  t.ok(cut === undefined || cut.statusCode === 200, 'the answer was cut short')
+  advance(fake, 5)
+  t.equal((await get(fake, '/api/v1/metrics/list')).statusCode, 429)
+  let answer = await verdict(fake)
+  t.equal(rule(answer, 'one-request-per-window').outcome, 'pass', 'the client had no whole answer to keep')
+  advance(fake, 5)
+  await get(fake, '/api/v1/metrics/list')
+  answer = await verdict(fake)
+  t.equal(rule(answer, 'retry-after').outcome, 'fail')
+})

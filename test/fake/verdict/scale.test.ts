@@ -8,7 +8,7 @@ import { MAX_FINDINGS, VerdictEvaluator } from '../../../src/fake/verdict/evalua
 const START = Date.UTC(2026, 10, 22, 9, 30)
 
 t.test('answers a verdict over 100,000 journal entries, with the journal and the findings bounded', async (t) => {
-  const evaluator = new VerdictEvaluator({ windowSeconds: () => 900 })
+  const evaluator = new VerdictEvaluator({ windowSeconds: () => 900, now: () => START })
   const journal = new Journal(JOURNAL_SIZE, evaluator)
   for (let i = 0; i < 100_000; i++) {
     const time = START + i * 1000
@@ -32,7 +32,7 @@ t.test('answers a verdict over 100,000 journal entries, with the journal and the
 })
 
 t.test('long URLs and many user names leave the findings short and the credentials judged bounded', async (t) => {
-  const evaluator = new VerdictEvaluator({ windowSeconds: () => 900 })
+  const evaluator = new VerdictEvaluator({ windowSeconds: () => 900, now: () => START })
   const journal = new Journal(JOURNAL_SIZE, evaluator)
   const long = `/api/v1/metrics/list?pad=${'x'.repeat(16_000)}`
   for (let i = 0; i < 300; i++) journal.record({ method: 'GET', url: long, status: 401, time: START + i, user: `user-${i}` }, { credentials: false })
