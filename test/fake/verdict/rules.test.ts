@@ -206,3 +206,18 @@ t.test('a repeat of a URL whose answer a fault cut short is forgiven once; Retry
   answer = await verdict(fake)
   t.equal(rule(answer, 'retry-after').outcome, 'fail')
 })
+
+t.test('a 412 on a constrained field whose values changed since the client read job/fields is a current-job-fields finding', async (t) => {
+  // the board's values change at run time only once the activity branch's /__mock/job-fields lands: fed to the evaluator here
+  const { VerdictEvaluator } = await import('../../../src/fake/verdict/evaluator.js')
+  const evaluator = new VerdictEvaluator({ windowSeconds: () => 900, now: () => 0 })
+  const base = { method: 'GET', status: 200, user: 'jobboard', credentials: true }
+  evaluator.observe({ ...base, id: 1, url: '/api/v1/job/fields', time: 1_000, fieldsRead: { job_industry: 'before', job_type: 'same' } })
+  evaluator.observe({ ...base, id: 2, method: 'POST', url: '/api/v1/job/add', status: 412, time: 2_000, contentType: 'application/json', digest: 'a', staleFields: { job_type: 'same' } })
+  t.equal(evaluator.verdict().rules.find((r) => r.id === 'current-job-fields')?.outcome, 'pass', 'a value the client read as current is its own mistake')
+  evaluator.observe({ ...base, id: 3, method: 'POST', url: '/api/v1/job/add', status: 412, time: 3_000, contentType: 'application/json', digest: 'b', staleFields: { job_industry: 'after' } })
+  const rule = evaluator.verdict().rules.find((r) => r.id === 'current-job-fields')
+  t.equal(rule?.outcome, 'fail')
+  t.match(rule?.findings[0]?.message, /on job_industry: its values changed since the client last read job\/fields/)
+  t.same(rule?.findings[0]?.requests, [3])
+})
