@@ -51,6 +51,10 @@ function checkSlips(given: ServerOptionsInput): void {
   if (given.controlToken !== undefined && given.controlToken.length < minLength) {
     throw new OptionsError(`--control-token is too short: it needs at least ${minLength} characters, it has ${given.controlToken.length}`)
   }
+  const verdictFlags = (['verdictExit', 'verdictJson', 'verdictJunit'] as const).filter((name) => given[name] !== undefined && given[name] !== false)
+  if (given.verdict === false && verdictFlags.length > 0) {
+    throw new OptionsError(`${verdictFlags.map((name) => `--${kebab(name)}`).join(', ')} need the verdict: leave out --verdict off`)
+  }
   const scenario = given.scenario
   if (scenario !== undefined && !/[\\/]|\.json$/i.test(scenario) && !scenarioNames().includes(scenario)) {
     throw new OptionsError(`there is no scenario ${JSON.stringify(scenario)}: the scenarios are ${scenarioNames().join(', ')}, or give the path of a .json file`)

@@ -77,3 +77,9 @@ t.test('jobboard-kit verdict exits 2 naming the problem when the fake cannot be 
   t.equal(away.code, 2)
   t.match(away.stderr, /^jobboard-kit verdict: /)
 })
+
+t.test('serve refuses --verdict-exit with --verdict off, naming both, exit 2', async (t) => {
+  const { code, stderr } = await runToEnd(['serve', '--port', '0', '--verdict', 'off', '--verdict-exit', 'on'])
+  t.equal(code, 2)
+  t.match(stderr, /--verdict-exit need the verdict: leave out --verdict off/)
+})
