@@ -240,3 +240,11 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
       .send(JSON.stringify({ status: style.status, message: answer.message }))
   )
 }
+
+/** A bad option, flag or environment variable: its message names it and says why (the CLI prints it as a usage error, exit 2). */
+export class OptionsError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'OptionsError'
+  }
+}

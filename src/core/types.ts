@@ -59,6 +59,8 @@ export type CopyBody = FromSchema<typeof S.copyBody>
 export type CopyAnswer = FromSchema<typeof S.copyAnswer>
 export type CopyListAnswer = FromSchema<typeof S.copyListAnswer>
 export type VerdictAnswer = FromSchema<typeof S.verdictAnswer>
+export type JobFieldsChange = FromSchema<typeof S.jobFieldsChange>
+export type JobFieldsState = FromSchema<typeof S.jobFieldsState>
 export type StoreState = FromSchema<typeof S.storeState>
 export type MetricsState = FromSchema<typeof S.metricsState>
 export type BoardState = FromSchema<typeof S.boardState>
@@ -79,3 +81,12 @@ export type LedgerFile = FromSchema<typeof S.ledgerFile>
 export type ProfileFile = FromSchema<typeof S.profileFile>
 export type ProfilePoints = ProfileFile['points']
 export type ExtraField = FromSchema<typeof S.extraField>
+/** Record settings as flags give them. */
+export type RecordFlags = FromSchema<typeof S.recordOptions, { keepDefaultedPropertiesOptional: true }>
+/** Record settings once validated, defaults filled in. */
+export type RecordOptions = FromSchema<typeof S.recordOptions>
+/** An activity file as written (schemas/activity.ts): its events are checked one by one against activityEvents. */
+export type ActivityFile = FromSchema<typeof S.activityFile>
+/** One event of an activity, defaults filled in. */
+export type ActivityEvent = { [K in keyof typeof S.activityEvents]: FromSchema<(typeof S.activityEvents)[K]> }[keyof typeof S.activityEvents]
+export type CandidateUpdate = FromSchema<typeof S.candidateUpdate>

@@ -4,7 +4,8 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import { Board } from './board.js'
 import { boardError, sendError } from '../core/errors.js'
-import type { ProfileFile, ScenarioFile, ServerOptionsInput } from '../core/types.js'
+import type { ActivityFile, ProfileFile, ScenarioFile, ServerOptionsInput } from '../core/types.js'
+import { loadActivity } from './activity/load.js'
 import { checkResponses, registerOpenApi, type ResponseCheck } from './openapi.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
 import { applyProfile, loadProfile, type LoadedProfile } from '../profile/profile.js'
@@ -66,6 +67,8 @@ declare module 'fastify' {
 export interface BuildOptions extends Omit<ServerOptionsInput, 'profile'> {
   /** A scenario given as an object rather than a name or path. */
   scenarioData?: ScenarioFile
+  /** An activity given as an object rather than a name or path (option activity). */
+  activityData?: ActivityFile
   /** Holds every API answer against the OpenAPI document and reports those it does not describe (the test suite's check). */
   checkResponses?: ResponseCheck
   /** A deployment profile, by path or as an object: its points set the knobs not given here. */
@@ -83,9 +86,12 @@ const underApi = (url: string) => url.startsWith(`${API_PREFIX}/`) || url === AP
  * failing); under /api/v1 the credentials, Prefer and the rate limit; then the answer cache.
  */
 export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Promise<FastifyInstance> {
-  const { scenarioData, checkResponses: responseCheck, profile, requestLog, ...rest } = input as BuildOptions
+  const { scenarioData, activityData, checkResponses: responseCheck, profile, requestLog, ...rest } = input as BuildOptions
   const options = resolveOptions(profile === undefined ? rest : applyProfile(rest, loadProfile(profile)).options)
   const board = new Board(options, scenarioData)
+  // checked whole against the board's values before the fake answers anything: a bad file is refused at start
+  const day = activityData ?? options.activity
+  if (day !== undefined) board.play(loadActivity(day, board.store.validators))
 
   const statusPolicy = errorPolicy(board)
   let auth: Auth | undefined
@@ -137,6 +143,8 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   const faults = faultAnswers(board.faults, options.connectionTimeout, shutdown.signal)
 
   app.addHook('onRequest', (request, reply, done) => {
+    // the day's events up to now happen before the request is seen (an outage arms its fault)
+    board.activity?.catchUp()
     if (shutdown.closing) {
       sendError(request, reply, boardError.shuttingDown(), statusPolicy)
       return
@@ -149,6 +157,8 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
     if (fault === undefined) return done()
     faults.meet(request, reply, fault, done)
   })
+  // the day's timer must not outlive the fake
+  app.addHook('onClose', async () => app.board.activity?.stop())
   auth = await registerAuth(app, board)
   const answers = registerAnswers(app, board, journal.watchClose)
   // one onSend: the shutdown's Connection: close, links on the request's origin and the

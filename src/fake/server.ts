@@ -6,7 +6,8 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { isIP } from 'node:net'
 import { buildApp, type BuildOptions } from './app.js'
 import type { Board, ResetOptions } from './board.js'
-import type { ClockControl, Controller, ExportOptions, SavedBoard } from './control.js'
+import type { ClockControl, Controller, ExportOptions, JobFieldsView, SavedBoard } from './control.js'
+import type { ActivityStatus } from './activity/play.js'
 import type { ArmedFault } from './http/faults.js'
 import { logMode, prettyRequestLog } from './http/log.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
@@ -23,6 +24,7 @@ import type {
   CopyAnswer,
   CopyBody,
   FaultInput,
+  JobFieldsChange,
   JobInput,
   JournalEntry,
   MarketingRecord,
@@ -91,6 +93,10 @@ export interface MockServer {
   verdict(options?: { user?: string }): DetailedVerdict
   /** The copy-in-step oracle: the client's copy of lists, judged; it joins the verdict as copy-in-step. */
   verdictCopy(copy: CopyBody, options?: { user?: string }): CopyAnswer
+  /** The activity playing (option activity): what it has played, what is left, and its failures; undefined when none. */
+  readonly activity: { status(): ActivityStatus | undefined }
+  /** The constrained values: read them, or retire and add some (journal, windows and records kept). */
+  readonly jobFields: { get(): JobFieldsView; change(change: JobFieldsChange): JobFieldsView }
   /** The options given beside a profile that replaced its points (serve prints them). */
   readonly profileOverrides: readonly ProfileOverride[]
   /** A fresh board: store, clock, rate-limit windows, journal and faults. */
@@ -111,13 +117,14 @@ export interface LogOutput {
 }
 
 export async function createMockServer(input: BuildOptions = {}, logOutput: LogOutput = {}): Promise<MockServer> {
-  const { scenarioData, checkResponses, profile, ...rest } = input
+  const { scenarioData, activityData, checkResponses, profile, ...rest } = input
   const profiled = profile === undefined ? { options: rest, overrides: [] } : applyProfile(rest, loadProfile(profile))
   const options = resolveOptions(profiled.options)
   const requestLog = logMode(options) === 'pretty' ? await prettyRequestLog({ prefer: options.prefer, ...logOutput }) : undefined
   const app = await buildApp({
     ...options,
     ...(scenarioData ? { scenarioData } : {}),
+    ...(activityData ? { activityData } : {}),
     ...(checkResponses ? { checkResponses } : {}),
     ...(requestLog ? { requestLog } : {}),
   } as BuildOptions)
@@ -183,6 +190,8 @@ export async function createMockServer(input: BuildOptions = {}, logOutput: LogO
     rateLimits: { list: () => control.rateLimits(), clear: () => control.clearRateLimits() },
     verdict: (verdictOptions) => control.verdict(verdictOptions),
     verdictCopy: (copy, verdictOptions) => control.judgeCopy(copy, verdictOptions),
+    activity: { status: () => control.activity() },
+    jobFields: { get: () => control.jobFields(), change: (change) => control.changeJobFields(change) },
     profileOverrides: profiled.overrides,
     reset: (resetOptions) => {
       control.reset(resetOptions)

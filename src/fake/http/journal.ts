@@ -14,12 +14,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { createHash } from 'node:crypto'
 import { FIELD_NAMES, FIELD_OF_LIST } from '../../../schemas/values.js'
-import type { Board } from '../board.js'
+import type { Clock } from '../../core/clock.js'
 import { formatTimestamp } from '../../core/time.js'
 import type { JournalEntry } from '../../core/types.js'
-import { isInProcess } from '../routes/reply.js'
 import { API_PREFIX } from '../store/links.js'
 import type { Observed } from '../verdict/evaluator.js'
+import { isInProcess } from './in-process.js'
 import { faultKind } from './faults.js'
 import type { RequestLog } from './log.js'
 
@@ -153,13 +153,13 @@ const JOB_WRITE = new RegExp(`^${API_PREFIX}/job/[a-z]+$`)
 const JOB_FIELDS = `${API_PREFIX}/job/fields`
 
 /** A digest of each constrained list as the board holds it now: what job/fields answers. */
-function fieldDigests(board: Board): Record<string, string> {
+function fieldDigests(board: JournalBoard): Record<string, string> {
   const lists = board.store.jobFields() as unknown as Record<string, readonly string[]>
   return Object.fromEntries(FIELD_NAMES.map((name) => [FIELD_OF_LIST[name], shortDigest([...(lists[name] ?? [])].sort().join('\n'))]))
 }
 
 /** The constrained fields of a refused job/add whose values the board does not list now. */
-function staleFields(board: Board, body: unknown): Record<string, string> | undefined {
+function staleFields(board: JournalBoard, body: unknown): Record<string, string> | undefined {
   if (body === null || typeof body !== 'object') return undefined
   const lists = board.store.jobFields() as unknown as Record<string, readonly string[]>
   const digests = fieldDigests(board)
@@ -186,7 +186,16 @@ export function notePage(request: FastifyRequest, status: number, payload: unkno
   request.nextPage = at >= 0 && (typeof text === 'string' ? text.charCodeAt(at + 12) : text[at + 12]) === 0x22
 }
 
-export function requestJournal(board: Board, requestLog: RequestLog | undefined): RequestJournal {
+/** What the journal reads of a board on every request (a reset replaces its clock, store and scenario). */
+export interface JournalBoard {
+  readonly journal: Journal
+  readonly clock: Clock
+  /** The constrained values job/fields answers now. */
+  readonly store: { jobFields(): object }
+  readonly scenario: { readonly behaviour: { readonly rateLimitCounts: string } }
+}
+
+export function requestJournal(board: JournalBoard, requestLog: RequestLog | undefined): RequestJournal {
   const record = (request: FastifyRequest, status: number, extra?: string, reply?: FastifyReply) => {
     const fault = request.fault ? faultKind(request.fault) : undefined
     const note = fault === undefined ? extra : extra === undefined ? fault : `${fault}; ${extra}`

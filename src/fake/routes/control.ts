@@ -11,6 +11,7 @@ import {
   copyBody,
   faultBody,
   jobInput,
+  jobFieldsChange,
   journalQuery,
   marketingSeed,
   resetBody,
@@ -21,8 +22,8 @@ import {
   verdictQuery,
 } from '../../../schemas/index.js'
 import type { Controller } from '../control.js'
-import { boardError } from '../../core/errors.js'
-import type { ApplicationSeed, CandidateSeed, CopyBody, FaultInput, JobInput, MarketingSeed, ResetBody, TimesheetSeed } from '../../core/types.js'
+import { BoardError, boardError } from '../../core/errors.js'
+import type { ApplicationSeed, CandidateSeed, CopyBody, FaultInput, JobFieldsChange, JobInput, MarketingSeed, ResetBody, TimesheetSeed } from '../../core/types.js'
 import { verdictJson } from '../verdict/account.js'
 
 /** Bytes a copy sent to POST /__mock/verdict/copy may hold: 32 MiB. */
@@ -86,6 +87,16 @@ export default async function control(app: FastifyInstance, { controller, token,
       return reply.code(201).send(created(record, record.id))
     })
   }
+
+  // the constrained values, changed at run time without touching the journal, the windows or the records
+  app.get('/job-fields', async () => ok(controller.jobFields()))
+  app.post<{ Body: JobFieldsChange }>('/job-fields', { schema: { body: jobFieldsChange } }, async (request) => ok(controller.changeJobFields(request.body)))
+
+  app.get('/activity', async () => {
+    const status = controller.activity()
+    if (status === undefined) throw new BoardError('NOT_FOUND', 'No activity is playing: start the fake with --activity NAME (or the activity option).')
+    return ok(status)
+  })
 
   const listing = <T>(data: T[]) => ok({ total: data.length, data })
   app.get<{ Querystring: { path?: string } }>(

@@ -41,6 +41,8 @@ export interface VerdictContext {
   windowSeconds(): number
   /** The board's time (epoch ms): when the journal was emptied. */
   now(): number
+  /** Board seconds per real second (a sped-up clock scales Retry-after down by it); 1 by default. */
+  speed?(): number
 }
 
 export interface Finding {
@@ -284,8 +286,10 @@ export class VerdictEvaluator {
     if (told) {
       this.#exercise(user, 'retry-after')
       if (t < told.retryAt) {
-        const waited = Math.round((t - told.at) / 1000)
-        const asked = Math.round((told.retryAt - told.at) / 1000)
+        // in the seconds of the client's clock, which a sped-up board's Retry-after is given in
+        const speed = this.#context.speed?.() ?? 1
+        const waited = Math.round((t - told.at) / 1000 / speed)
+        const asked = Math.round((told.retryAt - told.at) / 1000 / speed)
         this.#find(user, 'retry-after', `${entry.method} ${shown(entry.url)} was retried ${waited} s after a 429 whose Retry-after asked for ${asked} s.`, [
           told.id,
           entry,
@@ -304,7 +308,7 @@ export class VerdictEvaluator {
         entry,
       ])
     }
-    user.told.set(key, { retryAt: t + (entry.retryAfter ?? 0) * 1000, at: t, id: entry.id })
+    user.told.set(key, { retryAt: t + (entry.retryAfter ?? 0) * 1000 * (this.#context.speed?.() ?? 1), at: t, id: entry.id })
     if (user.told.size > MAX_KEYS) {
       for (const [name, held] of user.told) if (held.retryAt <= t) user.told.delete(name)
       trim(user.told, MAX_KEYS)
