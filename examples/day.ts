@@ -11,6 +11,8 @@ export interface Board {
   url: string
   /** Adds records through the control API. */
   add(kind: 'candidates' | 'applications', record?: object): Promise<void>
+  /** Retires constrained values (POST /__mock/job-fields), as the board does when an industry goes. */
+  retire(list: string, values: string[]): Promise<void>
 }
 
 export interface Day {
@@ -73,4 +75,16 @@ export const boardAt = (url: string): Board => ({
   add: async (kind, record = {}) => {
     await control(url, `/${kind}`, record)
   },
+  retire: async (list, values) => {
+    await control(url, '/job-fields', { retire: { [list]: values } })
+  },
 })
+
+/** The small day, and before the third round the industry the clients pick first is retired. */
+export const retiringDay: Day = {
+  ...smallDay,
+  async between(board, round) {
+    await smallDay.between?.(board, round)
+    if (round === 2) await board.retire('job_industry', ['Veterinary Surgeon'])
+  },
+}

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
-import { boardAt, dayFetch, live, smallDay } from '../../examples/day.js'
+import { boardAt, type Day, dayFetch, live, retiringDay, smallDay } from '../../examples/day.js'
 import { SyncClient, type SyncOptions } from '../../examples/sync-client.js'
 import { FirstPageOnlyClient } from '../../examples/wrong/first-page-only.js'
 import { FormPostClient } from '../../examples/wrong/form-post.js'
@@ -17,6 +17,7 @@ import { ResendClient } from '../../examples/wrong/resend.js'
 import { RetryEarlyClient } from '../../examples/wrong/retry-early.js'
 import { SinceGapClient } from '../../examples/wrong/since-gap.js'
 import { StaleCopyClient } from '../../examples/wrong/stale-copy.js'
+import { StaleFieldsClient } from '../../examples/wrong/stale-fields.js'
 import type { ScenarioFile } from '../../src/core/types.js'
 import { createMockServer } from '../../src/fake/server.js'
 import { assertVerdict } from '../../src/fake/verdict/assert.js'
@@ -33,7 +34,7 @@ const scenario: ScenarioFile = {
 
 type Client = new (options: SyncOptions) => SyncClient
 
-async function judge(t: Test, Client: Client): Promise<{ verdict: DetailedVerdict; failed: string[]; idle: string[] }> {
+async function judge(t: Test, Client: Client, day: Day = smallDay): Promise<{ verdict: DetailedVerdict; failed: string[]; idle: string[] }> {
   const fake = await createMockServer({ clock: 'virtual', scenarioData: scenario, ...checked(t) })
   const url = await fake.listen(0)
   t.teardown(() => fake.close())
@@ -41,9 +42,9 @@ async function judge(t: Test, Client: Client): Promise<{ verdict: DetailedVerdic
   await fake.inject({ url: '/api/v1/job/fields', headers: AUTH })
   await fake.inject({ method: 'DELETE', url: '/__mock/requests' })
   const board = boardAt(url)
-  const client = new Client({ baseUrl: url, user: 'jobboard', password: 'jobboard', now: () => fake.board.clock.now(), fetch: dayFetch(board, smallDay) })
+  const client = new Client({ baseUrl: url, user: 'jobboard', password: 'jobboard', now: () => fake.board.clock.now(), fetch: dayFetch(board, day) })
   client.state.jobs.push(client.jobToPost())
-  await live(client, board, smallDay)
+  await live(client, board, day)
   const copied = await fake.inject({ method: 'POST', url: '/__mock/verdict/copy', payload: client.copy() })
   t.equal(copied.statusCode, 200, 'the copy is taken')
   const verdict = fake.verdict()
@@ -59,6 +60,17 @@ t.test('the correct client passes every rule it exercises, and exercises all but
   assertVerdict(t, () => verdict)
   t.same(idle, ['no-unchanged-resend'], 'no job of its was refused; job/fields never changed under it')
   t.equal(verdict.outcome, 'pass')
+})
+
+t.test('the correct client passes a day on which the industry it used is retired', async (t) => {
+  const { verdict } = await judge(t, SyncClient, retiringDay)
+  assertVerdict(t, () => verdict)
+})
+
+t.test('a client that keeps job/fields for ever fails current-job-fields once its industry is retired, and nothing else', async (t) => {
+  const { verdict, failed } = await judge(t, StaleFieldsClient, retiringDay)
+  t.same(failed, ['current-job-fields'])
+  t.match(verdict.rules.find((r) => r.id === 'current-job-fields')?.findings[0]?.message, /on job_industry: its values changed since the client last read job\/fields/)
 })
 
 const wrong: Array<[string, Client, string[]]> = [
