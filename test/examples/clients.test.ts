@@ -94,3 +94,20 @@ for (const [what, Client, rules] of wrong) {
     t.throws(() => assertVerdict(() => verdict), { message: new RegExp(`FAIL ${rules[0]}: `) }, 'assertVerdict fails with the account')
   })
 }
+
+t.test('the correct client lives through the bad day (outages, slow answers, a retired industry, a burst) with no finding', async (t) => {
+  const fake = await createMockServer({ clock: 'virtual', activity: 'bad-day', ...checked(t) })
+  const url = await fake.listen(0)
+  t.teardown(() => fake.close())
+  const board = boardAt(url)
+  // the activity plays the day: the client only makes its rounds, a quarter of an hour and a minute apart, past the day's end
+  const day: Day = { rounds: 40, gapSeconds: 16 * 60, requestSeconds: 5 }
+  const client = new SyncClient({ baseUrl: url, user: 'jobboard', password: 'jobboard', now: () => fake.board.clock.now(), fetch: dayFetch(board, day) })
+  client.state.jobs.push(client.jobToPost())
+  await live(client, board, day)
+  t.equal(fake.activity.status()?.pending, 0, 'the whole day was played')
+  t.equal((await fake.inject({ method: 'POST', url: '/__mock/verdict/copy', payload: client.copy() })).statusCode, 200)
+  const verdict = fake.verdict()
+  assertVerdict(t, () => verdict)
+  t.ok(fake.journal.list().some((entry) => entry.status === 503), 'the client met the outage')
+})
