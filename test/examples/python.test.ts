@@ -23,7 +23,7 @@ for (const [mistake, code] of [
     const client = run(url, mistake === undefined ? [] : ['--mistake', mistake])
     t.equal(client.status, 0, `the client ran: ${client.stderr}`)
     // the day may have added records by then: at least the board's own
-    const counts = JSON.parse(client.stdout) as Record<string, number>
+    const counts = JSON.parse(client.stdout) as { candidates: number; applications: number; timesheets: number; marketing: number }
     t.ok(counts.candidates >= 48 && counts.applications >= 180 && counts.timesheets >= 72 && counts.marketing >= 96, `it walked every list to its end: ${client.stdout}`)
     child.kill('SIGTERM')
     const [exit] = await once(child, 'exit')
