@@ -2,8 +2,10 @@
 // rounds of a client with the clock moved between them (POST /__mock/clock/advance), and
 // what happens on the board meanwhile. A Day says what happens: the small one below adds
 // a candidate and an application between rounds, and an application while the first
-// round walks (so a client that takes `since` from the end of its sync loses it). A day
-// played from an activity file can take its place: it only has to implement Day.
+// round walks (so a client that takes `since` from the end of its sync loses it);
+// retiringDay also retires the industry clients pick first. A fake started with an
+// activity (`activity: 'bad-day'`, docs/activity.md) plays its day itself as the clock
+// moves: a Day of rounds alone then does (test/examples/clients.test.ts).
 import type { SyncClient } from './sync-client.js'
 
 export interface Board {
