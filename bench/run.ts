@@ -37,6 +37,7 @@ const HELP = `Usage: npm run bench -- [options]
   --max-requests N    requests at the most per measured run (default 200000)
   --large             also build the large scenario and page deep in it (adds ~1 min)
   --xl                also build the xl scenario in a fresh process: build time and peak RSS
+  --verdict           also load every default-board endpoint on boards with the verdict off: its cost
   --json FILE         also write the results as JSON (bench/results/latest.json is always written)
   --startup-runs N    fresh processes per start-up measure; 0 skips them (default 5)
   --readme            rewrite README.md's performance table with this run's figures
@@ -46,6 +47,7 @@ interface Settings extends LoadSettings {
   rounds: number
   large: boolean
   xl: boolean
+  verdict: boolean
   json: string | undefined
   startupRuns: number
   readme: boolean
@@ -63,6 +65,7 @@ function parseSettings(argv: string[]): Settings | undefined {
       'max-requests': { type: 'string', default: '200000' },
       large: { type: 'boolean', default: false },
       xl: { type: 'boolean', default: false },
+      verdict: { type: 'boolean', default: false },
       json: { type: 'string' },
       'startup-runs': { type: 'string', default: '5' },
       readme: { type: 'boolean', default: false },
@@ -85,6 +88,7 @@ function parseSettings(argv: string[]): Settings | undefined {
     maxRequests: number('max-requests', values['max-requests'], { max: 10_000_000 }),
     large: values.large,
     xl: values.xl,
+    verdict: values.verdict,
     json: values.json,
     startupRuns: number('startup-runs', values['startup-runs'], { min: 0, max: 50 }),
     readme: values.readme,
@@ -260,6 +264,21 @@ async function measure(label: string, ceiling: Load, loads: Load[], settings: Se
   return [...results].map(([target, rounds]) => summarise(target.name, target.expect, rounds))
 }
 
+const VERDICT_OFF = ' (verdict off)'
+
+/** Each row's throughput with the verdict on as a share of its twin's with it off (both against the same ceiling). */
+function renderVerdictCost(rows: Row[]): string {
+  const byName = new Map(rows.map((row) => [row.name, row]))
+  const lines = ['verdict cost (req/s with the verdict on, against the same row with it off; goal: at most 10 % less):']
+  for (const row of rows) {
+    const twin = byName.get(`${row.name}${VERDICT_OFF}`)
+    if (!twin || twin.rpsRatio === 0) continue
+    const cost = 1 - row.rpsRatio / twin.rpsRatio
+    lines.push(`  ${row.name.padEnd(56)} ${(cost * 100).toFixed(1).padStart(6)} %`)
+  }
+  return lines.join('\n')
+}
+
 async function main(): Promise<void> {
   const settings = parseSettings(process.argv.slice(2))
   if (settings === undefined) {
@@ -291,6 +310,20 @@ async function main(): Promise<void> {
       ...depth.targets.map((t): Load => [t, open]),
       ...limitedTargets(limited.url, facts, settings.connections).map((t): Load => [t, limited]),
     ]
+    const offBoards: Server[] = []
+    if (settings.verdict) {
+      // the same endpoints on boards that judge nothing, each row right after its twin, against the same ceiling
+      const openOff = await started('default board, verdict off (rate limit off)', { kind: 'fake', scenario: 'default', rateLimitWindow: 0, verdict: false })
+      const limitedOff = await started('default board, verdict off (window 900)', { kind: 'fake', scenario: 'default', rateLimitWindow: 900, verdict: false })
+      offBoards.push(openOff, limitedOff)
+      const off = (target: Target, url: string): Target => ({ ...target, name: `${target.name}${VERDICT_OFF}`, url })
+      const twins = new Map<string, Load>([
+        ...openTargets(openOff.url, facts).map((t): [string, Load] => [t.name, [off(t, openOff.url), openOff]]),
+        ...depthTargets(openOff.url, await readDepth(openOff.url)).targets.map((t): [string, Load] => [t.name, [off(t, openOff.url), openOff]]),
+        ...limitedTargets(limitedOff.url, facts, settings.connections).map((t): [string, Load] => [t.name, [off(t, limitedOff.url), limitedOff]]),
+      ])
+      loads.splice(0, loads.length, ...loads.flatMap((load) => [load, ...[twins.get(load[0].name)].filter((t): t is Load => t !== undefined)]))
+    }
     const rows = await measure('default', ceiling, loads, settings)
 
     let startup: StartupFigures | undefined
@@ -299,7 +332,7 @@ async function main(): Promise<void> {
     for (const { scenario, reason } of builds.skipped) progress(`--${scenario}: ${reason}; its build is not measured.`)
     if (settings.startupRuns > 0 || builds.scenarios.length > 0) {
       // the stand-alone measures run the built package, as users do: build this commit first
-      await Promise.all([open.close(), limited.close()])
+      await Promise.all([open.close(), limited.close(), ...offBoards.map((board) => board.close())])
       progress('building dist/ for the start-up measures…')
       await buildPackage()
     }
@@ -320,7 +353,7 @@ async function main(): Promise<void> {
     let largeRows: Row[] = []
     if (settings.large) {
       // Free the default boards' memory before the large one is built beside the ceiling.
-      await Promise.all([open.close(), limited.close()])
+      await Promise.all([open.close(), limited.close(), ...offBoards.map((board) => board.close())])
       progress('building the large board…')
       const large = await started('large board (rate limit off)', { kind: 'fake', scenario: 'large', rateLimitWindow: 0 }, 300_000)
       const largeDepth = depthTargets(large.url, await readDepth(large.url), 'large: ')
@@ -346,6 +379,7 @@ async function main(): Promise<void> {
         '',
         renderRatios(ratios),
         '',
+        ...(settings.verdict ? [renderVerdictCost(allRows), ''] : []),
         ...(startup ? [renderStartup(startup), ''] : []),
         ...boards.map((b) => `${b.scenario} board, CLI spawn to first answer: ${b.spawnMs.toFixed(0)} ms; createMockServer to first answer: ${b.firstAnswerMs.toFixed(0)} ms; peak RSS ${(b.peakRss / 1048576).toFixed(0)} MiB`),
         ...builds.skipped.map((s) => `${s.scenario} board: not measured (${s.reason})`),

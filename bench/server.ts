@@ -7,7 +7,7 @@ import Fastify from 'fastify'
 /** What the parent asks this child to serve (passed as JSON in argv[2]). */
 export type ServerSpec =
   | { kind: 'ceiling' }
-  | { kind: 'fake'; scenario: string; rateLimitWindow: number }
+  | { kind: 'fake'; scenario: string; rateLimitWindow: number; verdict?: boolean }
 
 /** The child's first message, once it listens. */
 export interface ServerReady {
@@ -66,6 +66,7 @@ async function start(spec: ServerSpec): Promise<Listening> {
   const server = await createMockServer({
     scenario: spec.scenario,
     rateLimitWindow: spec.rateLimitWindow,
+    verdict: spec.verdict ?? true,
     clock: 'virtual',
     host: '127.0.0.1',
   })

@@ -138,11 +138,130 @@ export const journalEntry = {
   additionalProperties: false,
   required: ['method', 'url', 'status', 'time', 'user'],
   properties: {
+    id: { type: 'integer', minimum: 1, description: 'The number of the entry since the journal was last emptied: what verdict findings name' },
     method: { type: 'string' },
-    url: { type: 'string' },
-    status: { type: 'integer' },
+    url: { type: 'string', description: 'The path and query string as sent' },
+    status: { type: 'integer', description: 'The status answered; 0 when none was sent' },
     time: timestamp,
-    user: { type: 'string', description: "The API user, '' when none authenticated" },
+    user: {
+      type: 'string',
+      description: "The API user the request authenticated as, else the user name its Basic credentials gave (a request answered by a fault keeps it); '' when it sent none",
+    },
     fault: { type: 'string', description: 'What the fake did instead of answering normally, if anything' },
+    contentType: { type: 'string', description: 'The Content-Type a POST was sent with' },
+    retryAfter: { type: 'integer', description: 'The Retry-after (seconds) of a 429' },
+    digest: { type: 'string', description: 'A digest of the JSON body of a job write: two writes with one digest sent the same body' },
+    nextPage: { type: 'boolean', description: 'A list page: whether it gave a next_page URL' },
+  },
+} as const satisfies JSONSchema
+
+/** The verdict's filter (GET /__mock/verdict?user=): one credential's requests. */
+export const verdictQuery = {
+  type: 'object',
+  properties: { user: { type: 'string', maxLength: 256, description: "Judge only this API user's requests" } },
+} as const satisfies JSONSchema
+
+const journalIds = { type: 'array', items: { type: 'integer', minimum: 1 }, description: 'Journal ids of the requests concerned (GET /__mock/requests)' } as const
+
+/** GET /__mock/verdict: each rule of the catalogue (src/fake/verdict/rules.ts, docs/verdict.md) and its findings. */
+export const verdictAnswer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['status', 'outcome', 'rules'],
+  properties: {
+    status: { type: 'integer', const: 200 },
+    outcome: { type: 'string', enum: ['pass', 'fail'], description: 'fail when any rule fails' },
+    rules: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'outcome', 'findings'],
+        properties: {
+          id: { type: 'string' },
+          outcome: { type: 'string', enum: ['pass', 'fail', 'not-exercised'] },
+          findings: {
+            type: 'array',
+            items: {
+              type: 'object',
+              additionalProperties: false,
+              required: ['message', 'requests'],
+              properties: { message: { type: 'string' }, requests: journalIds },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const satisfies JSONSchema
+
+/** The entries of a client's copy that the oracle reads: a record, or only its id and update time. */
+const copyItem = {
+  type: 'object',
+  required: ['id'],
+  properties: {
+    id: { type: 'integer', minimum: 1, maximum: 4294967295 },
+    updated_at: timestamp,
+    created_at: timestamp,
+  },
+} as const
+
+/** Marketing records have no id: one is known by its time, action and e-mail. */
+const marketingCopyItem = {
+  type: 'object',
+  required: ['candidate', 'action', 'created_at'],
+  properties: {
+    candidate: { type: 'object', required: ['email'], properties: { email: { type: 'string', maxLength: 320 } } },
+    action: { type: 'string', maxLength: 100 },
+    created_at: timestamp,
+  },
+} as const
+
+/** Entries a copy may hold per list. */
+export const MAX_COPY_ITEMS = 200_000
+
+/** POST /__mock/verdict/copy: the client's copy of one or more lists. */
+export const copyBody = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    applications: { type: 'array', maxItems: MAX_COPY_ITEMS, items: copyItem },
+    candidates: { type: 'array', maxItems: MAX_COPY_ITEMS, items: copyItem },
+    timesheets: { type: 'array', maxItems: MAX_COPY_ITEMS, items: copyItem },
+    marketing: { type: 'array', maxItems: MAX_COPY_ITEMS, items: marketingCopyItem },
+  },
+} as const satisfies JSONSchema
+
+/** The copy check of one list: ids (marketing: `created_at action email`), at most MAX_COPY_IDS each. */
+const copyIds = { type: 'array', items: { type: ['integer', 'string'] } } as const
+
+export const copyListAnswer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['missing', 'extra', 'stale', 'walkStarted'],
+  properties: {
+    missing: { ...copyIds, description: 'Records the board held when the walk began that the copy lacks' },
+    extra: { ...copyIds, description: 'Records in the copy the board does not hold' },
+    stale: { ...copyIds, description: 'Records whose updated_at in the copy is older than the one the board held when the walk began' },
+    walkStarted: {
+      anyOf: [timestamp, { type: 'null' }],
+      description: "When the client's most recent complete walk of the list began (the board is judged as it stood then); null: no complete walk, judged as it stands now",
+    },
+  },
+} as const satisfies JSONSchema
+
+export const copyAnswer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['status', 'outcome', 'lists'],
+  properties: {
+    status: { type: 'integer', const: 200 },
+    outcome: { type: 'string', enum: ['pass', 'fail'] },
+    lists: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { applications: copyListAnswer, candidates: copyListAnswer, timesheets: copyListAnswer, marketing: copyListAnswer },
+    },
   },
 } as const satisfies JSONSchema

@@ -89,6 +89,10 @@ export const serverOptions = {
       default: 100000,
       description: 'Rate-limit windows kept open at most; past it the oldest is dropped first',
     },
+    verdict: { type: 'boolean', default: true, description: "Judge the client's requests against the API's rules as they come (GET /__mock/verdict)" },
+    verdictJson: { type: 'string', minLength: 1, description: 'serve: write the verdict as JSON to this file at shutdown' },
+    verdictJunit: { type: 'string', minLength: 1, description: 'serve: write the verdict as JUnit XML to this file at shutdown (one test case per rule)' },
+    verdictExit: { type: 'boolean', default: false, description: 'serve: exit 1 on SIGINT/SIGTERM when the verdict fails' },
     ...behaviourOverrides,
   },
 } as const satisfies JSONSchema

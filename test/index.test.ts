@@ -24,3 +24,9 @@ t.test('the exported types are those of the schemas', async (t) => {
   const schemas = [entry.schemas.jobInput, entry.schemas.candidate, entry.schemas.application, entry.schemas.timesheet, entry.schemas.marketingRecord, entry.schemas.metric]
   for (const [i, sample] of samples.entries()) t.ok(ajv.validate(schemas[i] as object, sample), `sample ${i} validates`)
 })
+
+t.test('exports the verdict: its rules and the assertion for tests', async (t) => {
+  t.type(entry.assertVerdict, 'function')
+  t.ok(entry.RULES.some((rule) => rule.id === 'retry-after'), 'the catalogue')
+  t.type(entry.verdictText, 'function')
+})

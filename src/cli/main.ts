@@ -14,6 +14,7 @@ import { buildApp } from '../fake/app.js'
 import { addContractCommand, type ContractProcess, nodeProcess } from './contract.js'
 import { overrideLine, ProfileError } from '../profile/profile.js'
 import { addProfileCommand } from './profile.js'
+import { addVerdictCommand, shutdownVerdict } from './verdict.js'
 import { addHealthCommand } from './health.js'
 import { addRecordCommand } from './record.js'
 import { useColour } from '../fake/http/log.js'
@@ -52,6 +53,10 @@ function checkSlips(given: ServerOptionsInput): void {
   const { minLength } = serverOptions.properties.controlToken
   if (given.controlToken !== undefined && given.controlToken.length < minLength) {
     throw new OptionsError(`--control-token is too short: it needs at least ${minLength} characters, it has ${given.controlToken.length}`)
+  }
+  const verdictFlags = (['verdictExit', 'verdictJson', 'verdictJunit'] as const).filter((name) => given[name] !== undefined && given[name] !== false)
+  if (given.verdict === false && verdictFlags.length > 0) {
+    throw new OptionsError(`${verdictFlags.map((name) => `--${kebab(name)}`).join(', ')} need the verdict: leave out --verdict off`)
   }
   const scenario = given.scenario
   if (scenario !== undefined && !/[\\/]|\.json$/i.test(scenario) && !scenarioNames().includes(scenario)) {
@@ -110,8 +115,16 @@ async function serve(flags: ServerOptionsInput, io: CliProcess, options: readonl
     const stopListening = io.onSignal((signal) => {
       if (closing) return
       closing = true
-      server.close().then(
-        () => resolve(0),
+      // the verdict is taken before the board goes: its files, its account, and --verdict-exit
+      const log = server.options.log === 'pretty' ? io.stdout : undefined
+      shutdownVerdict(server, given, log, io.stderr)
+        .catch((error: unknown) => {
+          io.stderr.write(`jobboard-kit: the verdict could not be taken: ${String(error)}\n`)
+          return undefined
+        })
+        .then((outcome) => server.close().then(() => (outcome === 'fail' && given.verdictExit ? 1 : 0)))
+        .then(
+        (code) => resolve(code),
         (error: unknown) => {
           io.stderr.write(`jobboard-kit: error while closing on ${signal}: ${String(error)}\n`)
           resolve(1)
@@ -180,6 +193,7 @@ export function program(io: CliProcess = processIo, done: (code: number) => void
     },
   })
   addProfileCommand(cli, io, done)
+  addVerdictCommand(cli, io, done)
   addHealthCommand(cli, io, done)
   addRecordCommand(cli, {
     ...io,

@@ -54,6 +54,11 @@ export type ResetBody = FromSchema<typeof S.resetBody>
 export type Fault = FromSchema<typeof S.faultBody>
 export type FaultInput = FromSchema<typeof S.faultBody, { keepDefaultedPropertiesOptional: true }>
 export type JournalEntry = FromSchema<typeof S.journalEntry>
+/** What POST /__mock/verdict/copy takes: the client's copy of one or more lists. */
+export type CopyBody = FromSchema<typeof S.copyBody>
+export type CopyAnswer = FromSchema<typeof S.copyAnswer>
+export type CopyListAnswer = FromSchema<typeof S.copyListAnswer>
+export type VerdictAnswer = FromSchema<typeof S.verdictAnswer>
 export type JobFieldsChange = FromSchema<typeof S.jobFieldsChange>
 export type JobFieldsState = FromSchema<typeof S.jobFieldsState>
 export type StoreState = FromSchema<typeof S.storeState>

@@ -16,7 +16,7 @@ import { type Auth, registerAuth } from './http/auth.js'
 import { registerBodies, requireJson } from './http/body.js'
 import { answerNodeRefusals, clientErrorHandler, errorPolicy, hostRequired, frameworkErrorHandler, registerErrorAnswers } from './http/error-style.js'
 import { type ArmedFault, faultAnswers } from './http/faults.js'
-import { requestJournal } from './http/journal.js'
+import { notePage, requestJournal } from './http/journal.js'
 import { logMode, type RequestLog } from './http/log.js'
 import { documentedErrors } from './http/prefer.js'
 import { serializerCompiler } from './http/serializer.js'
@@ -45,12 +45,16 @@ declare module 'fastify' {
     apiUser: string
     /** The rate-limit window this request opened, if any. */
     limitKey: string | undefined
+    /** A request refused by the rate limit: when the window that refused it opened (epoch ms). */
+    windowOpened: number | undefined
     /** The fault this request met, if any. */
     fault: ArmedFault | undefined
     /** Where this request's answer is kept once made, when its route's answers are cached and it missed. */
     answerKey: string | undefined
     /** The month that answer depends on, if it does. */
     answerMonth: string | undefined
+    /** A list page answered 200: whether it gave a next_page URL (the verdict follows walks by it). */
+    nextPage: boolean | undefined
   }
   interface FastifyContextConfig {
     /** Error statuses the route documents: what Prefer: code=NNN may ask for. */
@@ -130,9 +134,11 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   })
   app.decorateRequest('apiUser', '')
   app.decorateRequest('limitKey', undefined)
+  app.decorateRequest('windowOpened', undefined)
   app.decorateRequest('fault', undefined)
   app.decorateRequest('answerKey', undefined)
   app.decorateRequest('answerMonth', undefined)
+  app.decorateRequest('nextPage', undefined)
 
   registerBodies(app, board)
   const shutdown = registerShutdown(app, options.shutdownTimeout)
@@ -163,13 +169,14 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   // answer cache, and a truncate fault
   app.addHook('onSend', (request, reply, payload, done) => {
     if (shutdown.closing) reply.header('connection', 'close')
+    if (board.journal.observer) notePage(request, reply.statusCode, payload)
     done(null, faults.truncate(request, reply, answers.keep(request, reply, payload)))
   })
   // last of the onSend hooks: it sees the answer as it leaves
   if (responseCheck) checkResponses(app, responseCheck)
   app.addHook('onResponse', (request, reply, done) => {
     settleLimit(board, request, reply.statusCode)
-    if (!request.url.startsWith(CONTROL_PREFIX)) journal.record(request, reply.statusCode)
+    if (!request.url.startsWith(CONTROL_PREFIX)) journal.record(request, reply.statusCode, undefined, reply)
     requestLog?.(request, reply, reply.statusCode)
     done()
   })

@@ -8,7 +8,8 @@ import type { LoadedActivity } from './activity/load.js'
 import { ActivityPlayer } from './activity/play.js'
 import { FileCache } from './http/downloads.js'
 import { Faults } from './http/faults.js'
-import { Journal } from './http/journal.js'
+import { Journal, JOURNAL_SIZE } from './http/journal.js'
+import { VerdictEvaluator } from './verdict/evaluator.js'
 import { effectiveScenario, type ResolvedOptions } from './options.js'
 import { RateLimiter } from './http/rate-limit.js'
 import { sharedSchemas, loadScenario, ScenarioError, type LoadedScenario, type LoadPolicy } from './scenario.js'
@@ -35,7 +36,9 @@ export class Board {
   store!: Store
   limiter!: RateLimiter
   checkCredentials!: (username: string, password: string) => boolean
-  readonly journal = new Journal()
+  readonly journal: Journal
+  /** Judges the client's requests as the journal records them (undefined with the verdict off). */
+  readonly verdict: VerdictEvaluator | undefined
   readonly faults = new Faults()
   /** Download files made at the current store's revision, kept as bytes (src/fake/http/downloads.ts). */
   readonly downloads = new FileCache()
@@ -50,6 +53,8 @@ export class Board {
 
   constructor(options: ResolvedOptions, scenario?: string | ScenarioFile) {
     this.options = options
+    this.verdict = options.verdict ? new VerdictEvaluator({ windowSeconds: () => this.scenario.rateLimitWindow, now: () => this.clock.now(), speed: () => this.clock.speed }) : undefined
+    this.journal = new Journal(JOURNAL_SIZE, this.verdict)
     this.#source = scenario ?? options.scenario
     this.#seed = options.seed
     this.reset()

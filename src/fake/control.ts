@@ -2,7 +2,7 @@
 // its journal, arm faults, see and clear rate-limit windows, save and restore the
 // whole board. One implementation behind both the /__mock routes and the in-process
 // API (createMockServer), so the two cannot drift apart.
-import { advanceBody, faultBody, jobFieldsChange, journalQuery, resetOptions, setClockBody } from '../../schemas/control.js'
+import { advanceBody, copyBody, faultBody, jobFieldsChange, journalQuery, resetOptions, setClockBody, verdictQuery } from '../../schemas/control.js'
 import { FIELD_NAMES, type FieldName, type FieldValues } from '../../schemas/values.js'
 import { nextFieldValues } from './job-fields.js'
 import { boardState, compactBoardState, jobFieldsState } from '../../schemas/state.js'
@@ -22,6 +22,8 @@ import type {
   Candidate,
   CandidateSeed,
   CompactBoardState,
+  CopyAnswer,
+  CopyBody,
   FaultInput,
   JobFieldsChange,
   JobFieldsState,
@@ -34,6 +36,8 @@ import type {
   TimesheetSeed,
 } from '../core/types.js'
 import { bindFieldValues, createAjv, valueNestsDeeper, Validators } from '../core/validation.js'
+import { judgeCopy } from './verdict/copy.js'
+import type { DetailedVerdict } from './verdict/evaluator.js'
 
 /** Headers that frame an HTTP message: a fault setting them would answer with a broken response. */
 const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'host'])
@@ -222,6 +226,21 @@ export class Controller {
 
   clearRequests(): void {
     this.board.journal.clear()
+  }
+
+  /** The verdict on the client's requests since the journal was last emptied; of one API user with `user`. */
+  verdict(options: { user?: string } = {}): DetailedVerdict {
+    this.#check(verdictQuery, options)
+    const evaluator = this.board.verdict
+    if (!evaluator) throw boardError.invalidField('The verdict is off: start the fake with the verdict on (--verdict on) to have the client judged.', 'verdict')
+    return evaluator.verdict(options.user)
+  }
+
+  /** The copy-in-step oracle: a client's copy of lists, judged; the result joins the verdict. Changes nothing on the board. */
+  judgeCopy(copy: CopyBody, options: { user?: string } = {}): CopyAnswer {
+    this.#check(verdictQuery, options)
+    const body = this.#check<CopyBody>(copyBody, copy)
+    return judgeCopy(this.board, this.board.verdict, body, options.user)
   }
 
   addFault(input: FaultInput): ArmedFault {

@@ -13,6 +13,7 @@ import { logMode, prettyRequestLog } from './http/log.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
 import { applyProfile, loadProfile, type ProfileOverride } from '../profile/profile.js'
 import type { ListQuery, Page } from './store/store.js'
+import type { DetailedVerdict } from './verdict/evaluator.js'
 import type {
   Application,
   ApplicationSeed,
@@ -20,6 +21,8 @@ import type {
   CompactBoardState,
   Candidate,
   CandidateSeed,
+  CopyAnswer,
+  CopyBody,
   FaultInput,
   JobFieldsChange,
   JobInput,
@@ -83,6 +86,13 @@ export interface MockServer {
   readonly faults: { add(fault: FaultInput): ArmedFault; list(): ArmedFault[]; clear(): void }
   readonly journal: { list(path?: string): JournalEntry[]; clear(): void }
   readonly rateLimits: { list(): ReturnType<Controller['rateLimits']>; clear(): void }
+  /**
+   * The verdict on the client's requests since the journal was last emptied (all API
+   * users, or one): the rules of src/fake/verdict/rules.ts, and the requests its findings name.
+   */
+  verdict(options?: { user?: string }): DetailedVerdict
+  /** The copy-in-step oracle: the client's copy of lists, judged; it joins the verdict as copy-in-step. */
+  verdictCopy(copy: CopyBody, options?: { user?: string }): CopyAnswer
   /** The activity playing (option activity): what it has played, what is left, and its failures; undefined when none. */
   readonly activity: { status(): ActivityStatus | undefined }
   /** The constrained values: read them, or retire and add some (journal, windows and records kept). */
@@ -178,6 +188,8 @@ export async function createMockServer(input: BuildOptions = {}, logOutput: LogO
     faults: { add: (fault) => control.addFault(fault), list: () => control.faults(), clear: () => control.clearFaults() },
     journal: { list: (path) => control.requests(path), clear: () => control.clearRequests() },
     rateLimits: { list: () => control.rateLimits(), clear: () => control.clearRateLimits() },
+    verdict: (verdictOptions) => control.verdict(verdictOptions),
+    verdictCopy: (copy, verdictOptions) => control.judgeCopy(copy, verdictOptions),
     activity: { status: () => control.activity() },
     jobFields: { get: () => control.jobFields(), change: (change) => control.changeJobFields(change) },
     profileOverrides: profiled.overrides,

@@ -19,6 +19,8 @@ export function apiAdmission(board: Board, auth: Auth, preferOn: boolean, status
       const key = requestKey(request.apiUser, request.method, request.url)
       const admission = board.limiter.admit(key)
       if (!admission.admitted) {
+        // the verdict tells the client's own windows from those opened before its journal began
+        request.windowOpened = admission.opened
         sendError(request, reply, boardError.rateLimited(admission.retryAfter), statusPolicy)
         return
       }

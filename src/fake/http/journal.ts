@@ -4,21 +4,41 @@
 // A ring buffer: recording a request costs a slot write, never a shift of the array, and
 // its time is formatted only when someone reads the journal.
 //
+// Every entry gets an id (1, 2, ... since the last clear) that the verdict's findings
+// name, and is handed to an observer as it is recorded: the verdict's evaluator
+// (src/fake/verdict/evaluator.ts), which judges it once and keeps what its rules need,
+// so that the verdict never re-reads the journal and outlives the entries it drops.
+//
 // requestJournal is the request side: each answered request is recorded once it has
 // been answered, or when its connection closes short of an answer.
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { createHash } from 'node:crypto'
+import { FIELD_NAMES, FIELD_OF_LIST } from '../../../schemas/values.js'
 import type { Clock } from '../../core/clock.js'
 import { formatTimestamp } from '../../core/time.js'
 import type { JournalEntry } from '../../core/types.js'
+import { API_PREFIX } from '../store/links.js'
+import type { Observed } from '../verdict/evaluator.js'
 import { isInProcess } from './in-process.js'
 import { faultKind } from './faults.js'
 import type { RequestLog } from './log.js'
 
+/** Entries the journal holds at most (a ring: the oldest goes first). */
+export const JOURNAL_SIZE = 10_000
 /** Characters of URLs the journal holds together at most: 8 Mi (about 8 MiB: URLs are one-byte strings). */
 export const MAX_JOURNAL_URL_CHARS = 8 * 1024 * 1024
 
 /** An entry as recorded: its time still epoch milliseconds when it came from a request. */
-type Held = Omit<JournalEntry, 'time'> & { time: string | number }
+type Held = Omit<JournalEntry, 'time' | 'id'> & { time: string | number; id?: number }
+
+/** What the journal tells as it records: the facts beside an entry that the entry does not show. */
+export interface JournalObserver {
+  observe(entry: Observed): void
+  clear(): void
+}
+
+/** What a rule needs beyond the entry itself. */
+export type Facts = Pick<Observed, 'credentials' | 'opened' | 'windowOpened' | 'fieldsRead' | 'staleFields'>
 
 export class Journal {
   readonly #slots: Array<Held | undefined>
@@ -27,19 +47,48 @@ export class Journal {
   #head = 0
   #count = 0
   #urlChars = 0
+  #nextId = 1
+  observer: JournalObserver | undefined
 
-  constructor(limit = 10_000) {
+  constructor(limit = JOURNAL_SIZE, observer?: JournalObserver) {
     this.#limit = limit
     this.#slots = new Array<Held | undefined>(limit)
+    this.observer = observer
   }
 
-  /** Records an entry; `time` may be epoch milliseconds, formatted when the journal is read. */
-  record(entry: Held): void {
+  /** Records an entry; `time` may be epoch milliseconds, formatted when the journal is read. Answers its id. */
+  record(given: Held, facts?: Facts): number {
+    const id = this.#nextId++
+    // the entry is the caller's new object: given its id in place rather than copied
+    const entry = given
+    entry.id = id
     if (this.#count === this.#limit) this.#dropOldest()
     this.#slots[(this.#head + this.#count) % this.#limit] = entry
     this.#count += 1
     this.#urlChars += entry.url.length
     while (this.#urlChars > MAX_JOURNAL_URL_CHARS && this.#count > 1) this.#dropOldest()
+    if (this.observer && typeof entry.time === 'number') {
+      // one shape for every entry, written out: spreading optional fields costs more than the rules
+      this.observer.observe({
+        id,
+        method: entry.method,
+        url: entry.url,
+        status: entry.status,
+        time: entry.time,
+        user: entry.user,
+        credentials: facts?.credentials ?? entry.user !== '',
+        fault: entry.fault,
+        contentType: entry.contentType,
+        retryAfter: entry.retryAfter,
+        digest: entry.digest,
+        nextPage: entry.nextPage,
+        opened: facts?.opened,
+        windowOpened: facts?.windowOpened,
+        fieldsRead: facts?.fieldsRead,
+        staleFields: facts?.staleFields,
+      })
+    }
+    return id
   }
 
   #dropOldest(): void {
@@ -60,7 +109,7 @@ export class Journal {
         const own = held.url.split('?')[0] as string
         if (own !== path && !own.startsWith(prefix)) continue
       }
-      out.push({ ...held, time: typeof held.time === 'number' ? formatTimestamp(held.time) : held.time })
+      out.push({ ...held, time: typeof held.time === 'number' ? formatTimestamp(held.time) : held.time } as JournalEntry)
     }
     return out
   }
@@ -74,12 +123,14 @@ export class Journal {
     this.#head = 0
     this.#count = 0
     this.#urlChars = 0
+    this.#nextId = 1
+    this.observer?.clear()
   }
 }
 
 export interface RequestJournal {
   /** Records a request with the status it was answered (0: none), a fault it met and a note. */
-  record(request: FastifyRequest, status: number, extra?: string): void
+  record(request: FastifyRequest, status: number, extra?: string, reply?: FastifyReply): void
   /**
    * Answers cut short, dropped or given up on never reach onResponse: the journal (and
    * the request log) see them when the connection closes. Watched only where that can
@@ -88,25 +139,96 @@ export interface RequestJournal {
   watchClose(request: FastifyRequest, reply: FastifyReply): void
 }
 
-/** What the journal reads of a board on every request (a reset replaces its clock). */
+/** The user name of a Basic Authorization header (never the password), or '' when there is none. */
+export function basicUser(header: string | undefined): string {
+  const match = header === undefined ? null : /^Basic\s+([A-Za-z0-9+/=_-]{1,4096})\s*$/i.exec(header)
+  if (!match) return ''
+  const decoded = Buffer.from(match[1] as string, 'base64').toString('utf8')
+  const colon = decoded.indexOf(':')
+  return (colon < 0 ? decoded : decoded.slice(0, colon)).slice(0, 256)
+}
+
+const shortDigest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22)
+const JOB_WRITE = new RegExp(`^${API_PREFIX}/job/[a-z]+$`)
+const JOB_FIELDS = `${API_PREFIX}/job/fields`
+
+/** A digest of each constrained list as the board holds it now: what job/fields answers. */
+function fieldDigests(board: JournalBoard): Record<string, string> {
+  const lists = board.store.jobFields() as unknown as Record<string, readonly string[]>
+  return Object.fromEntries(FIELD_NAMES.map((name) => [FIELD_OF_LIST[name], shortDigest([...(lists[name] ?? [])].sort().join('\n'))]))
+}
+
+/** The constrained fields of a refused job/add whose values the board does not list now. */
+function staleFields(board: JournalBoard, body: unknown): Record<string, string> | undefined {
+  if (body === null || typeof body !== 'object') return undefined
+  const lists = board.store.jobFields() as unknown as Record<string, readonly string[]>
+  const digests = fieldDigests(board)
+  const stale: Record<string, string> = {}
+  for (const name of FIELD_NAMES) {
+    const field = FIELD_OF_LIST[name]
+    const given = (body as Record<string, unknown>)[field]
+    if (typeof given === 'string' && !(lists[name] ?? []).includes(given)) stale[field] = digests[field] as string
+  }
+  return Object.keys(stale).length > 0 ? stale : undefined
+}
+
+const LIST_PAGE = new RegExp(`^${API_PREFIX}/(candidates|applications|timesheets|marketing)/list(\\?|$)`)
+
+/**
+ * A list page answered 200: whether it names a next page, read off the end of the body
+ * (next_page and prev_page are its last fields), so the cost does not grow with the page.
+ */
+export function notePage(request: FastifyRequest, status: number, payload: unknown): void {
+  if (status !== 200 || request.method !== 'GET' || !LIST_PAGE.test(request.url)) return
+  const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload : undefined
+  if (text === undefined) return
+  const at = text.lastIndexOf('"next_page":')
+  request.nextPage = at >= 0 && (typeof text === 'string' ? text.charCodeAt(at + 12) : text[at + 12]) === 0x22
+}
+
+/** What the journal reads of a board on every request (a reset replaces its clock, store and scenario). */
 export interface JournalBoard {
   readonly journal: Journal
   readonly clock: Clock
+  /** The constrained values job/fields answers now. */
+  readonly store: { jobFields(): object }
+  readonly scenario: { readonly behaviour: { readonly rateLimitCounts: string } }
 }
 
 export function requestJournal(board: JournalBoard, requestLog: RequestLog | undefined): RequestJournal {
-  const record = (request: FastifyRequest, status: number, extra?: string) => {
+  const record = (request: FastifyRequest, status: number, extra?: string, reply?: FastifyReply) => {
     const fault = request.fault ? faultKind(request.fault) : undefined
     const note = fault === undefined ? extra : extra === undefined ? fault : `${fault}; ${extra}`
+    const header = request.headers.authorization
+    // a request answered by a fault never reached the credential check: it keeps the user it was sent as
+    const user = request.apiUser || basicUser(header)
+    const post = request.method === 'POST'
+    const path = request.url.split('?', 1)[0] as string
+    const retryAfter = status === 429 ? Number(reply?.getHeader('retry-after')) : Number.NaN
+    const write = post && JOB_WRITE.test(path) && request.body !== undefined
+    const contentType = post ? request.headers['content-type'] : undefined
     // the time is formatted when the journal is read
-    board.journal.record({
-      method: request.method,
-      url: request.url,
-      status,
-      time: board.clock.now(),
-      user: request.apiUser,
-      ...(note ? { fault: note } : {}),
-    })
+    board.journal.record(
+      {
+        method: request.method,
+        url: request.url,
+        status,
+        time: board.clock.now(),
+        user,
+        ...(note ? { fault: note } : {}),
+        ...(contentType === undefined ? {} : { contentType: contentType.slice(0, 200) }),
+        ...(Number.isFinite(retryAfter) ? { retryAfter } : {}),
+        ...(write ? { digest: shortDigest(JSON.stringify(request.body) ?? '') } : {}),
+        ...(request.nextPage === undefined ? {} : { nextPage: request.nextPage }),
+      },
+      board.journal.observer && {
+        credentials: header !== undefined && /^Basic\s+\S/i.test(header),
+        opened: request.limitKey !== undefined && (status < 400 || board.scenario.behaviour.rateLimitCounts === 'all'),
+        windowOpened: request.windowOpened,
+        ...(status === 200 && path === JOB_FIELDS ? { fieldsRead: fieldDigests(board) } : {}),
+        ...(status === 412 && post && path === `${API_PREFIX}/job/add` ? { staleFields: staleFields(board, request.body) } : {}),
+      },
+    )
   }
   return {
     record,
@@ -115,7 +237,7 @@ export function requestJournal(board: JournalBoard, requestLog: RequestLog | und
       reply.raw.once('close', () => {
         if (reply.raw.writableFinished) return
         const status = reply.raw.headersSent ? reply.statusCode : 0
-        record(request, status, request.fault ? undefined : 'the client closed the connection')
+        record(request, status, request.fault ? undefined : 'the client closed the connection', reply)
         requestLog?.(request, reply, status)
       })
     },

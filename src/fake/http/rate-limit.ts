@@ -6,7 +6,7 @@ import type { Clock } from '../../core/clock.js'
 
 export type CountPolicy = 'all' | 'success'
 
-export type Admission = { admitted: true } | { admitted: false; retryAfter: number }
+export type Admission = { admitted: true } | { admitted: false; retryAfter: number; opened: number }
 
 /** Characters of keys (credential, method, URL) the open windows may hold together: 32 Mi, about 32 MiB (URLs are one-byte strings). */
 export const MAX_KEY_CHARS = 32 * 1024 * 1024
@@ -50,7 +50,7 @@ export class RateLimiter {
     // a window opened "later" than now (a virtual clock set back) is still open: going back in time lifts no limit
     if (opened !== undefined && now - opened < this.#windowMs) {
       // a sped-up clock (clockSpeed N): a client waiting in real time waits N times less for the same board time
-      return { admitted: false, retryAfter: Math.max(1, Math.ceil((opened + this.#windowMs - now) / 1000 / this.#clock.speed)) }
+      return { admitted: false, retryAfter: Math.max(1, Math.ceil((opened + this.#windowMs - now) / 1000 / this.#clock.speed)), opened }
     }
     if (this.#opened.size >= this.#sweepAt) {
       this.#sweep(now)

@@ -7,6 +7,8 @@ import {
   advanceBody,
   applicationSeed,
   candidateSeed,
+  copyAnswer,
+  copyBody,
   faultBody,
   jobInput,
   jobFieldsChange,
@@ -17,10 +19,16 @@ import {
   setClockBody,
   stateQuery,
   timesheetSeed,
+  verdictAnswer,
+  verdictQuery,
 } from '../../../schemas/index.js'
 import type { Controller } from '../control.js'
 import { BoardError, boardError } from '../../core/errors.js'
-import type { ApplicationSeed, CandidateSeed, FaultInput, JobFieldsChange, JobInput, MarketingSeed, ResetBody, TimesheetSeed } from '../../core/types.js'
+import type { ApplicationSeed, CandidateSeed, CopyBody, FaultInput, JobFieldsChange, JobInput, MarketingSeed, ResetBody, TimesheetSeed } from '../../core/types.js'
+import { verdictJson } from '../verdict/account.js'
+
+/** Bytes a copy sent to POST /__mock/verdict/copy may hold: 32 MiB. */
+export const COPY_BODY_LIMIT = 32 * 1024 * 1024
 
 export const CONTROL_PREFIX = '/__mock'
 const STATE_BODY_LIMIT_MAX = serverOptions.properties.stateBodyLimit.maximum
@@ -102,6 +110,17 @@ export default async function control(app: FastifyInstance, { controller, token,
     controller.clearRequests()
     return ok({ message: 'The journal is empty.' })
   })
+
+  app.get<{ Querystring: { user?: string } }>(
+    '/verdict',
+    { schema: { querystring: verdictQuery, response: { 200: verdictAnswer } } },
+    async (request) => verdictJson(controller.verdict(request.query)),
+  )
+  app.post<{ Body: CopyBody; Querystring: { user?: string } }>(
+    '/verdict/copy',
+    { bodyLimit: COPY_BODY_LIMIT, schema: { querystring: verdictQuery, body: copyBody, response: { 200: copyAnswer } } },
+    async (request) => controller.judgeCopy(request.body, request.query),
+  )
 
   app.get('/faults', async () => listing(controller.faults()))
   app.post<{ Body: FaultInput }>('/faults', { schema: { body: faultBody } }, async (request, reply) => {

@@ -99,7 +99,7 @@ t.test('the journal lists the requests made, filtered by path, and can be emptie
   await fetch(`${url}/api/v1/candidates/details/4`, { headers: AUTH })
   const all = (await json(`${url}/__mock/requests`)).body
   t.equal(all.total, 3)
-  t.same(all.data[0], { method: 'GET', url: '/api/v1/candidates/list?page=2', status: 200, time: '2026-11-22 09:30:00', user: 'jobboard' })
+  t.same(all.data[0], { id: 1, method: 'GET', url: '/api/v1/candidates/list?page=2', status: 200, time: '2026-11-22 09:30:00', user: 'jobboard', nextPage: false })
   t.match(all.data[1], { url: '/api/v1/applications/list', status: 401, user: '' })
   const candidates = (await json(`${url}/__mock/requests?path=/api/v1/candidates`)).body
   t.same(candidates.data.map((e: { url: string }) => e.url), ['/api/v1/candidates/list?page=2', '/api/v1/candidates/details/4'])
