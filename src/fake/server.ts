@@ -101,14 +101,14 @@ export interface LogOutput {
 }
 
 export async function createMockServer(input: BuildOptions = {}, logOutput: LogOutput = {}): Promise<MockServer> {
-  const { scenarioData, checkResponses, profile, ...rest } = input
+  const { scenarioData, checkResponses, responseValidators, profile, ...rest } = input
   const profiled = profile === undefined ? { options: rest, overrides: [] } : applyProfile(rest, loadProfile(profile))
   const options = resolveOptions(profiled.options)
   const requestLog = logMode(options) === 'pretty' ? await prettyRequestLog({ prefer: options.prefer, ...logOutput }) : undefined
   const app = await buildApp({
     ...options,
     ...(scenarioData ? { scenarioData } : {}),
-    ...(checkResponses ? { checkResponses } : {}),
+    ...(checkResponses ? { checkResponses, responseValidators } : {}),
     ...(requestLog ? { requestLog } : {}),
   } as BuildOptions)
   const control = app.controller
