@@ -68,7 +68,7 @@ await board.close()
   const cachedRun = () => execFileSync(process.execPath, [join(scratch, 'node_modules/jobboard-kit/bin/jobboard-kit.js'), '--version'], { cwd: scratch, encoding: 'utf8', env })
   const first = cachedRun()
   const kept = existsSync(cacheDir) ? readdirSync(cacheDir, { recursive: true }).length : 0
-  if (cacheable) t.ok(kept > 0, `a run leaves V8's compiled code in NODE_COMPILE_CACHE (${kept} entries)`)
+  if (cacheable) t.ok(kept > 0, `a run leaves V8's compiled code in the temporary folder's node-compile-cache (${kept} entries)`)
   else t.equal(kept, 0, 'Node 20 has no compile cache: the command runs without one')
   t.match(first, /^\d+\.\d+\.\d+/, 'the run printed the version')
   t.equal(cachedRun(), first, 'and the next run, from that cache, answers the same')
