@@ -24,7 +24,8 @@ import {
   type Row,
 } from './report.js'
 import type { ServerCpu, ServerReady, ServerSpec } from './server.js'
-import { buildPackage, measureBuild, measureStartup, type BuildFigures, type StartupFigures } from './startup.js'
+import { measureRecord, renderRecord, type RecordFigures } from './record.js'
+import { buildExecutable, buildPackage, measureBuild, measureStartup, type BuildFigures, type StartupFigures } from './startup.js'
 import { ceilingTarget, depthTargets, limitedTargets, openTargets, readBoard, readDepth, SAME_BYTES_ROWS, sameBytes } from './targets.js'
 
 const HELP = `Usage: npm run bench -- [options]
@@ -153,8 +154,18 @@ function renderStartup(s: StartupFigures): string {
     `start-up, medians of ${s.runs} fresh processes:`,
     `  CLI serve, spawn to first 200: ${s.cliMs.toFixed(0)} ms; bare Fastify, spawn to first 200: ${s.ceilingMs.toFixed(0)} ms; ratio ${(s.cliMs / s.ceilingMs).toFixed(2)}`,
     `  in-process: import ${s.importMs.toFixed(0)} ms, createMockServer + first answer ${s.createFirstMs.toFixed(0)} ms, a second answer ${s.secondMs.toFixed(1)} ms`,
+    `  single executable: ${exeLine(s)}`,
+    `  container image: ${'missing' in s.image ? s.image.missing : `${mib(s.image.bytes)} (${s.image.builder})`}`,
   ].join('\n')
 }
+
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`
+
+/** The executable's size and start-up as a ratio to the npm CLI's (the issue's goal: within 1.3×). */
+const exeLine = (s: StartupFigures) =>
+  'missing' in s.exe
+    ? s.exe.missing
+    : `${mib(s.exe.bytes)}; serve, spawn to first 200: ${s.exe.ms.toFixed(0)} ms ÷ the npm CLI's ${s.cliMs.toFixed(0)} ms = ${(s.exe.ms / s.cliMs).toFixed(2)}`
 
 /** The scenarios whose build the flags ask for, those that exist, and why the others are left out. */
 function buildScenarios(settings: Settings): { scenarios: string[]; skipped: Array<{ scenario: string; reason: string }> } {
@@ -195,6 +206,8 @@ function performanceTable(
   if (startup) {
     lines.push(`| CLI spawn to first 200 ÷ bare Fastify | ${startup.cliMs.toFixed(0)} ms ÷ ${startup.ceilingMs.toFixed(0)} ms = ${(startup.cliMs / startup.ceilingMs).toFixed(2)} |`)
     lines.push(`| in-process: import / createMockServer + first answer / a second answer | ${startup.importMs.toFixed(0)} ms / ${startup.createFirstMs.toFixed(0)} ms / ${startup.secondMs.toFixed(1)} ms |`)
+    lines.push(`| single executable: size; spawn to first 200 ÷ the npm CLI's | ${exeLine(startup)} |`)
+    lines.push(`| container image size | ${'missing' in startup.image ? startup.image.missing : mib(startup.image.bytes)} |`)
   }
   for (const row of rows.filter((r) => r.name.startsWith('rate-limited'))) {
     lines.push(`| ${row.name}: throughput ÷ bare Fastify ({"hello":"world"}); server CPU per answer; p99 | ${pct(row.rpsRatio)}; ${row.cpuPerAnswer.toFixed(0)} µs; ${row.p99.toFixed(1)} ms (×${row.p99Ratio.toFixed(1)}) |`)
@@ -291,13 +304,18 @@ async function main(): Promise<void> {
       await buildPackage()
     }
     if (settings.startupRuns > 0) {
+      progress('building the single executable (dist/exe/jobboard-kit) from it…')
+      const exeMissing = await buildExecutable()
       progress(`start-up: ${settings.startupRuns} fresh processes each…`)
-      startup = await measureStartup(settings.startupRuns)
+      startup = await measureStartup(settings.startupRuns, exeMissing)
     }
     for (const scenario of builds.scenarios) {
       progress(`${scenario} board: build to first answer and peak RSS, in a fresh process…`)
       boards.push(await measureBuild(scenario))
     }
+
+    progress('record: the default board, requests per record…')
+    const recordings: RecordFigures[] = [await measureRecord('default')]
 
     let largeRows: Row[] = []
     if (settings.large) {
@@ -331,6 +349,7 @@ async function main(): Promise<void> {
         ...(startup ? [renderStartup(startup), ''] : []),
         ...boards.map((b) => `${b.scenario} board, CLI spawn to first answer: ${b.spawnMs.toFixed(0)} ms; createMockServer to first answer: ${b.firstAnswerMs.toFixed(0)} ms; peak RSS ${(b.peakRss / 1048576).toFixed(0)} MiB`),
         ...builds.skipped.map((s) => `${s.scenario} board: not measured (${s.reason})`),
+        ...recordings.map(renderRecord),
         'of ceiling: req/s as a share of the bare Fastify route in the same round (higher is better).',
         '× ceiling: latency as a multiple of that route\'s (lower is better). See bench/README.md.',
       ].join('\n'),
@@ -347,6 +366,7 @@ async function main(): Promise<void> {
       skippedBoards: builds.skipped,
       latencyRatios: ratios,
       rows: allRows,
+      record: recordings,
     }
     const text = `${JSON.stringify(report, null, 2)}\n`
     await mkdir(RESULTS, { recursive: true })

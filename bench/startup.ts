@@ -3,19 +3,29 @@
 // first 200; in-process, importing the package, createMockServer plus a first answer,
 // and a second answer; and, with --large, the large board's build time and peak RSS.
 // Everything runs the built package (dist/, through its exports), as users do; run.ts builds it first.
-import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+// The single executable (dist/exe/jobboard-kit, docs/exe.md) is measured beside the npm CLI,
+// spawn to first 200 in the same rounds, with its size, and the container image's size.
+import { execFile, spawn } from 'node:child_process'
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { promisify } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import { median } from './report.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const AUTH = `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}`
 
+/** Something measured, or why it was not. */
+export type Measured<T> = T | { missing: string }
+
 export interface StartupFigures {
   runs: number
   /** Spawn to first 200, milliseconds: the CLI's `serve`, and a bare Fastify server. */
   cliMs: number
   ceilingMs: number
+  /** The single executable: its size in bytes and its `serve`, spawn to first 200, milliseconds. */
+  exe: Measured<{ bytes: number; ms: number }>
+  /** The container image `npm run build:container` made: its size in bytes, as its builder reports it. */
+  image: Measured<{ bytes: number; builder: string }>
   /** In-process, milliseconds. */
   importMs: number
   createFirstMs: number
@@ -41,10 +51,10 @@ const url = await app.listen({ host: '127.0.0.1', port: 0 })
 process.stdout.write('listening on ' + url + '\\n')
 `
 
-/** Spawns a server, waits for the URL on stdout, polls `path` until it answers 200. */
-export function spawnToFirst200(args: string[], path: string, headers: Record<string, string> = {}): Promise<number> {
+/** Spawns a server (Node with `args`, or `program`), waits for the URL on stdout, polls `path` until it answers 200. */
+export function spawnToFirst200(args: string[], path: string, headers: Record<string, string> = {}, program = process.execPath): Promise<number> {
   const started = performance.now()
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(program, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
   return new Promise<number>((resolve, reject) => {
     let text = ''
     const fail = (error: Error) => {
@@ -107,20 +117,41 @@ function inProcess(scenario: string): Promise<{ importMs: number; createFirstMs:
   })
 }
 
-/** Alternates CLI and ceiling runs, so both meet the same machine state. */
-export async function measureStartup(runs: number): Promise<StartupFigures> {
+export const EXE = `${ROOT}dist/exe/jobboard-kit`
+const SERVE = ['serve', '--port', '0', '--host', '127.0.0.1']
+
+/** The size of the image `npm run build:container` tags, from podman or else docker. */
+async function imageSize(): Promise<StartupFigures['image']> {
+  for (const builder of ['podman', 'docker']) {
+    try {
+      const { stdout } = await promisify(execFile)(builder, ['image', 'inspect', '--format', '{{.Size}}', 'localhost/jobboard-kit:latest'], { timeout: 30_000 })
+      return { bytes: Number(stdout.trim()), builder }
+    } catch {
+      // no such builder here, or no such image in it
+    }
+  }
+  return { missing: 'no image localhost/jobboard-kit:latest in podman or docker (npm run build:container)' }
+}
+
+/** Alternates CLI, executable and ceiling runs, so all meet the same machine state. */
+export async function measureStartup(runs: number, exeMissing?: string): Promise<StartupFigures> {
   const cli: number[] = []
+  const exe: number[] = []
   const ceiling: number[] = []
   const figures: Array<{ importMs: number; createFirstMs: number; secondMs: number }> = []
+  const withExe = exeMissing === undefined && existsSync(EXE)
   for (let i = 0; i < runs; i++) {
     ceiling.push(await spawnToFirst200(['--input-type=module', '-e', CEILING], '/'))
-    cli.push(await spawnToFirst200(['bin/jobboard-kit.js', 'serve', '--port', '0', '--host', '127.0.0.1'], '/api/v1/candidates/list', { authorization: AUTH }))
+    cli.push(await spawnToFirst200(['bin/jobboard-kit.js', ...SERVE], '/api/v1/candidates/list', { authorization: AUTH }))
+    if (withExe) exe.push(await spawnToFirst200(SERVE, '/api/v1/candidates/list', { authorization: AUTH }, EXE))
     figures.push(await inProcess('default'))
   }
   return {
     runs,
     cliMs: median(cli),
     ceilingMs: median(ceiling),
+    exe: withExe ? { bytes: statSync(EXE).size, ms: median(exe) } : { missing: exeMissing ?? 'dist/exe/jobboard-kit was not built (npm run build:exe)' },
+    image: await imageSize(),
     importMs: median(figures.map((f) => f.importMs)),
     createFirstMs: median(figures.map((f) => f.createFirstMs)),
     secondMs: median(figures.map((f) => f.secondMs)),
@@ -152,4 +183,14 @@ export async function buildPackage(): Promise<void> {
   await run([`${ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'])
   await run([`${ROOT}scripts/precompile.mjs`])
   await run([`${ROOT}scripts/bundle.mjs`])
+}
+
+/** Builds the single executable from that build (npm run build:exe's second step); answers why not when it cannot. */
+export async function buildExecutable(): Promise<string | undefined> {
+  try {
+    await run([`${ROOT}scripts/build-exe.mjs`])
+    return undefined
+  } catch (error) {
+    return `the executable could not be built: ${(error as Error).message}`
+  }
 }

@@ -42,12 +42,20 @@ export const extraField = {
   ],
 } as const satisfies JSONSchema
 
-/** Extra top-level fields of one kind of record: name → type and example. A field the spec lists is no extra. */
+/**
+ * Extra top-level fields of one kind of record: name → type and example. A field the
+ * spec lists is no extra, and a prototype key is no name: a saved board carrying one
+ * could not be sent back (JSON bodies refuse them).
+ */
 const extraFieldsOf = (record: { properties: object }) =>
   ({
     type: 'object',
     maxProperties: 32,
-    propertyNames: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$', not: { enum: Object.keys(record.properties) } },
+    propertyNames: {
+      type: 'string',
+      pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$',
+      not: { enum: [...Object.keys(record.properties), '__proto__', 'constructor', 'prototype'] },
+    },
     additionalProperties: extraField,
   }) as const
 

@@ -95,6 +95,44 @@ export const faultBody = {
   },
 } as const satisfies JSONSchema
 
+/** Values of one constrained list named in a job-fields change: distinct, non-empty, one line each. */
+const fieldValueNames = {
+  type: 'array',
+  minItems: 1,
+  maxItems: 1000,
+  uniqueItems: true,
+  items: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[^\\u0000-\\u001f\\u007f]+$' },
+} as const
+
+/** Values by the name job/fields gives each list (salary_currencies, not salary_currency). */
+const fieldValueLists = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    job_industry: fieldValueNames,
+    job_type: fieldValueNames,
+    contract_type: fieldValueNames,
+    salary_unit: fieldValueNames,
+    salary_currencies: fieldValueNames,
+    job_telecommute: fieldValueNames,
+  },
+} as const
+
+/**
+ * POST /__mock/job-fields (and an activity's job-fields event): values job/fields stops
+ * listing, and values it lists from now on. Records that hold a retired value keep it.
+ */
+export const jobFieldsChange = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    retire: { ...fieldValueLists, description: 'Values to take off each list: job/add refuses them from now on' },
+    add: { ...fieldValueLists, description: 'Values to append to each list' },
+  },
+} as const satisfies JSONSchema
+
 export const journalEntry = {
   type: 'object',
   additionalProperties: false,

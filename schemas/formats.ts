@@ -54,16 +54,24 @@ const HTTP = /^https?:/i
 /** An absolute URI (RFC 3986 shape, no white space); http(s) ones need a host. */
 export const isUri = (value: string): boolean => (HTTP.test(value) ? HTTP_URL.test(value) : ABSOLUTE_URI.test(value))
 
+// The formats' shapes as JSON Schema patterns, for the OpenAPI document: a validator or
+// code generator that does not know a format name still refuses `since=yesterday`. They
+// check the shape and the ranges of each part; the calendar (30 February) only the
+// validate functions do.
+const DAY = '[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])'
+const HOUR_MINUTE = '([01][0-9]|2[0-3]):[0-5][0-9]'
+
 /**
  * The format names the schemas use. `job-date` and `since` share a shape but keep their
  * own names so that a 412 message can say which one was wrong.
  */
 export const FORMATS = {
-  timestamp: { validate: isTimestamp, shape: 'YYYY-MM-DD HH:MM:SS', example: '2026-11-22 09:30:00' },
-  'job-date': { validate: isMinute, shape: 'YYYY-MM-DD H:i', example: '2026-11-22 09:30' },
-  since: { validate: isMinute, shape: 'YYYY-MM-DD HH:MM', example: '2026-11-22 09:30' },
-  date: { validate: isDate, shape: 'YYYY-MM-DD', example: '2026-11-22' },
-  uri: { validate: isUri, shape: 'an absolute URL', example: 'https://board.example.com/jobs/42' },
+  timestamp: { validate: isTimestamp, shape: 'YYYY-MM-DD HH:MM:SS', example: '2026-11-22 09:30:00', pattern: `^${DAY} ${HOUR_MINUTE}:[0-5][0-9]$` },
+  'job-date': { validate: isMinute, shape: 'YYYY-MM-DD H:i', example: '2026-11-22 09:30', pattern: `^${DAY} ${HOUR_MINUTE}$` },
+  since: { validate: isMinute, shape: 'YYYY-MM-DD HH:MM', example: '2026-11-22 09:30', pattern: `^${DAY} ${HOUR_MINUTE}$` },
+  date: { validate: isDate, shape: 'YYYY-MM-DD', example: '2026-11-22', pattern: `^${DAY}$` },
+  // a standard format every OpenAPI tool knows: no pattern
+  uri: { validate: isUri, shape: 'an absolute URL', example: 'https://board.example.com/jobs/42', pattern: undefined },
 } as const
 
 export type FormatName = keyof typeof FORMATS

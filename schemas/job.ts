@@ -78,7 +78,9 @@ const jobLocationRule = {
       job_location: { enum: UK_LOCATIONS.map((l) => l.name), $comment: 'constrained:job_locations' },
     },
   },
-  else: { required: ['job_latitude', 'job_longitude'] },
+  // the coordinates' rules are jobFields'; naming them here too (as any value) tells OpenAPI
+  // linters that the properties required are defined ones
+  else: { required: ['job_latitude', 'job_longitude'], properties: { job_latitude: true, job_longitude: true } },
 } as const
 
 /** The body of POST /job/add. */

@@ -1,5 +1,5 @@
 // The options of the fake: the CLI's flags in camelCase, as createMockServer takes
-// them. Validated with defaults filled in, then frozen (src/options.ts). Settings left
+// them. Validated with defaults filled in, then frozen (src/fake/options.ts). Settings left
 // out fall back to the scenario's. Each description is the flag's --help text.
 import type { JSONSchema } from 'json-schema-to-ts'
 import { behaviourProperties } from './behaviour.js'
@@ -27,6 +27,18 @@ export const serverOptions = {
     password: { ...scenario.properties.credentials.items.properties.password, description: 'Basic auth password (default: the scenario\'s, jobboard)' },
     rateLimitWindow: { ...rateLimitWindow, description: 'Seconds each full request may be made once in; 0 turns the limit off (default: 900)' },
     clock: { type: 'string', enum: ['real', 'virtual'], default: 'real', description: 'real: the machine\'s time; virtual: stands still until advanced' },
+    clockSpeed: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 86400,
+      default: 1,
+      description: 'Board seconds per real second of the real clock (600: a 10-hour day in a minute); Retry-After headers are divided by it',
+    },
+    activity: {
+      type: 'string',
+      minLength: 1,
+      description: 'Activity (scenarios/activity/) or path to an activity file (.json, .yaml) played as the clock passes its events',
+    },
     publicBaseUrl: { ...url, description: 'Origin of links, paging URLs and job pages (default: the origin a request came in on)' },
     host: { type: 'string', minLength: 1, default: '127.0.0.1', description: 'Interface to listen on' },
     port: { type: 'integer', minimum: 0, maximum: 65535, default: 4010, description: 'Port to listen on; 0 picks a free one' },
@@ -65,9 +77,10 @@ export const serverOptions = {
     stateBodyLimit: {
       type: 'integer',
       minimum: 1048576,
-      maximum: 536870912,
-      default: 268435456,
-      description: 'Bytes a saved board sent to PUT /__mock/state may hold (default 256 MiB)',
+      // below the longest string V8 makes (2^29 - 24 characters): the body is read as one
+      maximum: 524288000,
+      default: 16777216,
+      description: 'Bytes a saved board sent to PUT /__mock/state may hold, 1 MiB to 500 MiB (default 16 MiB: the default board saves in 0.35 MB)',
     },
     rateLimitMaxWindows: {
       type: 'integer',

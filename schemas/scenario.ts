@@ -32,6 +32,25 @@ export const predefinedLocation = {
   },
 } as const satisfies JSONSchema
 
+/** What a scenario written by `jobboard-kit record` says of its recording (scenario.recording). */
+export const recordingInfo = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['complete'],
+  properties: {
+    /** Scheme, host and port of the deployment recorded (never credentials). */
+    origin: { type: 'string' },
+    recorded_at: { type: 'string' },
+    /** False while the recording is partial: a later run with the same --out goes on from `progress`. */
+    complete: { type: 'boolean' },
+    /** Why the run stopped short, when it did. */
+    reason: { type: 'string' },
+    sample: { type: 'integer', minimum: 1 },
+    /** What a later run needs to go on: per list the next page to fetch, and links between records; ids and URLs only. */
+    progress: { type: 'object' },
+  },
+} as const satisfies JSONSchema
+
 export const scenario = {
   type: 'object',
   additionalProperties: false,
@@ -114,5 +133,7 @@ export const scenario = {
       },
     },
     behaviour,
+    /** Set by `jobboard-kit record`: where the scenario was recorded from, and whether the recording is whole. */
+    recording: recordingInfo,
   },
 } as const satisfies JSONSchema

@@ -134,6 +134,37 @@ export const compactStoreState = {
   },
 } as const satisfies JSONSchema
 
+/** One constrained list as saved: distinct values, each one line. */
+const savedValues = { type: 'array', minItems: 1, maxItems: 10000, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 200 } } as const
+const savedLists = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['job_industry', 'job_type', 'contract_type', 'salary_unit', 'salary_currencies', 'job_telecommute'],
+  properties: {
+    job_industry: savedValues,
+    job_type: savedValues,
+    contract_type: savedValues,
+    salary_unit: savedValues,
+    salary_currencies: savedValues,
+    job_telecommute: savedValues,
+  },
+} as const
+
+/**
+ * Constrained values changed at run time (POST /__mock/job-fields): the values listed when
+ * the board was saved, and every value listed since it was made (what its records may
+ * hold). Left out when the values are the scenario's.
+ */
+export const jobFieldsState = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['current', 'known'],
+  properties: {
+    current: savedLists,
+    known: { ...savedLists, required: [...savedLists.required, 'sector_disciplines'], properties: { ...savedLists.properties, sector_disciplines: savedValues } },
+  },
+} as const satisfies JSONSchema
+
 export const boardState = {
   type: 'object',
   additionalProperties: false,
@@ -143,6 +174,7 @@ export const boardState = {
     version: { const: 1 },
     scenario,
     clock: { type: 'object', additionalProperties: false, required: ['now'], properties: { now: timestamp } },
+    jobFields: jobFieldsState,
     store: storeState,
   },
 } as const satisfies JSONSchema
@@ -157,6 +189,7 @@ export const compactBoardState = {
     form: { const: 'compact' },
     scenario: boardState.properties.scenario,
     clock: boardState.properties.clock,
+    jobFields: jobFieldsState,
     store: compactStoreState,
   },
 } as const satisfies JSONSchema

@@ -46,17 +46,7 @@ export async function contractAction(flags: ContractFlags, io: ContractProcess =
     say(error.message)
     return 2
   }
-  const controller = new AbortController()
-  const stopListening = io.onSignal((signal) => {
-    // a second signal means now: leave without cleaning up
-    if (controller.signal.aborted) {
-      say(`${signal} again: stopped without cleaning up`)
-      io.exit(2)
-      return
-    }
-    say(`${signal}: stopping, deleting what this run made`)
-    controller.abort(signal)
-  })
+  const { controller, stopListening } = stopOnSignal(io, say, 'deleting what this run made', 'without cleaning up')
   try {
     // loaded here, not at the top: `serve` need not load tap
     const { runContract } = await import('../contract/run.js')
@@ -68,16 +58,49 @@ export async function contractAction(flags: ContractFlags, io: ContractProcess =
   }
 }
 
-/** Adds `contract` to the jobboard-kit program. */
-export function addContractCommand(program: Command, io: ContractProcess = nodeProcess): Command {
+/**
+ * The first SIGINT or SIGTERM aborts the controller (the run stops and `first` says what
+ * it does then); a second one leaves at once, exit 2.
+ */
+export function stopOnSignal(io: ContractProcess, say: (line: string) => void, first: string, second: string): { controller: AbortController; stopListening: () => void } {
+  const controller = new AbortController()
+  const stopListening = io.onSignal((signal) => {
+    // a second signal means now
+    if (controller.signal.aborted) {
+      say(`${signal} again: stopped ${second}`)
+      io.exit(2)
+      return
+    }
+    say(`${signal}: stopping, ${first}`)
+    controller.abort(signal)
+  })
+  return { controller, stopListening }
+}
+
+/** Adds a command whose flags come from an options schema and whose action answers the exit code. */
+export function addRunCommand<Flags>(
+  program: Command,
+  io: ContractProcess,
+  spec: { name: string; description: string; options: { properties: object }; action: (flags: Flags, io: ContractProcess) => Promise<number> },
+): Command {
   const command = program
-    .command('contract')
-    .description('Check a deployment of the Job Board API against the spec and its schemas (docs/contract.md).')
-    .action(async (flags: ContractFlags) => {
-      const code = await contractAction(flags, io)
+    .command(spec.name)
+    .description(spec.description)
+    .action(async (flags: Flags) => {
+      const code = await spec.action(flags, io)
       // undici keeps idle connections open for a while: leave now rather than wait for them
       io.exit(code)
     })
-  for (const option of schemaOptions(contractOptions)) command.addOption(option)
+  for (const option of schemaOptions(spec.options)) command.addOption(option)
   return command
+}
+
+/** Adds `contract` to the jobboard-kit program. */
+export function addContractCommand(program: Command, io: ContractProcess = nodeProcess): Command {
+  return addRunCommand(program, io, {
+    name: 'contract',
+    description: 'Check a deployment of the Job Board API against the spec and its schemas (docs/contract.md).',
+    options: contractOptions,
+    action: contractAction,
+  })
 }

@@ -5,7 +5,7 @@
 // answers the exit code and leaves ending the process to its caller (bin/, or this file
 // when node runs it).
 import { Command, CommanderError, Option } from 'commander'
-import { asFlags, kebab, schemaOptions } from '../core/cli-options.js'
+import { asFlags, envName, fromEnvironment, kebab, schemaOptions } from '../core/cli-options.js'
 import { realpathSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
@@ -14,8 +14,11 @@ import { buildApp } from '../fake/app.js'
 import { addContractCommand, type ContractProcess, nodeProcess } from './contract.js'
 import { overrideLine, ProfileError } from '../profile/profile.js'
 import { addProfileCommand } from './profile.js'
+import { addHealthCommand } from './health.js'
+import { addRecordCommand } from './record.js'
 import { useColour } from '../fake/http/log.js'
-import { OptionsError } from '../fake/options.js'
+import { OptionsError, resolveOptions } from '../fake/options.js'
+import { ActivityError } from '../fake/activity/load.js'
 import { PACKAGE_VERSION } from '../core/paths.js'
 import { loadScenario, ScenarioError, scenarioNames } from '../fake/scenario.js'
 import { showBuildProgress } from './build-progress.js'
@@ -58,7 +61,7 @@ function checkSlips(given: ServerOptionsInput): void {
 
 /** Says why the command stopped (one line, naming the flag, for a usage error) and answers exit code 2. */
 function report(error: unknown, io: CliProcess): 2 {
-  const usage = error instanceof OptionsError || error instanceof ScenarioError || error instanceof ProfileError
+  const usage = error instanceof OptionsError || error instanceof ScenarioError || error instanceof ProfileError || error instanceof ActivityError
   const known = usage || error instanceof ServerError
   const code = (error as NodeJS.ErrnoException).code
   const reason =
@@ -71,9 +74,18 @@ function report(error: unknown, io: CliProcess): 2 {
   return 2
 }
 
-/** Runs the fake until SIGINT or SIGTERM and answers the exit code once it has closed. */
-async function serve(flags: ServerOptionsInput, io: CliProcess): Promise<number> {
-  const given = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) as ServerOptionsInput
+/**
+ * Runs the fake until SIGINT or SIGTERM and answers the exit code once it has closed. Each
+ * option not given as a flag may come from its JOBBOARD_* variable (flags > env > defaults),
+ * a bad one refused naming the variable.
+ */
+async function serve(flags: ServerOptionsInput, io: CliProcess, options: readonly Option[]): Promise<number> {
+  const typed = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined))
+  const fromEnv = fromEnvironment(options, typed, io.env, (one) => {
+    resolveOptions(one)
+    checkSlips(one)
+  })
+  const given = { ...fromEnv, ...typed } as ServerOptionsInput
   if (given.logger !== undefined) io.stderr.write(`jobboard-kit: --logger is deprecated; use --log ${given.logger ? 'json' : 'off'}\n`)
   // a person at a terminal sees each request; pipes (tests, CI) stay quiet unless asked
   if (given.log === undefined && given.logger === undefined && io.stdout.isTTY) given.log = 'pretty'
@@ -82,6 +94,10 @@ async function serve(flags: ServerOptionsInput, io: CliProcess): Promise<number>
   const server = await createMockServer(given, { write: (line) => void io.stdout.write(line), colour: useColour(io.env, Boolean(io.stdout.isTTY)) }).finally(stopProgress)
   // said before the ready line, which stays the last line a script waits for
   for (const override of server.profileOverrides) io.stderr.write(`jobboard-kit: ${overrideLine(override, `--${kebab(override.point)}`)}\n`)
+  const recording = server.board.scenario.recording
+  if (recording?.complete === false) {
+    io.stderr.write(`jobboard-kit: the scenario is an incomplete recording${recording.reason ? ` (${recording.reason})` : ''}: the rest of each list is generated; run jobboard-kit record again with the same --out to complete it\n`)
+  }
   let url: string
   try {
     url = await server.listen()
@@ -122,12 +138,15 @@ export function program(io: CliProcess = processIo, done: (code: number) => void
     .command('serve')
     .description('Run the fake board over HTTP until SIGINT or SIGTERM.')
     .action(async (flags: ServerOptionsInput) => {
-      const code = await serve(flags, io)
+      const code = await serve(flags, io, serveCommand.options)
       done(code)
       // closed: leave now rather than wait for idle sockets and timers to let go
       io.exit(code)
     })
-  for (const option of schemaOptions(serverOptions)) serveCommand.addOption(option)
+  for (const option of schemaOptions(serverOptions)) {
+    option.description = `${option.description} [env ${envName(option.attributeName())}]`
+    serveCommand.addOption(option)
+  }
 
   cli
     .command('openapi')
@@ -161,6 +180,14 @@ export function program(io: CliProcess = processIo, done: (code: number) => void
     },
   })
   addProfileCommand(cli, io, done)
+  addHealthCommand(cli, io, done)
+  addRecordCommand(cli, {
+    ...io,
+    exit: (code) => {
+      done(code)
+      return io.exit(code)
+    },
+  })
   // a usage error is one line naming the problem and the command's help, not the help itself
   cli.configureOutput({ outputError: (message, write) => write(oneLine(message)) })
   for (const command of cli.commands) command.configureOutput({ outputError: (message, write) => write(oneLine(message, command.name())) })

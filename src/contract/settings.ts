@@ -35,7 +35,8 @@ export class UsageError extends Error {
 
 const given = (value: string | undefined) => (value === undefined || value === '' ? undefined : value)
 
-function baseUrlOf(raw: string | undefined): string {
+/** The spec's {base_url} made plain (no /api/v1, no trailing slash); a UsageError naming the flag when it is not one. */
+export function baseUrlOf(raw: string | undefined): string {
   if (raw === undefined) throw new UsageError('no base URL: give --base-url URL or set JOBBOARD_BASE_URL.')
   let url: URL
   try {
@@ -63,7 +64,8 @@ function groupsOf(only: string | undefined, writes: boolean): readonly Group[] {
   return GROUPS.filter((group) => names.includes(group))
 }
 
-const ENVIRONMENT = { baseUrl: 'JOBBOARD_BASE_URL', username: 'JOBBOARD_USERNAME', password: 'JOBBOARD_PASSWORD' } as const
+/** The variables that may give a setting instead of its flag. */
+export const ENVIRONMENT = { baseUrl: 'JOBBOARD_BASE_URL', username: 'JOBBOARD_USERNAME', password: 'JOBBOARD_PASSWORD' } as const
 
 /** Flags first, then the environment; checks every value. */
 export function resolveSettings(flags: ContractFlags, env: NodeJS.ProcessEnv = {}): ContractSettings {

@@ -1,7 +1,10 @@
 // Commander options made from an options schema: each property a kebab-case flag with
 // the schema's description as help, integers parsed, enums as choices, booleans as
-// on/off switches. So a command's flags are written once, in schemas/.
+// on/off switches. So a command's flags are written once, in schemas/. A command may take
+// each option from an environment variable too (fromEnvironment: serve's JOBBOARD_PORT…),
+// a flag given winning over it, and it over the default.
 import { InvalidArgumentError, Option } from 'commander'
+import { OptionsError } from './errors.js'
 
 export const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
 
@@ -24,6 +27,42 @@ function parseJson(value: string): unknown {
   } catch {
     throw new InvalidArgumentError('expected JSON.')
   }
+}
+
+/** `JOBBOARD_PAGE_SIZE` for pageSize: the environment variable of an option. */
+export const envName = (name: string) => `JOBBOARD_${kebab(name).replace(/-/g, '_').toUpperCase()}`
+
+/**
+ * The options not given as flags that the environment gives (JOBBOARD_<FLAG>, an empty one
+ * counting as unset), each parsed as its flag is and then held to `check` alone; a bad
+ * value throws an OptionsError that names the variable and why, as a bad flag's does (a
+ * value that does not parse is not repeated). `check` throws naming the option as
+ * `option name` or `--flag`; the variable takes that name's place.
+ */
+export function fromEnvironment(options: readonly Option[], flags: Record<string, unknown>, env: NodeJS.ProcessEnv, check: (given: Record<string, unknown>) => void): Record<string, unknown> {
+  const taken: Record<string, unknown> = {}
+  for (const option of options) {
+    const name = option.attributeName()
+    const variable = envName(name)
+    const raw = env[variable]
+    if (flags[name] !== undefined || raw === undefined || raw === '') continue
+    let value: unknown = raw
+    try {
+      if (option.argChoices && !option.argChoices.includes(raw)) throw new InvalidArgumentError(`allowed values are ${option.argChoices.join(', ')}.`)
+      if (option.parseArg) value = option.parseArg(raw, undefined)
+    } catch (error) {
+      throw new OptionsError(`${variable} is invalid: ${(error as Error).message.replace(/\.$/, '')}`)
+    }
+    try {
+      check({ [name]: value })
+    } catch (error) {
+      const said = (error as Error).message
+      const named = said.replaceAll(`option ${name}`, variable).replaceAll(`--${kebab(name)}`, variable)
+      throw Object.assign(error as Error, { message: named === said ? `${variable}: ${said}` : named })
+    }
+    taken[name] = value
+  }
+  return taken
 }
 
 export function schemaOptions(schema: { properties: object }): Option[] {

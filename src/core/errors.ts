@@ -3,6 +3,7 @@
 // error body.
 import type { ErrorObject } from 'ajv'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { STATUS_CODES } from 'node:http'
 import { explain, firstField, type Part } from './validation.js'
 
 export const ERROR_CODES = {
@@ -32,6 +33,8 @@ export const ERROR_CODES = {
   URI_TOO_LONG: 414,
   /** Request line and headers over Node's header size limit (16 KiB). */
   HEADERS_TOO_LARGE: 431,
+  /** An Expect header other than 100-continue. */
+  EXPECTATION_FAILED: 417,
   /** A control API call that needs the control token to be set and given (credentials in a state export). */
   CONTROL_FORBIDDEN: 403,
   /** A request that arrived while the fake is closing. */
@@ -96,6 +99,8 @@ function withoutStack<T extends Error>(make: () => T): T {
   }
 }
 
+const mebibytes = (bytes: number) => `${Number((bytes / 1_048_576).toFixed(2))} MiB`
+
 export const boardError = {
   invalidField: (message: string, field = '') => new BoardInputError(field, message),
   /** The first schema error of an input, as a BoardInputError naming its field. */
@@ -121,7 +126,26 @@ export const boardError = {
       headers: { 'www-authenticate': 'Bearer realm="jobboard-kit control"' },
     }),
   controlConflict: (message: string, field = '') => new BoardInputError(field, message, 'CONTROL_CONFLICT'),
+  /** HTTP/1.1 requires a Host header (RFC 9112 3.2); Node's own 400 for its absence has no body. */
+  noHost: () =>
+    withoutStack(() => new BoardError('BAD_REQUEST', 'The request has no Host header, which HTTP/1.1 requires.', { headers: { connection: 'close' } })),
   controlForbidden: (message: string) => new BoardError('CONTROL_FORBIDDEN', message),
+  /**
+   * A saved board over options.stateBodyLimit: the limit, and the flag that raises it up
+   * to `max`, or (a board no limit takes, such as the large scenario's full state) only
+   * the compact form, whose size follows the writes, not the board.
+   */
+  stateTooLarge: (limit: number, max: number, length?: number) => {
+    const size = length === undefined ? 'is' : `is ${length} bytes,`
+    const compact = 'save the board in the compact form (GET /__mock/state?form=compact), whose size follows the writes, not the board.'
+    return new BoardError(
+      'BODY_TOO_LARGE',
+      length !== undefined && length > max
+        ? `The saved board ${size} more than any state body limit takes (at most ${max} bytes, ${mebibytes(max)}): ${compact}`
+        : `The saved board ${size} over the state body limit of ${limit} bytes (${mebibytes(limit)}): start the fake with ` +
+            `--state-body-limit (stateBodyLimit, up to ${mebibytes(max)}) to raise it, or ${compact}`,
+    )
+  },
   shuttingDown: () =>
     new BoardError('SHUTTING_DOWN', 'The fake is shutting down: it takes no new request.', { headers: { connection: 'close' } }),
   injected: (status: number, message: string, headers: Record<string, string> = {}) =>
@@ -150,10 +174,22 @@ const FASTIFY_CODES: Record<string, { code: ErrorCode; message: (e: FastifyError
   FST_ERR_ASYNC_CONSTRAINT: { code: 'BAD_REQUEST', message: () => 'The request could not be routed.' },
 }
 
-/** What Node's HTTP parser refuses before Fastify sees a request, by error code. */
+/**
+ * What Node refuses before Fastify sees a request, by error code: its parser's errors,
+ * and (by names of the fake's own) the requests Node would answer with a bare status.
+ */
 const CLIENT_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
   ERR_HTTP_REQUEST_TIMEOUT: { code: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time (requestTimeout).' },
   HPE_HEADER_OVERFLOW: { code: 'HEADERS_TOO_LARGE', message: 'The request line and headers are too large (over 16 KiB).' },
+  CONNECT: { code: 'BAD_REQUEST', message: 'The fake is not a proxy: it answers no CONNECT request.' },
+  EXPECT: { code: 'EXPECTATION_FAILED', message: 'The Expect header asks for what the fake does not do: only Expect: 100-continue is met.' },
+}
+
+/** The status and `{status, message}` text of a request Node refuses (`clientError`, CONNECT, Expect). */
+export function clientErrorBody(error: { code?: string }): { status: number; body: string } {
+  const known = (error.code && CLIENT_ERRORS[error.code]) || { code: 'BAD_REQUEST' as const, message: 'The request is not valid HTTP.' }
+  const status = ERROR_CODES[known.code]
+  return { status, body: JSON.stringify({ status, message: known.message }) }
 }
 
 /**
@@ -162,12 +198,9 @@ const CLIENT_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
  * No request was parsed, so no credentials can be checked.
  */
 export function clientErrorResponse(error: { code?: string }): string {
-  const known = (error.code && CLIENT_ERRORS[error.code]) || { code: 'BAD_REQUEST' as const, message: 'The request is not valid HTTP.' }
-  const status = ERROR_CODES[known.code]
-  const body = JSON.stringify({ status, message: known.message })
-  const reason = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }[status as 400 | 408 | 431]
+  const { status, body } = clientErrorBody(error)
   return (
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
     `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
   )
 }
@@ -239,4 +272,12 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: u
       // serialized here: under errorHttpStatus "ok" the route's 200 schema must not apply to an error
       .send(JSON.stringify({ status: style.status, message: answer.message }))
   )
+}
+
+/** A bad option, flag or environment variable: its message names it and says why (the CLI prints it as a usage error, exit 2). */
+export class OptionsError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'OptionsError'
+  }
 }

@@ -54,6 +54,8 @@ export type ResetBody = FromSchema<typeof S.resetBody>
 export type Fault = FromSchema<typeof S.faultBody>
 export type FaultInput = FromSchema<typeof S.faultBody, { keepDefaultedPropertiesOptional: true }>
 export type JournalEntry = FromSchema<typeof S.journalEntry>
+export type JobFieldsChange = FromSchema<typeof S.jobFieldsChange>
+export type JobFieldsState = FromSchema<typeof S.jobFieldsState>
 export type StoreState = FromSchema<typeof S.storeState>
 export type MetricsState = FromSchema<typeof S.metricsState>
 export type BoardState = FromSchema<typeof S.boardState>
@@ -74,3 +76,12 @@ export type LedgerFile = FromSchema<typeof S.ledgerFile>
 export type ProfileFile = FromSchema<typeof S.profileFile>
 export type ProfilePoints = ProfileFile['points']
 export type ExtraField = FromSchema<typeof S.extraField>
+/** Record settings as flags give them. */
+export type RecordFlags = FromSchema<typeof S.recordOptions, { keepDefaultedPropertiesOptional: true }>
+/** Record settings once validated, defaults filled in. */
+export type RecordOptions = FromSchema<typeof S.recordOptions>
+/** An activity file as written (schemas/activity.ts): its events are checked one by one against activityEvents. */
+export type ActivityFile = FromSchema<typeof S.activityFile>
+/** One event of an activity, defaults filled in. */
+export type ActivityEvent = { [K in keyof typeof S.activityEvents]: FromSchema<(typeof S.activityEvents)[K]> }[keyof typeof S.activityEvents]
+export type CandidateUpdate = FromSchema<typeof S.candidateUpdate>

@@ -23,6 +23,7 @@ import { join, sep } from 'node:path'
 import { CONSTRAINED_PREFIX } from '../../schemas/common.js'
 import { addBoardFormats, FORMATS, formatDefinitions } from '../../schemas/formats.js'
 import { PACKAGE_ROOT } from './paths.js'
+import { inExecutable } from './shipped.js'
 
 export type Lists = Readonly<Record<string, readonly string[]>>
 
@@ -151,7 +152,8 @@ let formats: Record<string, Format> | undefined
 
 /** A precompiled validator, when this is a build that has one for this schema and policy; undefined from the sources. */
 function loadPrecompiled(policy: AjvPolicy, schema: object): ValidateFunction | undefined {
-  precompiledRequire ??= existsSync(PRECOMPILED_DIR) ? createRequire(PRECOMPILED_DIR) : null
+  // the single executable carries its validators (carryPrecompiled); no file beside it is run
+  precompiledRequire ??= !inExecutable() && existsSync(PRECOMPILED_DIR) ? createRequire(PRECOMPILED_DIR) : null
   if (carried === undefined && precompiledRequire === null) return undefined
   const name = precompiledName(policy, schema)
   const file = `${PRECOMPILED_DIR}${name}`

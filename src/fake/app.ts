@@ -4,7 +4,8 @@
 import Fastify, { type FastifyInstance } from 'fastify'
 import { Board } from './board.js'
 import { boardError, sendError } from '../core/errors.js'
-import type { ProfileFile, ScenarioFile, ServerOptionsInput } from '../core/types.js'
+import type { ActivityFile, ProfileFile, ScenarioFile, ServerOptionsInput } from '../core/types.js'
+import { loadActivity } from './activity/load.js'
 import { checkResponses, registerOpenApi, type ResponseCheck, type ResponseValidators } from './openapi.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
 import { applyProfile, loadProfile, type LoadedProfile } from '../profile/profile.js'
@@ -13,7 +14,7 @@ import { apiAdmission, settleLimit } from './http/admission.js'
 import { registerAnswers } from './http/answers.js'
 import { type Auth, registerAuth } from './http/auth.js'
 import { registerBodies, requireJson } from './http/body.js'
-import { clientErrorHandler, errorPolicy, frameworkErrorHandler, registerErrorAnswers } from './http/error-style.js'
+import { answerNodeRefusals, clientErrorHandler, errorPolicy, hostRequired, frameworkErrorHandler, registerErrorAnswers } from './http/error-style.js'
 import { type ArmedFault, faultAnswers } from './http/faults.js'
 import { requestJournal } from './http/journal.js'
 import { logMode, type RequestLog } from './http/log.js'
@@ -62,6 +63,8 @@ declare module 'fastify' {
 export interface BuildOptions extends Omit<ServerOptionsInput, 'profile'> {
   /** A scenario given as an object rather than a name or path. */
   scenarioData?: ScenarioFile
+  /** An activity given as an object rather than a name or path (option activity). */
+  activityData?: ActivityFile
   /** Holds every API answer against the OpenAPI document and reports those it does not describe (the test suite's check). */
   checkResponses?: ResponseCheck
   /** The check's compiled validators, shared by the fakes a test process builds (each compiles only what none before it did). */
@@ -81,9 +84,12 @@ const underApi = (url: string) => url.startsWith(`${API_PREFIX}/`) || url === AP
  * failing); under /api/v1 the credentials, Prefer and the rate limit; then the answer cache.
  */
 export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Promise<FastifyInstance> {
-  const { scenarioData, checkResponses: responseCheck, responseValidators, profile, requestLog, ...rest } = input as BuildOptions
+  const { scenarioData, activityData, checkResponses: responseCheck, responseValidators, profile, requestLog, ...rest } = input as BuildOptions
   const options = resolveOptions(profile === undefined ? rest : applyProfile(rest, loadProfile(profile)).options)
   const board = new Board(options, scenarioData)
+  // checked whole against the board's values before the fake answers anything: a bad file is refused at start
+  const day = activityData ?? options.activity
+  if (day !== undefined) board.play(loadActivity(day, board.store.validators))
 
   const statusPolicy = errorPolicy(board)
   let auth: Auth | undefined
@@ -97,17 +103,20 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
     connectionTimeout: options.connectionTimeout,
     // Node looks for late requests every connectionsCheckingInterval (30 s by default): a
     // shorter requestTimeout is checked often enough to hold
+    // a missing Host is answered by the app in {status, message}, not by Node's bare 400
     http:
       options.requestTimeout > 0
         ? {
+            requireHostHeader: false,
             connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(options.requestTimeout / 4))),
             headersTimeout: Math.min(60_000, options.requestTimeout),
           }
-        : null,
+        : { requireHostHeader: false },
     bodyLimit: 1_048_576,
     frameworkErrors: frameworkErrorHandler(statusPolicy, () => auth),
     clientErrorHandler,
   })
+  answerNodeRefusals(app.server)
   app.setSerializerCompiler(serializerCompiler)
   app.decorate('board', board)
   const controller = new Controller(() => app.board)
@@ -133,6 +142,9 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   const faults = faultAnswers(board.faults, options.connectionTimeout, shutdown.signal)
 
   app.addHook('onRequest', (request, reply, done) => {
+    if (hostRequired(request, reply, statusPolicy)) return
+    // the day's events up to now happen before the request is seen (an outage arms its fault)
+    board.activity?.catchUp()
     if (shutdown.closing) {
       sendError(request, reply, boardError.shuttingDown(), statusPolicy)
       return
@@ -145,6 +157,8 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
     if (fault === undefined) return done()
     faults.meet(request, reply, fault, done)
   })
+  // the day's timer must not outlive the fake
+  app.addHook('onClose', async () => app.board.activity?.stop())
   auth = await registerAuth(app, board)
   const answers = registerAnswers(app, board, journal.watchClose)
   // one onSend: the shutdown's Connection: close, links on the request's origin and the

@@ -4,6 +4,8 @@
 // without rebuilding routes.
 import { credentialChecker } from './http/auth.js'
 import { createClock, type Clock } from '../core/clock.js'
+import type { LoadedActivity } from './activity/load.js'
+import { ActivityPlayer } from './activity/play.js'
 import { FileCache } from './http/downloads.js'
 import { Faults } from './http/faults.js'
 import { Journal } from './http/journal.js'
@@ -15,7 +17,7 @@ import { isDeepStrictEqual } from 'node:util'
 import { publishedProgress } from './store/progress.js'
 import { Store } from './store/store.js'
 import { parseTime } from '../core/time.js'
-import type { CompactStoreState, ScenarioFile, StoreState } from '../core/types.js'
+import type { CompactStoreState, JobFieldsState, ScenarioFile, StoreState } from '../core/types.js'
 
 export interface ResetOptions {
   /** Another scenario, by name, path or as an object; default: the current one. */
@@ -41,6 +43,10 @@ export class Board {
   #extraFields: LoadedScenario['behaviour']['extraFields'] | undefined
   /** Compiled scenario and state schemas, so that resets and restores do not compile them again. */
   readonly compiled = sharedSchemas()
+  /** The activity this fake plays (--activity): each reset plays it again from the new board's start. */
+  #day: LoadedActivity | undefined
+  /** The activity playing on this board, if any. */
+  activity: ActivityPlayer | undefined
 
   constructor(options: ResolvedOptions, scenario?: string | ScenarioFile) {
     this.options = options
@@ -77,7 +83,7 @@ export class Board {
   }
 
   /** Replaces the board with one restored from a saved state, full or compact (which has `written`). */
-  restore(scenario: LoadedScenario, now: number, state: StoreState | CompactStoreState): void {
+  restore(scenario: LoadedScenario, now: number, state: StoreState | CompactStoreState, fields?: JobFieldsState): void {
     const changed = this.#otherExtraFields(scenario)
     if (changed) throw new BoardError('INVALID_FIELD', changed)
     const clock = this.#newClock(scenario)
@@ -85,8 +91,21 @@ export class Board {
     // faults and held delays of the board being replaced end with it
     this.faults.clear()
     // a reset after this rebuilds the restored board's own scenario, not the one before it
-    const store = 'written' in state ? Store.restoreCompact(scenario, clock, state, this.compiled) : Store.restore(scenario, clock, state, this.compiled)
-    this.#install(structuredClone(scenario) as ScenarioFile, scenario.seed, scenario, clock, store)
+    const store =
+      'written' in state ? Store.restoreCompact(scenario, clock, state, this.compiled, fields) : Store.restore(scenario, clock, state, this.compiled, fields)
+    // a restored board is another day's: the activity stops (a reset plays it again)
+    this.#install(structuredClone(scenario) as ScenarioFile, scenario.seed, scenario, clock, store, false)
+  }
+
+  /** Plays an activity on this board from now, and again from the start of each board a reset makes. */
+  play(day: LoadedActivity): void {
+    this.#day = day
+    this.#startDay()
+  }
+
+  #startDay(): void {
+    this.activity?.stop()
+    this.activity = this.#day && new ActivityPlayer(this.#day, this)
   }
 
   /** Why a board with this scenario cannot replace the current one, if it cannot. */
@@ -98,12 +117,12 @@ export class Board {
 
   #newClock(scenario: LoadedScenario): Clock {
     const start = parseTime(scenario.now)
-    const clock = createClock(this.options.clock, start)
+    const clock = createClock(this.options.clock, start, this.options.clockSpeed)
     if (this.options.clock === 'real' && this.options.now !== undefined) clock.set(start)
     return clock
   }
 
-  #install(source: string | ScenarioFile, seed: number | undefined, scenario: LoadedScenario, clock: Clock, store: Store): void {
+  #install(source: string | ScenarioFile, seed: number | undefined, scenario: LoadedScenario, clock: Clock, store: Store, day = true): void {
     this.#source = source
     this.#seed = seed
     this.scenario = scenario
@@ -114,5 +133,8 @@ export class Board {
     this.journal.clear()
     this.faults.clear()
     this.downloads.clear()
+    this.activity?.stop()
+    this.activity = undefined
+    if (day) this.#startDay()
   }
 }

@@ -2,11 +2,15 @@
 // its journal, arm faults, see and clear rate-limit windows, save and restore the
 // whole board. One implementation behind both the /__mock routes and the in-process
 // API (createMockServer), so the two cannot drift apart.
-import { advanceBody, faultBody, journalQuery, resetOptions, setClockBody } from '../../schemas/control.js'
-import { boardState, compactBoardState } from '../../schemas/state.js'
+import { advanceBody, faultBody, jobFieldsChange, journalQuery, resetOptions, setClockBody } from '../../schemas/control.js'
+import { FIELD_NAMES, type FieldName, type FieldValues } from '../../schemas/values.js'
+import { nextFieldValues } from './job-fields.js'
+import { boardState, compactBoardState, jobFieldsState } from '../../schemas/state.js'
 import { compactStateWithExtraFields, stateWithExtraFields } from './store/extra-fields.js'
 import type { Board, ResetOptions } from './board.js'
 import { boardError, BoardError, BoardInputError } from '../core/errors.js'
+import { inRange, step } from '../core/clock.js'
+import type { ActivityStatus } from './activity/play.js'
 import type { ArmedFault } from './http/faults.js'
 import { type LoadedScenario, parseScenario, ScenarioError } from './scenario.js'
 import { boardLists, type Page } from './store/store.js'
@@ -19,6 +23,8 @@ import type {
   CandidateSeed,
   CompactBoardState,
   FaultInput,
+  JobFieldsChange,
+  JobFieldsState,
   JobInput,
   JournalEntry,
   MarketingRecord,
@@ -74,6 +80,25 @@ function* jsonPieces(value: unknown, depth: number): Generator<string> {
   yield '}'
 }
 
+/** The constrained values job/fields lists now, and those retired since the board was made. */
+export interface JobFieldsView {
+  data: FieldValues
+  retired: { [K in FieldName]: string[] }
+}
+
+/** A saved board's jobFields, named as the state names it when refused. */
+const savedFieldsOuter = { type: 'object', properties: { jobFields: jobFieldsState } } as const
+
+/** A board's lists with the values a saved board had listed since it was made added: what its records may hold. */
+function withKnownValues(lists: ReturnType<typeof boardLists>, fields: JobFieldsState | undefined): ReturnType<typeof boardLists> {
+  if (fields === undefined) return lists
+  const out = { ...lists } as Record<string, readonly string[]>
+  for (const [name, values] of [...Object.entries(fields.current), ...Object.entries(fields.known)]) {
+    out[name] = [...(out[name] ?? []), ...values.filter((value) => !out[name]?.includes(value))]
+  }
+  return out as ReturnType<typeof boardLists>
+}
+
 export type RecordKind = 'candidates' | 'applications' | 'timesheets' | 'marketing'
 
 export interface ClockControl {
@@ -125,12 +150,17 @@ export class Controller {
     now: () => formatTimestamp(this.board.clock.now()),
     advance: (seconds) => {
       this.#check(advanceBody, { seconds })
-      this.board.clock.advance(seconds)
+      const { activity, clock } = this.board
+      if (activity === undefined) clock.advance(seconds)
+      // an activity's steps on the way are played each at its own time
+      else activity.moveTo(inRange(clock.now() + step(seconds), 'seconds'))
       return this.clock.now()
     },
     set: (now) => {
       this.#check(setClockBody, { now })
-      this.board.clock.set(parseTime(now))
+      const { activity, clock } = this.board
+      if (activity === undefined) clock.set(parseTime(now))
+      else activity.moveTo(inRange(parseTime(now), 'now'))
       return this.clock.now()
     },
   }
@@ -154,6 +184,35 @@ export class Controller {
   /** A job as job/add makes it, without the rate limit. */
   addJob(input: JobInput): StoredJob {
     return this.board.store.addJob(input)
+  }
+
+  /** What job/fields lists now, and the values retired since the board was made. */
+  jobFields(): JobFieldsView {
+    const store = this.board.store
+    const data = store.jobFields()
+    const retired = Object.fromEntries(
+      FIELD_NAMES.map((name) => [name, store.knownLists[name].filter((value) => !store.lists[name].includes(value))]),
+    ) as JobFieldsView['retired']
+    return { data, retired }
+  }
+
+  /**
+   * Retires and adds constrained values at run time. The journal, the rate-limit windows
+   * and every record stay as they are; job/add refuses a retired value from now on. A
+   * value retired that is not listed, added that is, or a list left empty is refused,
+   * naming the field, and nothing changes.
+   */
+  changeJobFields(input: JobFieldsChange): JobFieldsView {
+    const change = this.#check<JobFieldsChange>(jobFieldsChange, input)
+    const store = this.board.store
+    const next = nextFieldValues(store, change)
+    store.setFieldValues(next)
+    return this.jobFields()
+  }
+
+  /** What the activity has played and what is left; undefined when the fake plays none. */
+  activity(): ActivityStatus | undefined {
+    return this.board.activity?.status()
   }
 
   requests(path?: string): JournalEntry[] {
@@ -236,12 +295,15 @@ export class Controller {
 
   #stateView({ credentials = false, form = 'full' }: ExportOptions): SavedBoard {
     const board = this.board
+    const fields = board.store.savedFieldValues()
     const { credentials: secret, ...scenario } = structuredClone(board.scenario) as BoardState['scenario']
     const head = {
       format: 'jobboard-kit/state',
       version: 1,
       scenario: (credentials ? { ...scenario, credentials: secret } : scenario) as BoardState['scenario'],
       clock: { now: this.clock.now() },
+      // values changed at run time: what the records may hold, and what job/fields lists
+      ...(fields === undefined ? {} : { jobFields: fields }),
     } as const
     return form === 'compact' ? { ...head, form: 'compact', store: board.store.compactView() } : { ...head, store: board.store.stateView() }
   }
@@ -268,8 +330,11 @@ export class Controller {
       if (error instanceof ScenarioError) throw boardError.invalidField(error.message, `scenario${error.field ? `.${error.field}` : ''}`)
       throw error
     }
+    // the values changed at run time, checked first: the records are checked against every value listed
+    const fields = (head as { jobFields?: unknown }).jobFields
+    if (fields !== undefined) this.#check(savedFieldsOuter, { jobFields: fields })
     // the records are checked against the lists and extra fields of the scenario they were made under
-    const lists = boardLists(scenario)
+    const lists = withKnownValues(boardLists(scenario), fields as JobFieldsState | undefined)
     const extra = scenario.behaviour.extraFields
     const compact = head.form === 'compact'
     const validate = this.board.compiled.get(`${compact ? 'compact ' : ''}state ${JSON.stringify(lists)} ${JSON.stringify(extra)}`, () =>
@@ -281,7 +346,7 @@ export class Controller {
     if (!validate(checked)) throw boardError.invalidInput(validate.errors ?? [], 'body', checked, 'The state is invalid: ')
     const valid = checked as SavedBoard
     try {
-      this.board.restore(scenario, parseTime(valid.clock.now), valid.store)
+      this.board.restore(scenario, parseTime(valid.clock.now), valid.store, valid.jobFields)
     } catch (error) {
       // links that do not hold (an application of a candidate that is not there) surface here,
       // and, for a compact state, a scenario whose board cannot be generated (no candidates to apply)

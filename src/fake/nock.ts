@@ -12,7 +12,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
-import { ORIGIN_HEADER } from './routes/reply.js'
+import { ORIGIN_HEADER } from './http/in-process.js'
 import type { MockServer } from './server.js'
 
 export interface InterceptedRequest {

@@ -7,10 +7,11 @@ import type {} from '@fastify/swagger'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify'
 import { createRequire } from 'node:module'
 import { Ajv, type ValidateFunction } from 'ajv'
-import { addBoardFormats } from '../../schemas/formats.js'
+import { addBoardFormats, FORMATS } from '../../schemas/formats.js'
 import { PACKAGE_VERSION } from '../core/paths.js'
 import { API_PREFIX } from './store/links.js'
 import { bindFieldValues } from '../core/validation.js'
+import { ASSETS, executableAsset } from '../core/shipped.js'
 
 // the document's plugins are loaded when the document or the page is first asked for
 const load = createRequire(import.meta.url)
@@ -41,6 +42,45 @@ const DESCRIPTION = [
   '`errorHttpStatus: ok` sends 404 and 412 bodies with HTTP 200).',
 ].join(' ')
 
+/**
+ * The operations' tags, one per group of the API's paths (the first segment after /api/v1),
+ * declared so that code generators name their client classes from them.
+ */
+const TAGS = [
+  { name: 'candidates', description: 'Candidates, their details and their files (resumes, documents, timesheets)' },
+  { name: 'applications', description: 'Applications to jobs and their attachments' },
+  { name: 'timesheets', description: 'Timesheets, paged both ways' },
+  { name: 'marketing', description: 'Marketing consent approvals and revocations' },
+  { name: 'metrics', description: 'Monthly totals of the board' },
+  { name: 'job', description: 'Writing jobs: add, close, expire, repost, delete; and the values job fields allow' },
+] as const
+
+/** The document's `info`: what a generated client's package and README are made from. */
+const INFO = {
+  title: 'Recruitment Job Board Data API',
+  description: DESCRIPTION,
+  contact: { name: 'jobboard-kit, the local fake of the Recruitment Job Board Data API (its README and docs/)' },
+  license: { name: 'MIT', identifier: 'MIT' },
+}
+
+/**
+ * Every schema of the document with a format of the spec (FORMATS) gets that format's
+ * pattern too, so that tools which do not know the format name still check the shape.
+ * The route schemas themselves stay without it: the store validates every record it
+ * writes with the faster format functions.
+ */
+function addFormatPatterns(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) addFormatPatterns(item)
+    return
+  }
+  if (node === null || typeof node !== 'object') return
+  const schema = node as Record<string, unknown>
+  const known = typeof schema.format === 'string' ? FORMATS[schema.format as keyof typeof FORMATS] : undefined
+  if (known?.pattern !== undefined && schema.pattern === undefined) schema.pattern = known.pattern
+  for (const value of Object.values(schema)) addFormatPatterns(value)
+}
+
 /** Headers the document lists are always sent: say so, as code generators read `required`. */
 function requireHeaders(document: Document): Document {
   for (const operations of Object.values(document.paths)) {
@@ -57,7 +97,8 @@ function requireHeaders(document: Document): Document {
 const swaggerOptions = () => ({
   openapi: {
     openapi: '3.1.0',
-    info: { title: 'Recruitment Job Board Data API', version: PACKAGE_VERSION, description: DESCRIPTION },
+    info: { ...INFO, version: PACKAGE_VERSION },
+    tags: [...TAGS],
     servers: [{ url: '/', description: 'The board (its {base_url})' }],
     components: { securitySchemes: { basicAuth: { type: 'http', scheme: 'basic' } } },
     security: [{ basicAuth: [] }],
@@ -68,12 +109,19 @@ const swaggerOptions = () => ({
     const group = api ? (url.slice(API_PREFIX.length + 1).split('/')[0] as string) : 'fake'
     return { schema: { ...(schema ?? {}), hide: !api, tags: [group] }, url }
   },
-  transformObject: (documents: unknown) => requireHeaders((documents as { openapiObject: unknown }).openapiObject as Document) as never,
+  // a copy: the plugin's objects may be the routes' own schemas, which validate requests
+  transformObject: (documents: unknown) => {
+    const document = structuredClone((documents as { openapiObject: Document }).openapiObject)
+    addFormatPatterns(document)
+    return requireHeaders(document) as never
+  },
 })
 
 /** What @fastify/swagger-ui is given: the page's scripts, styles and fonts all come from this server; nothing is fetched elsewhere. */
 const uiOptions = () => ({
   routePrefix: '/docs',
+  // the single executable carries the page's files as assets; the plugin would read its logo from its folder
+  ...carriedLogo(),
   uiConfig: { docExpansion: 'list' as const, deepLinking: true, validatorUrl: null, tryItOutEnabled: false },
   // the plugin's policy, less what would reach out: other hosts, and upgrade-insecure-requests
   // (which breaks the page on a plain-http fake reached by a host name)
@@ -83,6 +131,30 @@ const uiOptions = () => ({
       .replace(/ https:| validator\.swagger\.io/g, '')
       .replace(/\s*upgrade-insecure-requests;?/, ''),
 })
+
+/** swagger-ui's logo as the single executable carries it; nothing from the package (the plugin reads its own). */
+function carriedLogo(): { logo?: { type: string; content: Buffer } } {
+  const content = executableAsset(ASSETS.uiFile('logo.svg'))
+  return content ? { logo: { type: 'image/svg+xml', content } } : {}
+}
+
+/** The content types of swagger-ui's page files, for the single executable, which answers them from its assets. */
+const UI_TYPES: Record<string, string> = {
+  css: 'text/css; charset=utf-8',
+  js: 'application/javascript; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+  png: 'image/png',
+  svg: 'image/svg+xml',
+}
+
+/** A page file (`/docs/static/swagger-ui.css`) from the single executable's assets; undefined from the package, or for any other path. */
+function carriedUiFile(url: string): { type: string; content: Buffer } | undefined {
+  const name = /^\/docs\/static\/([A-Za-z0-9_.-]+)(?:\?|$)/.exec(url)?.[1]
+  const type = UI_TYPES[name?.split('.').pop() ?? '']
+  const content = name && type ? executableAsset(ASSETS.uiFile(name)) : undefined
+  return content && type ? { type, content } : undefined
+}
 
 type Swagger = FastifyInstance['swagger']
 type Hook = (...args: unknown[]) => unknown
@@ -163,6 +235,9 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       // the page's policy covers its own folder's 404s, as it did when the plugin answered them
       const policy = answer.headers['content-security-policy']
       if (policy !== undefined) reply.header('content-security-policy', policy)
+      // the single executable has no plugin folder to read the page's files from: its assets hold them
+      const carried = carriedUiFile(request.url)
+      if (carried) return reply.type(carried.type).send(carried.content)
       return reply.callNotFound()
     }
     const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase())))
@@ -218,7 +293,8 @@ export function checkResponses(app: FastifyInstance, report: ResponseCheck, vali
   const compiled = new WeakMap<object, { lists: unknown; validate: ValidateFunction }>()
   const ajv = validators.ajv
   const validator = (schema: object) => {
-    const lists = app.board.store.lists
+    // records made with a value retired since are answered as they were: held to every value ever listed
+    const lists = app.board.store.knownLists
     const known = compiled.get(schema)
     if (known?.lists === lists) return known.validate
     const validate = validators.of(bindFieldValues(schema, lists))

@@ -11,12 +11,9 @@ import type { ValidateFunction } from 'ajv'
 
 export type ResolvedOptions = DeepReadonly<ServerOptions>
 
-export class OptionsError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'OptionsError'
-  }
-}
+import { OptionsError } from '../core/errors.js'
+
+export { OptionsError }
 
 let optionsValidator: ValidateFunction<ServerOptions> | undefined
 
@@ -27,6 +24,10 @@ export function resolveOptions(input: ServerOptionsInput = {}): ResolvedOptions 
   // undefined means "not given", as a caller spreading optional settings expects
   const copy = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined))
   if (!validate(copy)) throw new OptionsError(`Invalid options: ${explain(validate.errors ?? [], 'options', copy)}`)
+  // a virtual clock moves only when told: there is nothing for a speed to multiply
+  if (copy.clockSpeed !== undefined && copy.clockSpeed !== 1 && copy.clock === 'virtual') {
+    throw new OptionsError('Invalid options: option clockSpeed speeds up the real clock only; leave it out with clock virtual.')
+  }
   return deepFreeze(copy)
 }
 

@@ -12,7 +12,7 @@ import { scenario as scenarioSchema } from '../../schemas/scenario.js'
 import { FIELD_NAMES, FIELD_VALUES, sectorDisciplinesOf, UK_LOCATIONS, type FieldValues } from '../../schemas/values.js'
 import { deepFreeze, type DeepReadonly } from '../core/freeze.js'
 import { SCENARIOS_DIR } from '../core/paths.js'
-import type { BoardLists } from './store/generate.js'
+import { ASSETS, executableAsset, executableScenarios, inExecutable } from '../core/shipped.js'
 import type { Scenario, ScenarioFile } from '../core/types.js'
 import { bindFieldValues, compileSchema, explain, fieldOf, firstField, PRECOMPILED_DIR, precompiledName, valueNestsDeeper } from '../core/validation.js'
 
@@ -79,6 +79,12 @@ export function sharedSchemas(): CompiledSchemas {
   return processSchemas
 }
 
+/** The lists a board validates against and draws from: constrained, derived, and predefined locations. */
+export type BoardLists = FieldValues & {
+  readonly sector_disciplines: readonly string[]
+  readonly job_locations: readonly string[]
+}
+
 /** The constrained lists of a board made from this scenario: its fieldValues, else the spec's. */
 export function boardLists(scenario: Pick<Scenario, 'fieldValues' | 'predefinedLocations'> | DeepReadonly<Pick<Scenario, 'fieldValues' | 'predefinedLocations'>>): BoardLists {
   const given = scenario.fieldValues as Partial<Record<string, readonly string[]>>
@@ -93,6 +99,8 @@ export function boardLists(scenario: Pick<Scenario, 'fieldValues' | 'predefinedL
 
 /** The names of the scenarios shipped in scenarios/. */
 export function scenarioNames(): string[] {
+  const carried = executableScenarios()
+  if (carried) return [...carried.keys()].sort()
   return readdirSync(SCENARIOS_DIR)
     .filter((f) => f.endsWith('.json'))
     .map((f) => basename(f, '.json'))
@@ -100,6 +108,9 @@ export function scenarioNames(): string[] {
 }
 
 function readScenarioFile(ref: string, redact: boolean): { source: string; text: string } {
+  // the single executable carries the shipped scenarios inside it
+  const carried = /^[a-z0-9][a-z0-9-]*$/.test(ref) ? executableScenarios()?.get(ref) : undefined
+  if (carried !== undefined) return { source: `scenarios/${ref}.json`, text: carried }
   const named = join(SCENARIOS_DIR, `${ref}.json`)
   const path = /^[a-z0-9][a-z0-9-]*$/.test(ref) && existsSync(named) ? named : resolve(ref)
   // a file is read only if it says it is a scenario: a reset through the control API cannot read /etc/passwd
@@ -150,7 +161,9 @@ function builtChecks(): ReadonlyMap<string, LoadedScenario> {
   if (buildChecked === undefined) {
     let entries: Record<string, Scenario> = {}
     try {
-      if (existsSync(CHECKED_SCENARIOS)) entries = JSON.parse(readFileSync(CHECKED_SCENARIOS, 'utf8')) as Record<string, Scenario>
+      // the single executable carries the build's file inside it, and reads none beside it
+      const text = inExecutable() ? executableAsset(ASSETS.checkedScenarios)?.toString('utf8') : existsSync(CHECKED_SCENARIOS) ? readFileSync(CHECKED_SCENARIOS, 'utf8') : undefined
+      if (text !== undefined) entries = JSON.parse(text) as Record<string, Scenario>
     } catch {
       // a damaged build file only costs time: every scenario is then checked as it loads
     }

@@ -6,7 +6,8 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { isIP } from 'node:net'
 import { buildApp, type BuildOptions } from './app.js'
 import type { Board, ResetOptions } from './board.js'
-import type { ClockControl, Controller, ExportOptions, SavedBoard } from './control.js'
+import type { ClockControl, Controller, ExportOptions, JobFieldsView, SavedBoard } from './control.js'
+import type { ActivityStatus } from './activity/play.js'
 import type { ArmedFault } from './http/faults.js'
 import { logMode, prettyRequestLog } from './http/log.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
@@ -20,6 +21,7 @@ import type {
   Candidate,
   CandidateSeed,
   FaultInput,
+  JobFieldsChange,
   JobInput,
   JournalEntry,
   MarketingRecord,
@@ -81,6 +83,10 @@ export interface MockServer {
   readonly faults: { add(fault: FaultInput): ArmedFault; list(): ArmedFault[]; clear(): void }
   readonly journal: { list(path?: string): JournalEntry[]; clear(): void }
   readonly rateLimits: { list(): ReturnType<Controller['rateLimits']>; clear(): void }
+  /** The activity playing (option activity): what it has played, what is left, and its failures; undefined when none. */
+  readonly activity: { status(): ActivityStatus | undefined }
+  /** The constrained values: read them, or retire and add some (journal, windows and records kept). */
+  readonly jobFields: { get(): JobFieldsView; change(change: JobFieldsChange): JobFieldsView }
   /** The options given beside a profile that replaced its points (serve prints them). */
   readonly profileOverrides: readonly ProfileOverride[]
   /** A fresh board: store, clock, rate-limit windows, journal and faults. */
@@ -101,13 +107,14 @@ export interface LogOutput {
 }
 
 export async function createMockServer(input: BuildOptions = {}, logOutput: LogOutput = {}): Promise<MockServer> {
-  const { scenarioData, checkResponses, responseValidators, profile, ...rest } = input
+  const { scenarioData, activityData, checkResponses, responseValidators, profile, ...rest } = input
   const profiled = profile === undefined ? { options: rest, overrides: [] } : applyProfile(rest, loadProfile(profile))
   const options = resolveOptions(profiled.options)
   const requestLog = logMode(options) === 'pretty' ? await prettyRequestLog({ prefer: options.prefer, ...logOutput }) : undefined
   const app = await buildApp({
     ...options,
     ...(scenarioData ? { scenarioData } : {}),
+    ...(activityData ? { activityData } : {}),
     ...(checkResponses ? { checkResponses, responseValidators } : {}),
     ...(requestLog ? { requestLog } : {}),
   } as BuildOptions)
@@ -171,6 +178,8 @@ export async function createMockServer(input: BuildOptions = {}, logOutput: LogO
     faults: { add: (fault) => control.addFault(fault), list: () => control.faults(), clear: () => control.clearFaults() },
     journal: { list: (path) => control.requests(path), clear: () => control.clearRequests() },
     rateLimits: { list: () => control.rateLimits(), clear: () => control.clearRateLimits() },
+    activity: { status: () => control.activity() },
+    jobFields: { get: () => control.jobFields(), change: (change) => control.changeJobFields(change) },
     profileOverrides: profiled.overrides,
     reset: (resetOptions) => {
       control.reset(resetOptions)

@@ -5,6 +5,7 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import t from 'tap'
 import { parse } from 'yaml'
 import { buildApp } from '../../src/fake/app.js'
+import { FORMATS } from '../../schemas/formats.js'
 import { messageAnswer } from '../../schemas/index.js'
 import { API_PREFIX } from '../../src/fake/store/links.js'
 import { board, call, type Json } from '../helpers/board.js'
@@ -30,6 +31,47 @@ t.test('is a valid OpenAPI 3.1 document of every API endpoint, served at /openap
   const body = document.paths['/api/v1/job/add'].post.requestBody.content['application/json'].schema
   t.same(body.properties.salary_unit.enum, ['Per hour', 'Per year', 'Per week', 'Per month'], 'job/add carries the constrained values')
   t.same((await app.inject('/__mock/openapi.json')).json(), document, 'the same document under /__mock')
+})
+
+t.test('gives every operation a stable operationId, a summary, a description and a declared tag, as code generators need', async (t) => {
+  const app = await board(t, { scenario: 'empty' })
+  const document = (await app.inject('/openapi.json')).json()
+  const declared = new Set((document.tags as Array<{ name: string; description: string }>).map((tag) => tag.name))
+  const ids: string[] = []
+  for (const [path, operations] of Object.entries<Record<string, { operationId?: string; summary?: string; description?: string; tags?: string[] }>>(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const name = `${method.toUpperCase()} ${path}`
+      ids.push(operation.operationId ?? '')
+      t.match(operation.summary, /^[A-Z].{5,60}$/, `${name} has a short summary`)
+      t.ok((operation.description ?? '').length > (operation.summary ?? '').length, `${name} has a description longer than its summary`)
+      t.ok(operation.tags?.length === 1 && declared.has(operation.tags[0] as string), `${name} has one declared tag`)
+    }
+  }
+  // the names clients are generated with: renaming one breaks every generated client
+  t.same(ids.sort(), [
+    'addJob', 'closeJob', 'deleteJob',
+    'downloadApplicationAttachment', 'downloadCandidateDocument', 'downloadCandidateResume', 'downloadCandidateTimesheet', 'downloadTimesheet',
+    'expireJob', 'getApplication', 'getCandidate', 'getJobFields',
+    'listApplications', 'listCandidates', 'listMarketing', 'listMetrics', 'listTimesheets', 'repostJob',
+  ])
+  t.match(document.info, { contact: { name: /jobboard-kit/ }, license: { name: 'MIT', identifier: 'MIT' } }, 'info names a contact and the license')
+})
+
+t.test('gives the spec\'s own formats a pattern, so a validator that does not know `since` still refuses since=yesterday', async (t) => {
+  const app = await board(t, { scenario: 'empty' })
+  const document = (await app.inject('/openapi.json')).json()
+  const since = document.paths['/api/v1/candidates/list'].get.parameters.find((p: { name: string }) => p.name === 'since').schema
+  t.match(since, { format: 'since', pattern: FORMATS.since.pattern })
+  const pattern = new RegExp(since.pattern)
+  t.ok(pattern.test(FORMATS.since.example), 'the example passes')
+  for (const bad of ['yesterday', '2026-11-22', '2026-13-01 10:00', '2026-11-22 24:00', '2026-11-22T10:00']) t.notOk(pattern.test(bad), `${bad} is refused`)
+  const job = document.paths['/api/v1/job/add'].post.requestBody.content['application/json'].schema
+  t.match(job.properties.closing_date, { format: 'job-date', pattern: FORMATS['job-date'].pattern }, 'job dates have theirs')
+  const candidate = document.paths['/api/v1/candidates/details/{id}'].get.responses['200'].content['application/json'].schema.properties.data.items
+  t.match(candidate.properties.created_at, { format: 'timestamp', pattern: FORMATS.timestamp.pattern }, 'timestamps have theirs')
+  for (const [name, format] of Object.entries(FORMATS)) {
+    if (format.pattern !== undefined) t.ok(new RegExp(format.pattern).test(format.example), `${name}'s pattern passes its example`)
+  }
 })
 
 /** The parts of an OpenAPI operation the next test reads. */

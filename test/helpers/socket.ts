@@ -1,7 +1,7 @@
 // Raw HTTP over a real socket, for what inject cannot send: malformed request lines,
 // oversized headers, bodies that trickle in.
 import type { FastifyInstance } from 'fastify'
-import { connect, type Socket } from 'node:net'
+import { connect, createServer, type Socket } from 'node:net'
 import type { Test } from 'tap'
 import { buildApp, type BuildOptions } from '../../src/fake/app.js'
 
@@ -54,4 +54,13 @@ export function rawRequest(port: number, text: string, waitMs = 5000): Promise<s
     })
     socket.write(text, 'latin1')
   })
+}
+
+/** A port that was free a moment ago, for a process told its port (JOBBOARD_PORT, a container's). */
+export async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
 }

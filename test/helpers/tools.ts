@@ -1,11 +1,14 @@
-// The system tools some tests drive (a browser, a pseudo-terminal, curl, python3, podman):
-// which ones this machine has, and whether their absence skips a test or fails it. On a
-// developer's machine `npm test` skips a test whose tool is missing, naming why and how to
-// install it; `.ci/run`, which installs them all, sets JOBBOARD_KIT_REQUIRE_TOOLS=1, and a
-// missing tool then fails the test that needed it instead of hiding it.
+// The system tools and built things some tests need (a browser, a pseudo-terminal, curl,
+// python3, podman, the built executable): which ones this machine has, and whether their
+// absence skips a test or fails it. On a developer's machine `npm test` skips a test whose
+// tool is missing, naming why and how to get it; `.ci/run`, which installs them all, sets
+// JOBBOARD_KIT_REQUIRE_TOOLS=1, and a missing one then fails the test that needed it
+// instead of hiding it. `needs`/`haveTools` take the tools named here; `onPath` and
+// `unlessMissing` serve tests that look for something else (the executable, a builder).
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import type { Test } from 'tap'
+import { accessSync, constants, existsSync } from 'node:fs'
+import { delimiter, join } from 'node:path'
+import t, { type Test } from 'tap'
 
 /** The environment variable that makes a missing tool a failure. */
 export const REQUIRE_TOOLS = 'JOBBOARD_KIT_REQUIRE_TOOLS'
@@ -64,4 +67,31 @@ export function haveTools(t: Test, ...names: ToolName[]): boolean {
     all = t.ok(tool.present(), `${tool.what} is installed (${tool.install}; .ci/run installs it)`) && all
   }
   return all
+}
+
+/** The program's path on PATH, if it is there and runnable. */
+export function onPath(name: string, path = process.env.PATH ?? ''): string | undefined {
+  for (const dir of path.split(delimiter).filter(Boolean)) {
+    try {
+      accessSync(join(dir, name), constants.X_OK)
+      return join(dir, name)
+    } catch {
+      // not in this folder
+    }
+  }
+  return undefined
+}
+
+/**
+ * The `skip` option of a test that needs something: false when `missing` is undefined;
+ * else the reason to skip, or, when tools are required here, a failing assertion and false
+ * (so the test runs and fails where the tool is used).
+ */
+export function unlessMissing(missing: string | undefined): string | false {
+  if (missing === undefined) return false
+  if (toolsRequired()) {
+    t.fail(`${missing} (${REQUIRE_TOOLS}=1: every tool must be here)`)
+    return false
+  }
+  return missing
 }

@@ -5,7 +5,6 @@
 import basicAuth from '@fastify/basic-auth'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createHash, timingSafeEqual } from 'node:crypto'
-import type { Board } from '../board.js'
 import { boardError } from '../../core/errors.js'
 import type { Credential } from '../../core/types.js'
 
@@ -30,7 +29,12 @@ export interface Auth {
   check(request: FastifyRequest, reply: FastifyReply, fail: (error: Error) => void, next: () => void): void
 }
 
-export async function registerAuth(app: FastifyInstance, board: Board): Promise<Auth> {
+/** What auth reads of a board on every request: a reset may replace the credential check. */
+export interface AuthBoard {
+  readonly checkCredentials: (username: string, password: string) => boolean
+}
+
+export async function registerAuth(app: FastifyInstance, board: AuthBoard): Promise<Auth> {
   await app.register(basicAuth, {
     authenticate: { realm: REALM },
     validate: (username: string, password: string, request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {

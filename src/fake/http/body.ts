@@ -1,5 +1,5 @@
 // What a request's parts must be before a handler sees them: the one JSON body parser
-// (malformed text a 400; a prototype key or deep nesting a 412 naming it), JSON bodies
+// (malformed text a 400; a prototype key at any depth or deep nesting a 412 naming it), JSON bodies
 // validated as sent, query strings and paths coerced from text, and the API's POST
 // bodies sent as application/json. Registered by src/fake/app.ts.
 import type { Ajv, ValidateFunction } from 'ajv'
@@ -67,18 +67,39 @@ function textValidator(board: Board, compile: () => ValidateFunction, schema: ob
   return validate as FastifyValidationResult
 }
 
-/** Keys a JSON body may not hold: they would reach an object's prototype if merged into one. */
-const POISON = /__proto__|constructor|\\u/
-const refusePoison = (key: string, value: unknown) => {
-  if (key === '__proto__' || (key === 'constructor' && value !== null && typeof value === 'object' && Object.hasOwn(value, 'prototype'))) {
-    throw new BoardInputError(key, `The body holds the key ${key}, which is refused: no field of the API or the control API has that name.`)
+/** Keys a JSON body may not hold: they name an object's prototype, or reach it if merged into one. */
+const POISON_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
+/** Text that may hold one of them: the names, or any \\u escape (which could spell one). */
+const MAY_POISON = /__proto__|constructor|prototype|\\u/
+
+/**
+ * The path of the first poison key in a parsed body (`store.jobs[0].__proto__`), or
+ * undefined. JSON.parse makes every key an own property, `__proto__` too, so a walk of
+ * own keys sees them all; the body nests at most MAX_JSON_DEPTH levels by then.
+ */
+function poisonPath(value: unknown, path = ''): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = poisonPath(value[i], `${path}[${i}]`)
+      if (found !== undefined) return found
+    }
+    return undefined
   }
-  return value
+  for (const key of Object.keys(value)) {
+    const at = path === '' ? key : `${path}.${key}`
+    if (POISON_KEYS.has(key)) return at
+    const found = poisonPath((value as Record<string, unknown>)[key], at)
+    if (found !== undefined) return found
+  }
+  return undefined
 }
 
 /**
- * The one JSON body parser: malformed text is a 400, a prototype key or nesting deeper
- * than MAX_JSON_DEPTH a 412 naming it; "not valid JSON" is said only of text that is not.
+ * The one JSON body parser, of the API and the control API alike: malformed text is a
+ * 400; nesting deeper than MAX_JSON_DEPTH, or a `__proto__`, `constructor` or
+ * `prototype` key at any depth, a 412 naming it; "not valid JSON" is said only of text
+ * that is not.
  */
 function parseJson(_request: FastifyRequest, text: string | Buffer, done: (error: Error | null, body?: unknown) => void): void {
   const body = typeof text === 'string' ? text : text.toString('utf8')
@@ -88,13 +109,19 @@ function parseJson(_request: FastifyRequest, text: string | Buffer, done: (error
   }
   let parsed: unknown
   try {
-    parsed = POISON.test(body) ? JSON.parse(body, refusePoison) : JSON.parse(body)
-  } catch (error) {
-    done(error instanceof BoardInputError ? error : new BoardError('MALFORMED_BODY', 'The body is not valid JSON.'))
+    parsed = JSON.parse(body)
+  } catch {
+    done(new BoardError('MALFORMED_BODY', 'The body is not valid JSON.'))
     return
   }
   if (textNestsDeeper(body)) {
     done(new BoardInputError('', `The body nests deeper than ${MAX_JSON_DEPTH} levels; no input of the fake does.`))
+    return
+  }
+  const poisoned = MAY_POISON.test(body) ? poisonPath(parsed) : undefined
+  if (poisoned !== undefined) {
+    const key = poisoned.slice(poisoned.lastIndexOf('.') + 1)
+    done(new BoardInputError(poisoned, `The body holds the key ${key} (${poisoned === key ? 'at the top level' : `at ${poisoned}`}), which is refused: no field of the API or the control API has that name.`))
     return
   }
   done(null, parsed)

@@ -3,11 +3,13 @@
 // and the status and challenge of an auth refusal. errors.ts sends what this decides.
 // The app's error answers go through it: its error handler, the 404 of paths no route
 // answers, and framework errors met before routing; what Node's parser refuses is
-// answered on the socket.
+// answered on the socket, and so are the requests Node would answer with a bare status
+// (no Host, an unmet Expect, CONNECT).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Board } from '../board.js'
-import { boardError, clientErrorResponse, sendError, type ErrorAnswer, type ErrorPolicy, type ErrorStyle } from '../../core/errors.js'
+import { boardError, clientErrorBody, clientErrorResponse, sendError, type ErrorAnswer, type ErrorPolicy, type ErrorStyle } from '../../core/errors.js'
 import { API_PREFIX } from '../store/links.js'
 import type { Auth } from './auth.js'
 
@@ -56,6 +58,30 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage
   if (socket.writable && !pending?.headersSent) socket.end(clientErrorResponse(error))
   else socket.destroy()
+}
+
+/**
+ * Requests Node answers itself with a bare status, or not at all, when nothing listens
+ * for them: an Expect other than 100-continue (Node's empty 417) and CONNECT (Node drops
+ * the connection). Both get `{status, message}`, as what its parser refuses does.
+ */
+export function answerNodeRefusals(server: Server): void {
+  server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => {
+    const { status, body } = clientErrorBody({ code: 'EXPECT' })
+    response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body)
+  })
+  server.on('connect', (_request: IncomingMessage, socket: Socket) => {
+    if (socket.writable) socket.end(clientErrorResponse({ code: 'CONNECT' }))
+    else socket.destroy()
+  })
+}
+
+/** HTTP/1.1 requires a Host header: asked of Node's server (requireHostHeader: false) so that its absence is answered here. */
+export function hostRequired(request: FastifyRequest, reply: FastifyReply, policy: ErrorPolicy): boolean {
+  const raw = request.raw
+  if (raw.headers.host !== undefined || raw.httpVersionMajor !== 1 || raw.httpVersionMinor < 1) return false
+  sendError(request, reply, boardError.noHost(), policy)
+  return true
 }
 
 /** The one error handler, and the 404 of paths no route answers (the whole API is behind auth, those paths included). */

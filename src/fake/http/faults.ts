@@ -9,12 +9,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Fault, FaultInput } from '../../core/types.js'
-import { isInProcess } from '../routes/reply.js'
+import { isInProcess } from './in-process.js'
 
 export interface ArmedFault extends Fault {
   id: number
   /** How many more requests it applies to. */
   remaining: number
+  /** The seconds its Retry-After says, worked out as it answers (an activity's outage: the rest of it). */
+  retryAfter?: () => number
 }
 
 export class Faults {
@@ -27,14 +29,19 @@ export class Faults {
     return this.#release.signal
   }
 
-  add(fault: FaultInput): ArmedFault {
-    const armed = { ...fault, times: fault.times ?? 1, id: this.#next++, remaining: fault.times ?? 1 }
+  add(fault: FaultInput, retryAfter?: () => number): ArmedFault {
+    const armed = { ...fault, times: fault.times ?? 1, id: this.#next++, remaining: fault.times ?? 1, ...(retryAfter ? { retryAfter } : {}) }
     this.#armed.push(armed)
     return armed
   }
 
   list(): ArmedFault[] {
-    return this.#armed.map((f) => ({ ...f }))
+    return this.#armed.map(({ retryAfter: _, ...f }) => ({ ...f }))
+  }
+
+  /** Disarms one fault (an activity's outage ending); requests its delay holds go on waiting it out. */
+  remove(id: number): void {
+    this.#armed = this.#armed.filter((f) => f.id !== id)
   }
 
   clear(): void {
@@ -124,7 +131,7 @@ export function faultAnswers(faults: Faults, connectionTimeout: number, closing:
       const body = fault.body ?? { status: fault.status, message: `An armed fault answered ${fault.status}.` }
       reply
         .code(fault.status)
-        .headers(fault.headers ?? {})
+        .headers(fault.retryAfter ? { ...fault.headers, 'retry-after': String(fault.retryAfter()) } : (fault.headers ?? {}))
         .type(typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8')
         .send(typeof body === 'string' ? body : JSON.stringify(body))
       return

@@ -7,10 +7,10 @@
 // requestJournal is the request side: each answered request is recorded once it has
 // been answered, or when its connection closes short of an answer.
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { Board } from '../board.js'
+import type { Clock } from '../../core/clock.js'
 import { formatTimestamp } from '../../core/time.js'
 import type { JournalEntry } from '../../core/types.js'
-import { isInProcess } from '../routes/reply.js'
+import { isInProcess } from './in-process.js'
 import { faultKind } from './faults.js'
 import type { RequestLog } from './log.js'
 
@@ -88,7 +88,13 @@ export interface RequestJournal {
   watchClose(request: FastifyRequest, reply: FastifyReply): void
 }
 
-export function requestJournal(board: Board, requestLog: RequestLog | undefined): RequestJournal {
+/** What the journal reads of a board on every request (a reset replaces its clock). */
+export interface JournalBoard {
+  readonly journal: Journal
+  readonly clock: Clock
+}
+
+export function requestJournal(board: JournalBoard, requestLog: RequestLog | undefined): RequestJournal {
   const record = (request: FastifyRequest, status: number, extra?: string) => {
     const fault = request.fault ? faultKind(request.fault) : undefined
     const note = fault === undefined ? extra : extra === undefined ? fault : `${fault}; ${extra}`

@@ -2,7 +2,7 @@
 // the board or the rate limit. Only statuses the spec or docs/behaviour.md document for
 // the route can be asked for; which those are is read off the route's own schema.
 import type { FastifyRequest, FastifySchema } from 'fastify'
-import type { Board } from '../board.js'
+import type { LoadedScenario } from '../scenario.js'
 import { REALM } from './auth.js'
 import { boardError, type BoardError } from '../../core/errors.js'
 
@@ -87,7 +87,7 @@ export function preferredError(preference: Preference, documented: readonly numb
 }
 
 /** The answer a request's Prefer header asks for, if it asks for one (a malformed code throws the 400). */
-export function preferenceAsked(request: FastifyRequest, board: Board): BoardError | undefined {
+export function preferenceAsked(request: FastifyRequest, board: { readonly scenario: Pick<LoadedScenario, 'rateLimitWindow'> }): BoardError | undefined {
   if (request.headers.prefer === undefined) return undefined
   const preference = parsePrefer(request.headers.prefer)
   if (!preference) return undefined

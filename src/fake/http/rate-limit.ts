@@ -49,7 +49,8 @@ export class RateLimiter {
     const opened = this.#opened.get(key)
     // a window opened "later" than now (a virtual clock set back) is still open: going back in time lifts no limit
     if (opened !== undefined && now - opened < this.#windowMs) {
-      return { admitted: false, retryAfter: Math.max(1, Math.ceil((opened + this.#windowMs - now) / 1000)) }
+      // a sped-up clock (clockSpeed N): a client waiting in real time waits N times less for the same board time
+      return { admitted: false, retryAfter: Math.max(1, Math.ceil((opened + this.#windowMs - now) / 1000 / this.#clock.speed)) }
     }
     if (this.#opened.size >= this.#sweepAt) {
       this.#sweep(now)

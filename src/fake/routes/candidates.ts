@@ -10,7 +10,16 @@ export default async function candidates(app: FastifyInstance): Promise<void> {
   const record = withExtras(app, 'candidate', candidate)
   app.get<{ Querystring: PagedQuery }>(
     '/candidates/list',
-    { config: { answerCache: 'revision' }, schema: { querystring: pagedQuery, response: { 200: answer('A page of candidates, newest first.', pagedEnvelope(record)) } } },
+    {
+      config: { answerCache: 'revision' },
+      schema: {
+        operationId: 'listCandidates',
+        summary: 'List candidates',
+        description: 'The candidates, newest first, optionally only those changed since `since`. Paged with `page` and `next_page` when the board pages candidates (the spec does not show it; docs/behaviour.md).',
+        querystring: pagedQuery,
+        response: { 200: answer('A page of candidates, newest first.', pagedEnvelope(record)) },
+      },
+    },
     async (request) =>
       pageAnswer(request, app.board.store.candidateList(request.query), 'candidates/list', request.query, {
         paged: app.board.scenario.behaviour.pageCandidates,
@@ -19,14 +28,31 @@ export default async function candidates(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: IdParams }>(
     '/candidates/details/:id',
-    { config: { answerCache: 'revision' }, schema: { params: idParams, response: { 200: answer('The candidate, as the only item of `data`.', listEnvelope(record)) } } },
+    {
+      config: { answerCache: 'revision' },
+      schema: {
+        operationId: 'getCandidate',
+        summary: 'Get one candidate',
+        description: 'One candidate by id, in the list envelope: `total` 1 and `data` holding the candidate.',
+        params: idParams,
+        response: { 200: answer('The candidate, as the only item of `data`.', listEnvelope(record)) },
+      },
+    },
     async (request) => detailAnswer(app.board.store.candidate(request.params.id)),
   )
 
   for (const kind of FILE_KINDS) {
     app.get<{ Params: IdParams }>(
       `/candidates/${kind}/:id`,
-      { schema: { params: idParams, response: { 200: download(kind === 'timesheet' ? TIMESHEET : OCTET_STREAM, `candidate's ${kind}`) } } },
+      {
+        schema: {
+          operationId: `downloadCandidate${kind[0]?.toUpperCase()}${kind.slice(1)}`,
+          summary: `Download a candidate's ${kind}`,
+          description: `The raw file of a ${kind} whose id is taken from a candidate's \`${kind}s\`, with the spec's download headers.`,
+          params: idParams,
+          response: { 200: download(kind === 'timesheet' ? TIMESHEET : OCTET_STREAM, `candidate's ${kind}`) },
+        },
+      },
       async (request, reply) => {
         const { board } = app
         const behaviour = board.scenario.behaviour

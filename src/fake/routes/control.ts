@@ -1,6 +1,6 @@
 // The control API under /__mock: JSON in and out, outside the API's Basic auth and
 // rate limit, behind a bearer token when one is set. Each route is one Controller call.
-import type { FastifyInstance } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify'
 import { timingSafeEqual, createHash } from 'node:crypto'
 import { Readable } from 'node:stream'
 import {
@@ -9,18 +9,21 @@ import {
   candidateSeed,
   faultBody,
   jobInput,
+  jobFieldsChange,
   journalQuery,
   marketingSeed,
   resetBody,
+  serverOptions,
   setClockBody,
   stateQuery,
   timesheetSeed,
 } from '../../../schemas/index.js'
 import type { Controller } from '../control.js'
-import { boardError } from '../../core/errors.js'
-import type { ApplicationSeed, CandidateSeed, FaultInput, JobInput, MarketingSeed, ResetBody, TimesheetSeed } from '../../core/types.js'
+import { BoardError, boardError } from '../../core/errors.js'
+import type { ApplicationSeed, CandidateSeed, FaultInput, JobFieldsChange, JobInput, MarketingSeed, ResetBody, TimesheetSeed } from '../../core/types.js'
 
 export const CONTROL_PREFIX = '/__mock'
+const STATE_BODY_LIMIT_MAX = serverOptions.properties.stateBodyLimit.maximum
 
 const digest = (text: string) => createHash('sha256').update(text).digest()
 
@@ -79,6 +82,16 @@ export default async function control(app: FastifyInstance, { controller, token,
     })
   }
 
+  // the constrained values, changed at run time without touching the journal, the windows or the records
+  app.get('/job-fields', async () => ok(controller.jobFields()))
+  app.post<{ Body: JobFieldsChange }>('/job-fields', { schema: { body: jobFieldsChange } }, async (request) => ok(controller.changeJobFields(request.body)))
+
+  app.get('/activity', async () => {
+    const status = controller.activity()
+    if (status === undefined) throw new BoardError('NOT_FOUND', 'No activity is playing: start the fake with --activity NAME (or the activity option).')
+    return ok(status)
+  })
+
   const listing = <T>(data: T[]) => ok({ total: data.length, data })
   app.get<{ Querystring: { path?: string } }>(
     '/requests',
@@ -118,7 +131,15 @@ export default async function control(app: FastifyInstance, { controller, token,
     const pieces = controller.exportJson({ credentials: request.query.credentials === true, form: request.query.form ?? 'full' })
     return reply.type('application/json; charset=utf-8').send(Readable.from(pieces, { objectMode: false }))
   })
-  app.put('/state', { bodyLimit: stateBodyLimit }, async (request) => {
+  // Fastify refuses a body whose Content-Length is over the limit before reading any of
+  // it, and stops reading a chunked one at the limit: a saved board never costs more
+  // memory than the limit. The refusal says the limit and how to get past it.
+  const stateTooLarge = (error: FastifyError, request: FastifyRequest) => {
+    if (error.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') throw error
+    const length = Number(request.headers['content-length'])
+    throw boardError.stateTooLarge(stateBodyLimit, STATE_BODY_LIMIT_MAX, Number.isSafeInteger(length) && length > stateBodyLimit ? length : undefined)
+  }
+  app.put('/state', { bodyLimit: stateBodyLimit, errorHandler: stateTooLarge }, async (request) => {
     controller.importState(request.body)
     return ok({ message: 'The board has been restored.', now: controller.clock.now() })
   })

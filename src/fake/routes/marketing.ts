@@ -8,7 +8,16 @@ import { answer, withExtras } from './schemas.js'
 export default async function marketing(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: PagedQuery }>(
     '/marketing/list',
-    { config: { answerCache: 'revision' }, schema: { querystring: pagedQuery, response: { 200: answer('A page of marketing consent approvals and revocations, newest first.', pagedEnvelope(withExtras(app, 'marketing', marketingRecord))) } } },
+    {
+      config: { answerCache: 'revision' },
+      schema: {
+        operationId: 'listMarketing',
+        summary: 'List marketing consents',
+        description: 'The marketing consent approvals and revocations, newest first, optionally only those since `since`; paged with `page` and `next_page`.',
+        querystring: pagedQuery,
+        response: { 200: answer('A page of marketing consent approvals and revocations, newest first.', pagedEnvelope(withExtras(app, 'marketing', marketingRecord))) },
+      },
+    },
     async (request) => pageAnswer(request, app.board.store.marketingList(request.query), 'marketing/list', request.query),
   )
 }

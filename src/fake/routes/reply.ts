@@ -1,21 +1,13 @@
 // What the read routes have in common: the origin links are written on, the envelope of
 // a list or detail answer with its paging links, and a file download's headers.
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { Socket } from 'node:net'
 import { Readable } from 'node:stream'
 import { behaviourProperties } from '../../../schemas/behaviour.js'
 import { boardError } from '../../core/errors.js'
 import type { Board } from '../board.js'
+import { isInProcess, ORIGIN_HEADER } from '../http/in-process.js'
 import { API_PREFIX, type FileKind } from '../store/links.js'
 import type { Page } from '../store/store.js'
-
-/** True for a request made with app.inject (or interceptBoard), which has no real socket. */
-export function isInProcess(request: FastifyRequest): boolean {
-  return !(request.raw.socket instanceof Socket)
-}
-
-/** The header through which interceptBoard tells the fake the origin its client called. */
-export const ORIGIN_HEADER = 'x-jobboard-kit-origin'
 
 /**
  * The origin links point at: the public base URL, or the one the request came in on.

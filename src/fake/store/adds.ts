@@ -3,7 +3,7 @@
 // anything is made; a new record is attached to its owner's list through the relation
 // table (src/fake/store/relation-table.ts), and the board's metrics count it. Made records
 // come from a faker seeded by the number of adds, so an imported board goes on the same way.
-import { applicationSeed, candidateSeed, id as idSchema, marketingSeed, timesheetSeed } from '../../../schemas/index.js'
+import { applicationSeed, candidateSeed, candidateUpdate, id as idSchema, marketingSeed, timesheetSeed } from '../../../schemas/index.js'
 import { MARKETING_ACTIONS } from '../../../schemas/values.js'
 import { boardError } from '../../core/errors.js'
 import { createFaker, hash32 } from '../../core/random.js'
@@ -13,6 +13,7 @@ import type {
   ApplicationSeed,
   Candidate,
   CandidateSeed,
+  CandidateUpdate,
   MarketingRecord,
   MarketingSeed,
   StoredJob,
@@ -26,7 +27,7 @@ import type { JobLifecycle } from './jobs.js'
 import { finishRecord, RecordMaker, type CandidateBase } from './maker.js'
 import { COUNTED_METRICS } from './metrics.js'
 import type { Owners } from './owners.js'
-import type { Store } from './store.js'
+import type { BoardParts } from './parts.js'
 import { attached, type BoardRecords, type ListedRelation, type RELATIONS } from './relation-table.js'
 import { timesheetEntry, vacancyOf } from './views.js'
 
@@ -35,7 +36,7 @@ const MAX_ID = idSchema.maximum
 
 /** The parts of a board the adds read and write. */
 export type AddBoard = Pick<
-  Store,
+  BoardParts,
   'scenario' | 'lists' | 'locations' | 'links' | 'clock' | 'validators' | 'jobs' | 'candidates' | 'applications' | 'timesheets' | 'marketing' | 'files' | 'metrics' | 'now'
 >
 
@@ -126,6 +127,15 @@ export class RecordAdds {
     for (const f of [...newResumes.reverse(), ...newDocuments.reverse()]) board.files[f.kind as 'resume' | 'document'].insert(f.id, f)
     this.owners.noteCandidate(stored)
     board.metrics.add(COUNTED_METRICS.candidates, monthOfTimestamp(stored.created_at))
+    return this.#added(stored)
+  }
+
+  /** A candidate changed (an activity's update-candidate): the fields given, and updated_at now. */
+  updateCandidate(input: CandidateUpdate): Candidate {
+    const { board } = this
+    const seed = checkInput<CandidateUpdate>(board.validators, candidateUpdate, input)
+    const owner = this.#candidateOrThrow(seed.id, this.#maker())
+    const stored = board.candidates.replace(owner.id, this.#finish('candidate', { ...owner, ...seed.changes, updated_at: board.now() }))
     return this.#added(stored)
   }
 

@@ -145,6 +145,11 @@ export class Collection<T extends object> {
     this.#order = order
   }
 
+  /** Compiles the schema's validator again at the next write: the board's constrained values changed. */
+  forgetValidator(): void {
+    this.#validate = undefined
+  }
+
   /** Puts the generated records under an empty collection. */
   setBase(base: BaseRecords<T>): void {
     if (this.size > 0) throw new BoardError('INTERNAL', `${this.name}: setBase() fills an empty collection only`)

@@ -3,10 +3,9 @@
 // when a request needs it, by RecordMaker on a faker seeded from (seed, kind, id), so it
 // is the same on every call and in every process. Metrics' monthly counts come from the
 // relations' time arrays.
-import type { FieldValues } from '../../../schemas/values.js'
 import type { DeepReadonly } from '../../core/freeze.js'
 import { createFaker, hash32, Prng, reseedableFaker } from '../../core/random.js'
-import type { LoadedScenario } from '../scenario.js'
+import type { BoardLists, LoadedScenario } from '../scenario.js'
 import { formatTimestamp, monthKey, shiftMonth } from '../../core/time.js'
 import type { Application, Candidate, CandidateApplicationEntry, MarketingRecord, PredefinedLocation, StoredFile, StoredJob, Timesheet } from '../../core/types.js'
 import type { BaseRecords } from './collection.js'
@@ -17,11 +16,6 @@ import { RELATIONS, type EntryOf, type ListedRelation } from './relation-table.j
 import { ACTION, APPROVED, childTimes, drawRelations, idsOf, REVOKED, type Relations } from './relations.js'
 import { timesheetEntry, vacancyOf, type Vacancy } from './views.js'
 
-/** The lists a board validates against and draws from: constrained, derived, and predefined locations. */
-export type BoardLists = FieldValues & {
-  readonly sector_disciplines: readonly string[]
-  readonly job_locations: readonly string[]
-}
 
 export type { CandidateBase }
 export { RecordMaker }
@@ -66,169 +60,222 @@ export interface GeneratedBoard {
   emailOwner(email: string): number | undefined
 }
 
+/**
+ * The board's build, as a pipeline: the records' maker is set up, the relations are drawn
+ * (src/fake/store/relations.ts), and each kind becomes a base list whose records are made
+ * when first read, with the metrics counted from the relations.
+ */
 export function generateBoard(scenario: LoadedScenario, ctx: BoardContext): GeneratedBoard {
-  const seed = scenario.seed
-  const reseedable = reseedableFaker()
-  const maker = new RecordMaker({
-    faker: reseedable.faker,
-    lists: ctx.lists,
-    locations: ctx.locations,
-    links: ctx.links,
-    mix: scenario.mix,
-    coverLetters: coverLetterPool(createFaker(hash32(seed, 'cover-letters'))),
+  const records = new GeneratedRecords(scenario, ctx)
+  const relations = drawRelations(scenario, {
+    // pinned marketing may name its candidate by e-mail before the relations are done
+    emailOwner: (email, drawn) => records.use(drawn).emailOwner(email, false),
+    ...(ctx.progress ? { progress: ctx.progress } : {}),
   })
-  const links = ctx.links
-  let rel = undefined as unknown as Relations
-  const at = (kind: string, id: number) => reseedable.seed(seed, kind, id)
+  records.use(relations)
+  return listBoard(scenario, relations, records)
+}
 
-  const makeBase = (id: number): CandidateBase => {
+/** Each kind as a base list (count, time order, absent ids, late changes) over its records' makers. */
+function listBoard(scenario: LoadedScenario, rel: Relations, records: GeneratedRecords): GeneratedBoard {
+  const late = scenario.behaviour.sinceField === 'updated_at'
+  const base = <T>(kind: { count: number; created: Float64Array; absent: number[] }, make: (id: number) => T, lateOnes?: BaseRecords<T>['late']): BaseRecords<T> => ({
+    count: kind.count,
+    orderMs: kind.created,
+    absent: kind.absent,
+    ...(lateOnes ? { late: lateOnes } : {}),
+    make,
+  })
+  return {
+    relations: rel,
+    jobs: base(rel.jobs, records.job),
+    candidates: base(rel.candidates, (id) => records.candidate(id), late ? lateCandidates(rel) : undefined),
+    applications: base(rel.applications, (id) => records.application(id), late ? rel.applications.late : undefined),
+    timesheets: base(rel.files.timesheet, (id) => records.timesheet(id)),
+    files: {
+      resume: base(rel.files.resume, (id) => records.file('resume', id)),
+      document: base(rel.files.document, (id) => records.file('document', id)),
+    },
+    marketing: base(rel.marketing, (id) => records.marketing(id)),
+    metrics: countMetrics(scenario, rel),
+    emailOwner: (email) => records.emailOwner(email, true),
+  }
+}
+
+/** Candidates changed after they were made (ascending ids), and when: the late ones of a list by updated_at. */
+function lateCandidates(rel: Relations): { ids: Uint32Array; ms: Float64Array } {
+  const ids: number[] = []
+  const ms: number[] = []
+  const { created, updated } = rel.candidates
+  for (let i = 0; i < rel.candidates.count; i++) {
+    if ((updated[i] as number) > (created[i] as number)) {
+      ids.push(i + 1)
+      ms.push(updated[i] as number)
+    }
+  }
+  return { ids: Uint32Array.from(ids), ms: Float64Array.from(ms) }
+}
+
+/** The id in an ascending list of late changes, binary searched: when it changed, if it did. */
+function lateOf(late: { ids: Uint32Array; ms: Float64Array }, id: number): number | undefined {
+  let lo = 0
+  let hi = late.ids.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((late.ids[mid] as number) < id) lo = mid + 1
+    else hi = mid
+  }
+  return late.ids[lo] === id ? late.ms[lo] : undefined
+}
+
+/**
+ * How each generated record is made from the relations: on a faker seeded by (seed,
+ * kind, id), so a record is the same whenever and wherever it is made. The parts other
+ * records repeat (a candidate's name and e-mail, a job's title) are kept for the next.
+ */
+class GeneratedRecords {
+  readonly #seed: number
+  readonly #reseedable = reseedableFaker()
+  readonly #maker: RecordMaker
+  readonly #links: Links
+  #rel = undefined as unknown as Relations
+
+  constructor(scenario: LoadedScenario, ctx: BoardContext) {
+    this.#seed = scenario.seed
+    this.#links = ctx.links
+    this.#maker = new RecordMaker({
+      faker: this.#reseedable.faker,
+      lists: ctx.lists,
+      locations: ctx.locations,
+      links: ctx.links,
+      mix: scenario.mix,
+      coverLetters: coverLetterPool(createFaker(hash32(scenario.seed, 'cover-letters'))),
+    })
+  }
+
+  /** Makes records from these relations from now on (while they are drawn, from what is drawn so far). */
+  use(relations: Relations): this {
+    this.#rel = relations
+    return this
+  }
+
+  #at(kind: string, id: number): void {
+    this.#reseedable.seed(this.#seed, kind, id)
+  }
+
+  #makeBase(id: number): CandidateBase {
+    const rel = this.#rel
     const created = rel.candidates.created[id - 1] as number
-    at('candidate', id)
-    const base = maker.candidate(id, created, rel.nowMs, rel.candidates.pinned.get(id) ?? {})
+    this.#at('candidate', id)
+    const base = this.#maker.candidate(id, created, rel.nowMs, rel.candidates.pinned.get(id) ?? {})
     // while the relations are drawn a candidate is asked for its e-mail only
     const updated = rel.candidates.updated?.[id - 1] ?? created
-    return { ...base, updated_at: formatTimestamp(updated), last_login: formatTimestamp(maker.between(updated, rel.nowMs)) }
+    return { ...base, updated_at: formatTimestamp(updated), last_login: formatTimestamp(this.#maker.between(updated, rel.nowMs)) }
   }
+
+  readonly candidateBase = memo(4096, (id: number) => this.#makeBase(id))
+
   /**
-   * A generated e-mail holds its candidate's id, so the candidate is found without an
-   * index of every e-mail; pinned candidates may give e-mails of their own.
+   * The generated candidate with this e-mail: a generated e-mail holds its candidate's id,
+   * so the candidate is found without an index of every e-mail; pinned candidates may give
+   * e-mails of their own. `kept`: from the kept candidates (not while the relations are drawn).
    */
-  const emailOwner = (email: string, baseOf: (id: number) => CandidateBase): number | undefined => {
+  emailOwner(email: string, kept: boolean): number | undefined {
+    const rel = this.#rel
+    const baseOf = kept ? this.candidateBase : (id: number) => this.#makeBase(id)
     const id = Number(/(\d+)@[^@]*$/.exec(email)?.[1] ?? 0)
     const exists = (c: number) => c >= 1 && c <= rel.candidates.count && !rel.candidates.absent.includes(c)
     if (exists(id) && baseOf(id).email === email) return id
     for (const c of rel.candidates.pinned.keys()) if (exists(c) && baseOf(c).email === email) return c
     return undefined
   }
-  rel = drawRelations(scenario, {
-    emailOwner: (email, relations) => {
-      rel = relations
-      return emailOwner(email, makeBase)
-    },
-    ...(ctx.progress ? { progress: ctx.progress } : {}),
-  })
-  const candidateBase = memo(4096, makeBase)
 
-  const job = memo(4096, (id: number): StoredJob => {
-    at('job', id)
-    return maker.job(id, rel.jobs.created[id - 1] as number, rel.jobs.pinned.get(id))
+  readonly job = memo(4096, (id: number): StoredJob => {
+    this.#at('job', id)
+    return this.#maker.job(id, this.#rel.jobs.created[id - 1] as number, this.#rel.jobs.pinned.get(id))
   })
-  const vacancy = memo(4096, (id: number): Vacancy => vacancyOf(job(id)))
-  const jobRef = memo(4096, (id: number): CandidateApplicationEntry['job'] => {
-    const { title, reference, location } = vacancy(id)
+
+  readonly #vacancy = memo(4096, (id: number): Vacancy => vacancyOf(this.job(id)))
+
+  readonly #jobRef = memo(4096, (id: number): CandidateApplicationEntry['job'] => {
+    const { title, reference, location } = this.#vacancy(id)
     return { id, title, reference, location }
   })
-  const file = (kind: FileKind, id: number): StoredFile => {
-    const files = rel.files[kind]
-    const owner = candidateBase(files.candidate[id - 1] as number)
-    at(kind, id)
-    return maker.file(kind, id, owner, files.created[id - 1] as number, files.pinned.get(id))
+
+  file(kind: FileKind, id: number): StoredFile {
+    const files = this.#rel.files[kind]
+    const owner = this.candidateBase(files.candidate[id - 1] as number)
+    this.#at(kind, id)
+    return this.#maker.file(kind, id, owner, files.created[id - 1] as number, files.pinned.get(id))
   }
-  const strangerEmail = memo(4096, (index: number) => {
-    at('stranger', index)
-    return maker.unknownEmail()
+
+  readonly #strangerEmail = memo(4096, (index: number) => {
+    this.#at('stranger', index)
+    return this.#maker.unknownEmail()
   })
-  const marketing = (id: number): MarketingRecord => {
-    const m = rel.marketing
+
+  marketing(id: number): MarketingRecord {
+    const m = this.#rel.marketing
     const owner = m.candidate[id - 1] as number
     const pinned = m.pinned.get(id)
-    const known = owner ? candidateBase(owner).email : (pinned?.email ?? (pinned ? undefined : strangerEmail(m.stranger[id - 1] as number)))
-    at('marketing', id)
-    const ip = pinned?.ip_address ?? maker.ip()
-    const email = known ?? maker.unknownEmail()
+    const known = owner ? this.candidateBase(owner).email : (pinned?.email ?? (pinned ? undefined : this.#strangerEmail(m.stranger[id - 1] as number)))
+    this.#at('marketing', id)
+    const ip = pinned?.ip_address ?? this.#maker.ip()
+    const email = known ?? this.#maker.unknownEmail()
     return {
       candidate: { email, id: owner, ip_address: ip },
       action: m.action[id - 1] === ACTION.revoked ? REVOKED : APPROVED,
       created_at: formatTimestamp(m.created[id - 1] as number),
     }
   }
-  const lateOf = (late: { ids: Uint32Array; ms: Float64Array }, id: number): number | undefined => {
-    let lo = 0
-    let hi = late.ids.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if ((late.ids[mid] as number) < id) lo = mid + 1
-      else hi = mid
-    }
-    return late.ids[lo] === id ? late.ms[lo] : undefined
-  }
-  const application = (id: number): Application => {
-    const a = rel.applications
-    const owner = candidateBase(a.candidate[id - 1] as number)
-    const post = vacancy(a.job[id - 1] as number)
+
+  application(id: number): Application {
+    const a = this.#rel.applications
+    const owner = this.candidateBase(a.candidate[id - 1] as number)
+    const post = this.#vacancy(a.job[id - 1] as number)
     const created = a.created[id - 1] as number
     const { created_at: _pinnedTime, ...pinned } = a.pinned.get(id) ?? {}
-    at('application', id)
-    return maker.application(id, created, rel.nowMs, owner, post, pinned, lateOf(a.late, id) ?? created)
+    this.#at('application', id)
+    return this.#maker.application(id, created, this.#rel.nowMs, owner, post, pinned, lateOf(a.late, id) ?? created)
   }
-  const timesheet = (id: number): Timesheet => {
-    const f = file('timesheet', id)
-    return timesheetEntry(f, candidateBase(f.candidate_id), links)
+
+  timesheet(id: number): Timesheet {
+    const f = this.file('timesheet', id)
+    return timesheetEntry(f, this.candidateBase(f.candidate_id), this.#links)
   }
+
   /**
    * How a generated candidate lists each child, by relation: the table's entry of the child
    * made on demand; an application's from the arrays alone (its job and time), rather than
    * by making the whole application for every entry.
    */
-  const listed: { [R in ListedRelation]: (child: number) => EntryOf<R> } = {
+  readonly #listed: { [R in ListedRelation]: (child: number) => EntryOf<R> } = {
     applicant: (app) => ({
-      job: jobRef(rel.applications.job[app - 1] as number),
-      href: links.application(app),
-      application_date: formatTimestamp(rel.applications.created[app - 1] as number),
+      job: this.#jobRef(this.#rel.applications.job[app - 1] as number),
+      href: this.#links.application(app),
+      application_date: formatTimestamp(this.#rel.applications.created[app - 1] as number),
     }),
-    timesheet: (t) => RELATIONS.timesheet.mirror.entry(timesheet(t)),
-    resume: (f) => RELATIONS.resume.mirror.entry(file('resume', f), links),
-    document: (f) => RELATIONS.document.mirror.entry(file('document', f), links),
-    consent: (m) => RELATIONS.consent.mirror.entry(marketing(m)),
+    timesheet: (t) => RELATIONS.timesheet.mirror.entry(this.timesheet(t)),
+    resume: (f) => RELATIONS.resume.mirror.entry(this.file('resume', f), this.#links),
+    document: (f) => RELATIONS.document.mirror.entry(this.file('document', f), this.#links),
+    consent: (m) => RELATIONS.consent.mirror.entry(this.marketing(m)),
   }
-  const list = <R extends ListedRelation>(name: R, owner: number): Array<EntryOf<R>> =>
-    newestIds(idsOf(rel.byOwner[name], owner), childTimes(rel, name)).map(listed[name])
-  const candidate = (id: number): Candidate => {
-    const consent = list('consent', id)
+
+  #list<R extends ListedRelation>(name: R, owner: number): Array<EntryOf<R>> {
+    return newestIds(idsOf(this.#rel.byOwner[name], owner), childTimes(this.#rel, name)).map(this.#listed[name])
+  }
+
+  candidate(id: number): Candidate {
+    const consent = this.#list('consent', id)
     return {
-      ...candidateBase(id),
-      timesheets: list('timesheet', id),
-      resumes: list('resume', id),
-      documents: list('document', id),
-      applications: list('applicant', id),
+      ...this.candidateBase(id),
+      timesheets: this.#list('timesheet', id),
+      resumes: this.#list('resume', id),
+      documents: this.#list('document', id),
+      applications: this.#list('applicant', id),
       consent,
       ...RELATIONS.consent.mirror.derived(consent),
     }
-  }
-
-  const since = scenario.behaviour.sinceField
-  const lateCandidates = () => {
-    const ids: number[] = []
-    const ms: number[] = []
-    const { created, updated } = rel.candidates
-    for (let i = 0; i < rel.candidates.count; i++) {
-      if ((updated[i] as number) > (created[i] as number)) {
-        ids.push(i + 1)
-        ms.push(updated[i] as number)
-      }
-    }
-    return { ids: Uint32Array.from(ids), ms: Float64Array.from(ms) }
-  }
-  const base = <T>(kind: { count: number; created: Float64Array; absent: number[] }, make: (id: number) => T, late?: BaseRecords<T>['late']): BaseRecords<T> => ({
-    count: kind.count,
-    orderMs: kind.created,
-    absent: kind.absent,
-    ...(late ? { late } : {}),
-    make,
-  })
-  return {
-    relations: rel,
-    jobs: base(rel.jobs, job),
-    candidates: base(rel.candidates, candidate, since === 'updated_at' ? lateCandidates() : undefined),
-    applications: base(rel.applications, application, since === 'updated_at' ? rel.applications.late : undefined),
-    timesheets: base(rel.files.timesheet, timesheet),
-    files: {
-      resume: base(rel.files.resume, (id) => file('resume', id)),
-      document: base(rel.files.document, (id) => file('document', id)),
-    },
-    marketing: base(rel.marketing, marketing),
-    metrics: countMetrics(scenario, rel),
-    emailOwner: (email) => emailOwner(email, candidateBase),
   }
 }
 

@@ -10,7 +10,7 @@ import { addMonth, formatMinute, monthOfTimestamp } from '../../core/time.js'
 import type { JobInput, StoredJob } from '../../core/types.js'
 import { checkInput } from './gate.js'
 import { COUNTED_METRICS } from './metrics.js'
-import type { Store } from './store.js'
+import type { BoardParts } from './parts.js'
 
 const MAX_ID = idSchema.maximum
 
@@ -23,7 +23,7 @@ export interface JobView {
 }
 
 /** The parts of a board the lifecycle reads and writes. */
-export type JobBoard = Pick<Store, 'jobs' | 'clock' | 'lists' | 'locations' | 'validators' | 'metrics' | 'now'>
+export type JobBoard = Pick<BoardParts, 'jobs' | 'clock' | 'lists' | 'locations' | 'validators' | 'metrics' | 'now'>
 
 export class JobLifecycle {
   readonly #deleted = new Set<number>()

@@ -4,10 +4,10 @@
 // and by the control API's adds (src/fake/store/adds.ts), which seed it from the number of adds.
 // finishRecord() gives any record, made or loaded, what the board's behaviour adds to it.
 import type { Faker } from '@faker-js/faker'
-import { industrySplitter, type FieldValues, type IndustrySplit } from '../../../schemas/values.js'
+import { industrySplitter, type IndustrySplit } from '../../../schemas/values.js'
 import type { DeepReadonly } from '../../core/freeze.js'
 import { extraValues, type ExtraFieldRecord } from './extra-fields.js'
-import type { LoadedScenario } from '../scenario.js'
+import type { BoardLists, LoadedScenario } from '../scenario.js'
 import { addMonth, availabilityParts, formatDate, formatMinute, formatTimestamp, parseTime, styledMonth } from '../../core/time.js'
 import type { Application, ApplicationSeed, Candidate, CandidateSeed, JobSeed, PredefinedLocation, StoredFile, StoredJob } from '../../core/types.js'
 import type { FileKind, Links } from './links.js'
@@ -19,11 +19,6 @@ import { CLOCK_MAX_MS } from '../../core/clock.js'
 const lastMinute = (ms: number) => Math.min(ms, CLOCK_MAX_MS)
 
 const DAY = 86_400_000
-/** The lists a board validates against and draws from: constrained, derived, and predefined locations. */
-export type BoardLists = FieldValues & {
-  readonly sector_disciplines: readonly string[]
-  readonly job_locations: readonly string[]
-}
 
 export interface MakerContext {
   faker: Faker

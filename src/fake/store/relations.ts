@@ -169,158 +169,270 @@ export interface RelationOptions {
   progress?(share: number): void
 }
 
+/**
+ * What every step of a draw shares: one generator (the steps draw from it in this file's
+ * order, so the same seed gives the same board), the board's span of time, and the count
+ * of work done for the progress bar.
+ */
+class Draw {
+  readonly prng: Prng
+  readonly nowMs: number
+  readonly startMs: number
+  readonly #total: number
+  #done = 0
+
+  constructor(
+    readonly scenario: LoadedScenario,
+    readonly progress: (share: number) => void,
+  ) {
+    const { counts } = scenario
+    this.prng = new Prng(hash32(scenario.seed, 'relations'))
+    this.nowMs = parseTime(scenario.now)
+    this.startMs = addMonth(this.nowMs, -scenario.historyMonths)
+    this.#total = counts.jobs + counts.candidates * 3 + counts.applications * 2 + counts.timesheets + counts.resumes + counts.documents + counts.marketing + 1
+  }
+
+  /** Says that `n` more units of the build are done. */
+  did(n: number): void {
+    this.#done += n
+    this.progress(Math.min(1, this.#done / this.#total))
+  }
+
+  /** A kind of `count` records made between two epochs, in time order. */
+  kind<P>(count: number, fromMs: number, toMs: number): Kind<P> {
+    return { count, created: sortedTimes(this.prng, count, fromMs, toMs), absent: [], pinned: new Map() }
+  }
+
+  /** A time from `fromMs` to now, for a pinned record that gives none. */
+  timeFrom(fromMs: number): number {
+    return between(this.prng, fromMs, this.nowMs)
+  }
+
+  refuse(message: string, field: string): never {
+    throw new ScenarioError(`Scenario "${this.scenario.name}": ${message}`, field)
+  }
+}
+
+/**
+ * The steps of a draw, in the order they use the generator: jobs, candidates, their
+ * files, applications, marketing; then each candidate's latest change, and each owner's
+ * children indexed.
+ */
 export function drawRelations(scenario: LoadedScenario, options: RelationOptions): Relations {
-  const prng = new Prng(hash32(scenario.seed, 'relations'))
-  const { counts, records, mix } = scenario
-  const nowMs = parseTime(scenario.now)
-  const startMs = addMonth(nowMs, -scenario.historyMonths)
-  const progress = options.progress ?? (() => {})
-  const total = counts.jobs + counts.candidates * 3 + counts.applications * 2 + counts.timesheets + counts.resumes + counts.documents + counts.marketing + 1
-  let done = 0
-  const did = (n: number) => {
-    done += n
-    progress(Math.min(1, done / total))
-  }
-
+  const draw = new Draw(scenario, options.progress ?? (() => {}))
+  const { counts } = scenario
   if (counts.applications > 0 && (counts.jobs === 0 || counts.candidates === 0)) {
-    throw new ScenarioError(`Scenario "${scenario.name}": applications need at least one job and one candidate.`, 'counts.applications')
+    draw.refuse('applications need at least one job and one candidate.', 'counts.applications')
   }
-  const kind = <P>(count: number, fromMs: number, toMs: number): Kind<P> => ({ count, created: sortedTimes(prng, count, fromMs, toMs), absent: [], pinned: new Map() })
+  const jobs = drawJobs(draw)
+  const candidates = drawCandidates(draw)
+  const files = drawFiles(draw, candidates)
+  const applications = drawApplications(draw, jobs, candidates)
+  const marketing = drawMarketing(draw, jobs, candidates, options.emailOwner)
+  const drawn: Drawn = { nowMs: draw.nowMs, startMs: draw.startMs, jobs, candidates: datedCandidates(draw, candidates.kind, { files, applications, marketing }), files, applications, marketing }
+  draw.did(counts.candidates)
+  const byOwner = indexByOwner(drawn)
+  draw.did(counts.candidates)
+  return { ...drawn, byOwner }
+}
 
-  // jobs and candidates, ids in time order; pinned ones take their id or come after
-  const jobs = kind<JobSeed>(counts.jobs, startMs, nowMs - 7 * DAY)
-  pin(jobs, (records.jobs ?? []) as JobSeed[], (seed, id, existing) =>
-    seed.created_at ? parseTime(seed.created_at) : existing ? (jobs.created[id - 1] as number) : between(prng, startMs, nowMs),
+/** Jobs, ids in time order; pinned ones take their id or come after. */
+function drawJobs(draw: Draw): Kind<JobSeed> {
+  const jobs = draw.kind<JobSeed>(draw.scenario.counts.jobs, draw.startMs, draw.nowMs - 7 * DAY)
+  pin(jobs, (draw.scenario.records.jobs ?? []) as JobSeed[], (seed, id, existing) =>
+    seed.created_at ? parseTime(seed.created_at) : existing ? (jobs.created[id - 1] as number) : draw.timeFrom(draw.startMs),
   )
-  did(counts.jobs)
-  const candidateKind = kind<CandidateFields>(counts.candidates, startMs, nowMs)
-  const pinnedFiles = new Map<number, Partial<Record<FileKind, readonly FileSeed[]>>>()
-  const candidateSeeds = (records.candidates ?? []) as CandidateSeed[]
-  const placedCandidates = pin(
-    candidateKind,
-    candidateSeeds.map(({ resumes: _r, documents: _d, ...fields }) => fields),
-    (seed, id, existing) => (seed.created_at ? parseTime(seed.created_at) : existing ? (candidateKind.created[id - 1] as number) : between(prng, startMs, nowMs)),
+  draw.did(draw.scenario.counts.jobs)
+  return jobs
+}
+
+/** The candidates as drawn, with what later steps need to pick one of them. */
+interface DrawnCandidates {
+  kind: Kind<CandidateFields>
+  /** The files each pinned candidate's seed gives, by candidate id. */
+  pinnedFiles: Map<number, Partial<Record<FileKind, readonly FileSeed[]>>>
+  byTime: ReturnType<typeof byTime>
+  /** Candidates with no files (soft: another is picked when one will do), by id. */
+  quiet: Uint8Array
+  /** Candidates who never apply (soft), by id. */
+  noApplications: Uint8Array
+}
+
+/** Candidates, ids in time order, and which of them keep no files or never apply. */
+function drawCandidates(draw: Draw): DrawnCandidates {
+  const { counts, records, mix } = draw.scenario
+  const kind = draw.kind<CandidateFields>(counts.candidates, draw.startMs, draw.nowMs)
+  const seeds = (records.candidates ?? []) as CandidateSeed[]
+  const placed = pin(
+    kind,
+    seeds.map(({ resumes: _r, documents: _d, ...fields }) => fields),
+    (seed, id, existing) => (seed.created_at ? parseTime(seed.created_at) : existing ? (kind.created[id - 1] as number) : draw.timeFrom(draw.startMs)),
   )
-  candidateSeeds.forEach(({ resumes, documents }, i) => {
-    pinnedFiles.set(placedCandidates[i] as number, { ...(resumes ? { resume: resumes } : {}), ...(documents ? { document: documents } : {}) })
+  const pinnedFiles: DrawnCandidates['pinnedFiles'] = new Map()
+  seeds.forEach(({ resumes, documents }, i) => {
+    pinnedFiles.set(placed[i] as number, { ...(resumes ? { resume: resumes } : {}), ...(documents ? { document: documents } : {}) })
   })
-  const nCandidates = candidateKind.count
-  const candidatesByTime = byTime(candidateKind)
-  const firstCandidateMs = candidatesByTime.ms[0] ?? nowMs
-  const candidateAt = (index: number) => (candidatesByTime.ids ? (candidatesByTime.ids[index] as number) : index + 1)
-  const present = candidatesByTime.ms.length
-
-  // per candidate: no files (soft), no applications (soft), pinned files of a kind (hard)
-  const quiet = new Uint8Array(nCandidates + 1)
-  const noApplications = new Uint8Array(nCandidates + 1)
-  for (let c = 1; c <= nCandidates; c++) quiet[c] = prng.chance(mix.withoutFiles) ? 1 : 0
-  for (let c = 1; c <= nCandidates; c++) noApplications[c] = prng.chance(mix.withoutApplications) ? 1 : 0
+  const quiet = new Uint8Array(kind.count + 1)
+  const noApplications = new Uint8Array(kind.count + 1)
+  for (let c = 1; c <= kind.count; c++) quiet[c] = draw.prng.chance(mix.withoutFiles) ? 1 : 0
+  for (let c = 1; c <= kind.count; c++) noApplications[c] = draw.prng.chance(mix.withoutApplications) ? 1 : 0
   for (const c of pinnedFiles.keys()) quiet[c] = 0
-  did(counts.candidates)
+  draw.did(counts.candidates)
+  return { kind, pinnedFiles, byTime: byTime(kind), quiet, noApplications }
+}
 
-  /** The index (by time) of the last candidate registered by `ms`: times come in order, so a pointer moves on. */
-  let registered = -1
-  const registeredBy = (ms: number): number => {
-    const times = candidatesByTime.ms
-    if (registered >= 0 && (times[registered] as number) > ms) registered = -1
-    while (registered + 1 < times.length && (times[registered + 1] as number) <= ms) registered++
-    return Math.max(0, registered)
+/** Whether a candidate id names one on the board. */
+const isCandidate = (candidates: DrawnCandidates, c: number | undefined): c is number =>
+  c !== undefined && c <= candidates.kind.count && !candidates.kind.absent.includes(c)
+
+/**
+ * Picks a candidate registered by a time. Asked about times in order, it moves a pointer
+ * on instead of searching: one picker per pass over a kind's records.
+ */
+class CandidatePicker {
+  #registered = -1
+
+  constructor(
+    private readonly prng: Prng,
+    private readonly candidates: DrawnCandidates,
+  ) {}
+
+  /** The index (by time) of the last candidate registered by `ms`. */
+  #registeredBy(ms: number): number {
+    const times = this.candidates.byTime.ms
+    if (this.#registered >= 0 && (times[this.#registered] as number) > ms) this.#registered = -1
+    while (this.#registered + 1 < times.length && (times[this.#registered + 1] as number) <= ms) this.#registered++
+    return Math.max(0, this.#registered)
   }
-  /** A candidate registered by `ms`, avoiding `except` when another will do, never one `hard` marks. */
-  const candidateBy = (ms: number, except?: Uint8Array, hard?: Uint8Array): number => {
-    const last = registeredBy(ms)
+
+  #at(index: number): number {
+    const { ids } = this.candidates.byTime
+    return ids ? (ids[index] as number) : index + 1
+  }
+
+  /** A candidate registered by `ms`, avoiding `except` when another will do, never one `hard` marks; 0 when none can be. */
+  pick(ms: number, except?: Uint8Array, hard?: Uint8Array): number {
+    const last = this.#registeredBy(ms)
     for (let tries = 0; tries < 8; tries++) {
-      const c = candidateAt(prng.int(0, last))
+      const c = this.#at(this.prng.int(0, last))
       if (!except?.[c] && !hard?.[c]) return c
     }
-    const c = candidateAt(prng.int(0, last))
+    const c = this.#at(this.prng.int(0, last))
     if (!hard?.[c]) return c
-    for (let i = 0; i <= last; i++) if (!hard[candidateAt(i)]) return candidateAt(i)
+    for (let i = 0; i <= last; i++) if (!hard[this.#at(i)]) return this.#at(i)
     return 0
   }
+}
 
-  // files of each kind, ids in time order
+/** Files of each kind, ids in time order, each kept by a candidate; then the scenario's pinned timesheets. */
+function drawFiles(draw: Draw, candidates: DrawnCandidates): Relations['files'] {
+  const picker = new CandidatePicker(draw.prng, candidates)
   const files = {} as Relations['files']
-  for (const fileKind of FILE_KINDS) {
-    const count = present === 0 ? 0 : counts[`${fileKind}s` as 'timesheets' | 'resumes' | 'documents']
-    const created = sortedTimes(prng, count, firstCandidateMs, nowMs)
-    let candidate = new Uint32Array(count)
-    const hard = new Uint8Array(nCandidates + 1)
-    let pinnedOfKind = 0
-    for (const [c, pinned] of pinnedFiles) {
-      if (pinned[fileKind]) {
-        hard[c] = 1
-        pinnedOfKind += pinned[fileKind].length
-      }
+  for (const fileKind of FILE_KINDS) files[fileKind] = drawFileKind(draw, candidates, picker, fileKind)
+  pinTimesheets(draw, candidates, files.timesheet)
+  return files
+}
+
+function drawFileKind(draw: Draw, candidates: DrawnCandidates, picker: CandidatePicker, fileKind: FileKind): Relations['files'][FileKind] {
+  const present = candidates.byTime.ms.length
+  const firstCandidateMs = candidates.byTime.ms[0] ?? draw.nowMs
+  const count = present === 0 ? 0 : draw.scenario.counts[`${fileKind}s` as 'timesheets' | 'resumes' | 'documents']
+  const created = sortedTimes(draw.prng, count, firstCandidateMs, draw.nowMs)
+  const candidate = new Uint32Array(count)
+  // candidates whose seed lists files of this kind keep only those
+  const hard = new Uint8Array(candidates.kind.count + 1)
+  let pinnedOfKind = 0
+  for (const [c, pinned] of candidates.pinnedFiles) {
+    if (pinned[fileKind]) {
+      hard[c] = 1
+      pinnedOfKind += pinned[fileKind].length
     }
-    let n = 0
-    for (let i = 0; i < count; i++) {
-      const c = candidateBy(nowMs, quiet, pinnedOfKind > 0 || pinnedFiles.size > 0 ? hard : undefined)
-      if (c === 0) continue
-      created[n] = created[i] as number
-      candidate[n++] = c
-    }
-    const file: Relations['files'][FileKind] = { count: n, created: created.subarray(0, n), absent: [], pinned: new Map(), candidate: candidate.subarray(0, n) }
-    if (pinnedOfKind > 0) {
-      // the pinned files join in time order, as if generated with the rest
-      const extra: Array<{ ms: number; c: number; seed: FileSeed | undefined }> = []
-      for (const [c, pinned] of pinnedFiles) {
-        for (const seed of pinned[fileKind] ?? []) extra.push({ ms: between(prng, candidateKind.created[c - 1] as number, nowMs), c, seed })
-      }
-      const all = Array.from({ length: n }, (_, i) => ({ ms: file.created[i] as number, c: file.candidate[i] as number, seed: undefined as FileSeed | undefined })).concat(extra)
-      all.sort((a, b) => a.ms - b.ms)
-      file.count = all.length
-      file.created = Float64Array.from(all, (f) => f.ms)
-      candidate = Uint32Array.from(all, (f) => f.c)
-      file.candidate = candidate
-      all.forEach((f, i) => {
-        if (f.seed) file.pinned.set(i + 1, f.seed)
-      })
-    }
-    files[fileKind] = file
-    did(count)
   }
-  const timesheets = files.timesheet
-  for (const [index, seed] of ((records.timesheets ?? []) as TimesheetSeed[]).entries()) {
+  let n = 0
+  for (let i = 0; i < count; i++) {
+    const c = picker.pick(draw.nowMs, candidates.quiet, pinnedOfKind > 0 || candidates.pinnedFiles.size > 0 ? hard : undefined)
+    if (c === 0) continue
+    created[n] = created[i] as number
+    candidate[n++] = c
+  }
+  const file: Relations['files'][FileKind] = { count: n, created: created.subarray(0, n), absent: [], pinned: new Map(), candidate: candidate.subarray(0, n) }
+  if (pinnedOfKind > 0) joinPinnedFiles(draw, candidates, fileKind, file)
+  draw.did(count)
+  return file
+}
+
+/** The pinned files of a kind join the generated ones in time order, as if generated with the rest. */
+function joinPinnedFiles(draw: Draw, candidates: DrawnCandidates, fileKind: FileKind, file: Relations['files'][FileKind]): void {
+  const extra: Array<{ ms: number; c: number; seed: FileSeed | undefined }> = []
+  for (const [c, pinned] of candidates.pinnedFiles) {
+    for (const seed of pinned[fileKind] ?? []) extra.push({ ms: draw.timeFrom(candidates.kind.created[c - 1] as number), c, seed })
+  }
+  const all = Array.from({ length: file.count }, (_, i) => ({ ms: file.created[i] as number, c: file.candidate[i] as number, seed: undefined as FileSeed | undefined })).concat(extra)
+  all.sort((a, b) => a.ms - b.ms)
+  file.count = all.length
+  file.created = Float64Array.from(all, (f) => f.ms)
+  file.candidate = Uint32Array.from(all, (f) => f.c)
+  all.forEach((f, i) => {
+    if (f.seed) file.pinned.set(i + 1, f.seed)
+  })
+}
+
+/** The scenario's timesheets: on their id or after the last, kept by the candidate they name. */
+function pinTimesheets(draw: Draw, candidates: DrawnCandidates, timesheets: Relations['files']['timesheet']): void {
+  const present = candidates.byTime.ms.length
+  for (const [index, seed] of ((draw.scenario.records.timesheets ?? []) as TimesheetSeed[]).entries()) {
     const id = seed.id ?? timesheets.count + 1
     const existing = id <= timesheets.count && !timesheets.absent.includes(id)
     const owner = seed.candidate_id ?? (existing ? timesheets.candidate[id - 1] : undefined) ?? (present > 0 ? 1 : undefined)
-    if (owner === undefined || owner > nCandidates || candidateKind.absent.includes(owner)) {
-      throw new ScenarioError(`Scenario "${scenario.name}": timesheet ${id} names candidate ${seed.candidate_id}, which does not exist.`, `records.timesheets[${index}].candidate_id`)
-    }
-    const ms = seed.created_at ? parseTime(seed.created_at) : between(prng, candidateKind.created[owner - 1] as number, nowMs)
+    if (!isCandidate(candidates, owner)) draw.refuse(`timesheet ${id} names candidate ${seed.candidate_id}, which does not exist.`, `records.timesheets[${index}].candidate_id`)
+    const ms = seed.created_at ? parseTime(seed.created_at) : draw.timeFrom(candidates.kind.created[owner - 1] as number)
     pin(timesheets, [{ ...seed, id }], () => ms)
     timesheets.candidate = grown(timesheets.candidate, timesheets.count).subarray(0, timesheets.count)
     timesheets.candidate[id - 1] = owner
   }
+}
 
-  // applications: by a registered candidate, to a job posted in the two months before
+/** Applications: by a candidate registered by then, to a job posted in the two months before; then the scenario's. */
+function drawApplications(draw: Draw, jobs: Kind<JobSeed>, candidates: DrawnCandidates): Relations['applications'] {
   const jobsByTime = byTime(jobs)
-  const firstMs = Math.max(jobsByTime.ms[0] ?? nowMs, firstCandidateMs)
-  const nApplications = counts.applications
+  const firstMs = Math.max(jobsByTime.ms[0] ?? draw.nowMs, candidates.byTime.ms[0] ?? draw.nowMs)
+  const n = draw.scenario.counts.applications
   const applications: Relations['applications'] = {
-    ...kind<ApplicationSeed>(nApplications, firstMs, nowMs),
-    candidate: new Uint32Array(nApplications),
-    job: new Uint32Array(nApplications),
+    ...draw.kind<ApplicationSeed>(n, firstMs, draw.nowMs),
+    candidate: new Uint32Array(n),
+    job: new Uint32Array(n),
     late: { ids: new Uint32Array(0), ms: new Float64Array(0) },
     attachmentSizes: new Map(),
   }
+  const late = linkApplications(draw, applications, jobsByTime, candidates)
+  pinApplications(draw, applications, jobs, candidates)
+  const keep = late.ids.map((id) => !applications.pinned.has(id))
+  applications.late = { ids: Uint32Array.from(late.ids.filter((_, i) => keep[i])), ms: Float64Array.from(late.ms.filter((_, i) => keep[i])) }
+  return applications
+}
+
+/**
+ * The hot loop of a build (ten million turns for xl): each application's candidate and
+ * job, and whether it changed later. Application times come in order, so the window of
+ * registered candidates and of recent jobs only moves forward. Locals, no optional arrays.
+ */
+function linkApplications(draw: Draw, applications: Relations['applications'], jobsByTime: ReturnType<typeof byTime>, candidates: DrawnCandidates): { ids: number[]; ms: number[] } {
+  const { prng, nowMs } = draw
   const lateIds: number[] = []
   const lateMs: number[] = []
-  // application times come in order: the window of recent jobs only moves forward
-  let newest = -1
-  let oldestRecent = -1
+  const present = candidates.byTime.ms.length
+  const candidateMs = candidates.byTime.ms
+  const candidateIds = candidates.byTime.ids
+  const noApplications = candidates.noApplications
+  const { created: appCreated, candidate: appCandidate, job: appJob } = applications
   const jobMs = jobsByTime.ms
-  // the hot loop of a build (ten million turns for xl): locals, no optional arrays
-  const candidateMs = candidatesByTime.ms
-  const candidateIds = candidatesByTime.ids
-  const appCreated = applications.created
-  const appCandidate = applications.candidate
-  const appJob = applications.job
   const jobIds = jobsByTime.ids
   const recent = 60 * DAY
+  let newest = -1
+  let oldestRecent = -1
   let last = -1
-  for (let i = 0; i < nApplications; i++) {
+  const n = applications.count
+  for (let i = 0; i < n; i++) {
     const ms = appCreated[i] as number
     while (last + 1 < present && (candidateMs[last + 1] as number) <= ms) last++
     // a candidate registered by then, avoiding those who never apply when another will do
@@ -345,23 +457,26 @@ export function drawRelations(scenario: LoadedScenario, options: RelationOptions
         lateMs.push(later)
       }
     }
-    if ((i & 0xffff) === 0xffff) did(0x10000 * 2)
+    if ((i & 0xffff) === 0xffff) draw.did(0x10000 * 2)
   }
-  did((nApplications & 0xffff) * 2)
-  for (const [index, seed] of ((records.applications ?? []) as ApplicationSeed[]).entries()) {
+  draw.did((n & 0xffff) * 2)
+  return { ids: lateIds, ms: lateMs }
+}
+
+/** The scenario's applications: on their id or after the last, by the candidate and for the job they name. */
+function pinApplications(draw: Draw, applications: Relations['applications'], jobs: Kind<JobSeed>, candidates: DrawnCandidates): void {
+  const present = candidates.byTime.ms.length
+  for (const [index, seed] of ((draw.scenario.records.applications ?? []) as ApplicationSeed[]).entries()) {
     const id = seed.id ?? applications.count + 1
     const existing = id <= applications.count && !applications.absent.includes(id)
     const owner = seed.candidate_id ?? (existing ? applications.candidate[id - 1] : undefined) ?? (present > 0 ? 1 : undefined)
     const job = seed.job_id ?? (existing ? applications.job[id - 1] : undefined) ?? (jobs.count > 0 ? 1 : undefined)
-    const ownerOk = owner !== undefined && owner <= nCandidates && !candidateKind.absent.includes(owner)
+    const ownerOk = isCandidate(candidates, owner)
     const jobOk = job !== undefined && job <= jobs.count && !jobs.absent.includes(job)
     if (!ownerOk || !jobOk) {
-      throw new ScenarioError(
-        `Scenario "${scenario.name}": application ${id} names a ${ownerOk ? 'job' : 'candidate'} that does not exist.`,
-        `records.applications[${index}].${ownerOk ? 'job_id' : 'candidate_id'}`,
-      )
+      draw.refuse(`application ${id} names a ${ownerOk ? 'job' : 'candidate'} that does not exist.`, `records.applications[${index}].${ownerOk ? 'job_id' : 'candidate_id'}`)
     }
-    const ms = seed.created_at ? parseTime(seed.created_at) : existing ? (applications.created[id - 1] as number) : between(prng, candidateKind.created[owner - 1] as number, nowMs)
+    const ms = seed.created_at ? parseTime(seed.created_at) : existing ? (applications.created[id - 1] as number) : draw.timeFrom(candidates.kind.created[owner - 1] as number)
     pin(applications, [{ ...seed, id }], () => ms)
     applications.candidate = grown(applications.candidate, applications.count).subarray(0, applications.count)
     applications.job = grown(applications.job, applications.count).subarray(0, applications.count)
@@ -369,28 +484,33 @@ export function drawRelations(scenario: LoadedScenario, options: RelationOptions
     applications.job[id - 1] = job
     if (seed.attachment_filesize !== undefined) applications.attachmentSizes.set(id, seed.attachment_filesize)
   }
-  const keep = lateIds.map((id) => !applications.pinned.has(id))
-  applications.late = { ids: Uint32Array.from(lateIds.filter((_, i) => keep[i])), ms: Float64Array.from(lateMs.filter((_, i) => keep[i])) }
+}
 
-  // marketing: approvals and revocations by candidates, and by e-mails with no account
-  const nMarketing = counts.marketing
+/** Marketing: approvals and revocations by candidates, and by e-mails with no account; then the scenario's. */
+function drawMarketing(draw: Draw, jobs: Kind<JobSeed>, candidates: DrawnCandidates, emailOwner: RelationOptions['emailOwner']): Relations['marketing'] {
+  const { prng } = draw
+  const { mix } = draw.scenario
+  const n = draw.scenario.counts.marketing
   const marketing: Relations['marketing'] = {
-    ...kind<MarketingSeed>(nMarketing, startMs, nowMs),
-    candidate: new Uint32Array(nMarketing),
-    stranger: new Uint32Array(nMarketing),
-    action: new Uint8Array(nMarketing),
-    strangers: Math.max(1, Math.ceil(nMarketing / 5)),
+    ...draw.kind<MarketingSeed>(n, draw.startMs, draw.nowMs),
+    candidate: new Uint32Array(n),
+    stranger: new Uint32Array(n),
+    action: new Uint8Array(n),
+    strangers: Math.max(1, Math.ceil(n / 5)),
   }
-  const lastByCandidate = new Uint8Array(nCandidates + 1)
+  const present = candidates.byTime.ms.length
+  const firstCandidateMs = candidates.byTime.ms[0] ?? draw.nowMs
+  const picker = new CandidatePicker(prng, candidates)
+  const lastByCandidate = new Uint8Array(candidates.kind.count + 1)
   const lastByStranger = new Uint8Array(marketing.strangers)
-  registered = -1
-  for (let i = 0; i < nMarketing; i++) {
+  for (let i = 0; i < n; i++) {
     const ms = marketing.created[i] as number
     // before the first registration only strangers can give consent
     const isStranger = present === 0 || ms < firstCandidateMs || prng.chance(mix.unknownMarketingEmail)
-    const c = isStranger ? 0 : candidateBy(ms)
+    const c = isStranger ? 0 : picker.pick(ms)
     const s = isStranger ? prng.int(0, marketing.strangers - 1) : 0
     const previous = isStranger ? lastByStranger[s] : lastByCandidate[c]
+    // a revocation mostly follows an approval by the same person
     const action =
       previous === ACTION.approved
         ? prng.chance(mix.revoked * 2)
@@ -405,39 +525,48 @@ export function drawRelations(scenario: LoadedScenario, options: RelationOptions
     marketing.stranger[i] = s
     marketing.action[i] = action
   }
-  did(nMarketing)
-  const pinnedMarketing = (records.marketing ?? []) as MarketingSeed[]
-  if (pinnedMarketing.length > 0) {
-    const rows = Array.from({ length: nMarketing }, (_, i) => ({
-      ms: marketing.created[i] as number,
-      c: marketing.candidate[i] as number,
-      s: marketing.stranger[i] as number,
-      action: marketing.action[i] as number,
-      seed: undefined as MarketingSeed | undefined,
-    }))
-    for (const [index, seed] of pinnedMarketing.entries()) {
-      const relations = { nowMs, startMs, jobs, candidates: { ...candidateKind } } as unknown as Relations
-      const c = seed.candidate_id || (seed.email === undefined ? 0 : (options.emailOwner(seed.email, relations) ?? 0))
-      if (seed.candidate_id && (c > nCandidates || candidateKind.absent.includes(c))) {
-        throw new ScenarioError(`Scenario "${scenario.name}": a marketing record names candidate ${seed.candidate_id}, which does not exist.`, `records.marketing[${index}].candidate_id`)
-      }
-      const ms = seed.created_at ? parseTime(seed.created_at) : between(prng, c ? (candidateKind.created[c - 1] as number) : startMs, nowMs)
-      rows.push({ ms, c, s: 0, action: seed.action === REVOKED ? ACTION.revoked : ACTION.approved, seed })
-    }
-    rows.sort((a, b) => a.ms - b.ms)
-    marketing.count = rows.length
-    marketing.created = Float64Array.from(rows, (r) => r.ms)
-    marketing.candidate = Uint32Array.from(rows, (r) => r.c)
-    marketing.stranger = Uint32Array.from(rows, (r) => r.s)
-    marketing.action = Uint8Array.from(rows, (r) => r.action)
-    rows.forEach((r, i) => {
-      if (r.seed) marketing.pinned.set(i + 1, r.seed)
-    })
-  }
+  draw.did(n)
+  pinMarketing(draw, marketing, jobs, candidates, emailOwner)
+  return marketing
+}
 
-  // each candidate is dated by its latest record (of any relation it owns), and some edit their profile after it
-  const updated = Float64Array.from(candidateKind.created)
-  const drawn: Drawn = { nowMs, startMs, jobs, candidates: { ...candidateKind, updated }, files, applications, marketing }
+/** The scenario's marketing records join the drawn ones in time order; one may name its candidate by e-mail. */
+function pinMarketing(draw: Draw, marketing: Relations['marketing'], jobs: Kind<JobSeed>, candidates: DrawnCandidates, emailOwner: RelationOptions['emailOwner']): void {
+  const seeds = (draw.scenario.records.marketing ?? []) as MarketingSeed[]
+  if (seeds.length === 0) return
+  const rows = Array.from({ length: marketing.count }, (_, i) => ({
+    ms: marketing.created[i] as number,
+    c: marketing.candidate[i] as number,
+    s: marketing.stranger[i] as number,
+    action: marketing.action[i] as number,
+    seed: undefined as MarketingSeed | undefined,
+  }))
+  for (const [index, seed] of seeds.entries()) {
+    // what the e-mail lookup needs of the relations: candidates' times, before they are dated
+    const relations = { nowMs: draw.nowMs, startMs: draw.startMs, jobs, candidates: { ...candidates.kind } } as unknown as Relations
+    const c = seed.candidate_id || (seed.email === undefined ? 0 : (emailOwner(seed.email, relations) ?? 0))
+    if (seed.candidate_id && !isCandidate(candidates, c)) {
+      draw.refuse(`a marketing record names candidate ${seed.candidate_id}, which does not exist.`, `records.marketing[${index}].candidate_id`)
+    }
+    const ms = seed.created_at ? parseTime(seed.created_at) : draw.timeFrom(c ? (candidates.kind.created[c - 1] as number) : draw.startMs)
+    rows.push({ ms, c, s: 0, action: seed.action === REVOKED ? ACTION.revoked : ACTION.approved, seed })
+  }
+  rows.sort((a, b) => a.ms - b.ms)
+  marketing.count = rows.length
+  marketing.created = Float64Array.from(rows, (r) => r.ms)
+  marketing.candidate = Uint32Array.from(rows, (r) => r.c)
+  marketing.stranger = Uint32Array.from(rows, (r) => r.s)
+  marketing.action = Uint8Array.from(rows, (r) => r.action)
+  rows.forEach((r, i) => {
+    if (r.seed) marketing.pinned.set(i + 1, r.seed)
+  })
+}
+
+/** Each candidate dated by its latest record (of any relation it owns); some edit their profile after it. */
+function datedCandidates(draw: Draw, kind: Kind<CandidateFields>, children: Pick<Drawn, 'files' | 'applications' | 'marketing'>): Relations['candidates'] {
+  const updated = Float64Array.from(kind.created)
+  const candidates = { ...kind, updated }
+  const drawn = { ...children, candidates } as Drawn
   for (const [name, relation] of RELATION_LIST) {
     if (relation.owner !== 'candidates') continue
     const { owner, created } = DRAWN[name](drawn)
@@ -446,14 +575,16 @@ export function drawRelations(scenario: LoadedScenario, options: RelationOptions
       if (c !== 0 && (created[i] as number) > (updated[c - 1] as number)) updated[c - 1] = created[i] as number
     }
   }
-  for (let c = 0; c < nCandidates; c++) if (prng.chance(0.4)) updated[c] = between(prng, updated[c] as number, nowMs)
-  did(counts.candidates)
+  for (let c = 0; c < kind.count; c++) if (draw.prng.chance(0.4)) updated[c] = draw.timeFrom(updated[c] as number)
+  return candidates
+}
 
+/** Each owner's children, by relation, as index lists. */
+function indexByOwner(drawn: Drawn): Record<RelationName, Csr> {
   const byOwner = {} as Record<RelationName, Csr>
   for (const [name] of RELATION_LIST) {
     const { owner, owners } = DRAWN[name](drawn)
     byOwner[name] = csrOf(owner, owners)
   }
-  did(counts.candidates)
-  return { ...drawn, byOwner }
+  return byOwner
 }

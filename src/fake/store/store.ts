@@ -6,20 +6,22 @@
 // and the metrics in step, and never leave a half-made change behind (each builds its
 // records before storing any).
 import { application, candidate, marketingRecord, storedFile, storedJob, timesheet } from '../../../schemas/index.js'
-import { FIELD_NAMES, UK_LOCATIONS, type FieldValues } from '../../../schemas/values.js'
+import { FIELD_NAMES, sectorDisciplinesOf, UK_LOCATIONS, type FieldName, type FieldValues } from '../../../schemas/values.js'
 import type { Clock } from '../../core/clock.js'
 import { boardError } from '../../core/errors.js'
 import { createFaker, hash32, reseedableFaker } from '../../core/random.js'
 import { filePieces } from './files.js'
 import type { DeepReadonly } from '../../core/freeze.js'
-import { boardLists, CompiledSchemas, type LoadedScenario } from '../scenario.js'
+import { boardLists, CompiledSchemas, type BoardLists, type LoadedScenario } from '../scenario.js'
 import { addMonth, formatTimestamp, monthKey, parseTime, sinceToTimestamp } from '../../core/time.js'
 import type {
   Application,
   ApplicationSeed,
   Candidate,
   CandidateSeed,
+  CandidateUpdate,
   CompactStoreState,
+  JobFieldsState,
   JobInput,
   MarketingRecord,
   MarketingSeed,
@@ -39,12 +41,13 @@ import { Collection, type BaseRecords, type IdList } from './collection.js'
 import { checkLinks, type LinkScope } from './integrity.js'
 import { JobLifecycle, type JobOperation, type JobView } from './jobs.js'
 import { oldestFirst, pageOf, type Page } from './pages.js'
-import { generateBoard, type BoardLists } from './generate.js'
+import { generateBoard } from './generate.js'
 import { finishRecord } from './maker.js'
 import { Owners } from './owners.js'
 import { DEFAULT_ORIGIN, links as makeLinks, type FileKind, type Links } from './links.js'
 import { RELATION_LIST, type BoardRecords, type CollectionName } from './relation-table.js'
 import { Metrics } from './metrics.js'
+import type { BoardParts } from './parts.js'
 
 export type { Page }
 
@@ -66,14 +69,21 @@ export interface GenerateOptions {
   progress?: (share: number) => void
 }
 
-export class Store {
+export class Store implements BoardParts {
   readonly scenario: LoadedScenario
-  readonly lists: BoardLists
+  /** The constrained values job/fields gives and job/add takes now (changeFieldValues changes them). */
+  #lists: BoardLists
+  /** Every value the board has listed since it was made: what its records may hold. */
+  #known: BoardLists
+  #validators: Validators
+  #recordValidators: Validators
+  readonly #compiled: CompiledSchemas
+  /** Bumped when the constrained values change: job/fields answers made before are stale. */
+  #fieldsVersion = 0
   readonly locations: readonly DeepReadonly<PredefinedLocation>[]
   /** Links on the store's own origin: the public base URL, or the CLI's default address. */
   readonly links: Links
   readonly clock: Clock
-  readonly validators: Validators
 
   readonly jobs: Collection<StoredJob>
   readonly candidates: Collection<Candidate>
@@ -93,13 +103,16 @@ export class Store {
   private constructor(scenario: LoadedScenario, clock: Clock, compiled: CompiledSchemas) {
     this.scenario = scenario
     this.clock = clock
-    this.lists = boardLists(scenario)
+    this.#lists = boardLists(scenario)
+    this.#known = this.#lists
+    this.#compiled = compiled
     this.locations = scenario.predefinedLocations ?? UK_LOCATIONS
     this.links = makeLinks(scenario.publicBaseUrl ?? DEFAULT_ORIGIN)
-    const lists = this.lists
-    this.validators = compiled.get(`validators ${JSON.stringify(lists)}`, () => new Validators(lists))
+    this.#validators = this.#validatorsOf(this.#lists)
+    this.#recordValidators = this.#validators
     const since = scenario.behaviour.sinceField
-    const v = (schema: object) => () => this.validators.get(schema)
+    // records are held to every value ever listed: one made with a value retired since stays as it was
+    const v = (schema: object) => () => this.#recordValidators.get(schema)
     // records carry the board's extra fields (behaviour.extraFields), and must: validated like the rest
     const extra = scenario.behaviour.extraFields
     this.jobs = new Collection<StoredJob>('jobs', v(storedJob), (r) => r.created_at)
@@ -115,6 +128,65 @@ export class Store {
     this.#owners = new Owners(this)
     this.#lifecycle = new JobLifecycle(this)
     this.#adds = new RecordAdds(this, this.#owners, this.#lifecycle)
+  }
+
+  #validatorsOf(lists: BoardLists): Validators {
+    return this.#compiled.get(`validators ${JSON.stringify(lists)}`, () => new Validators(lists))
+  }
+
+  get lists(): BoardLists {
+    return this.#lists
+  }
+
+  /** Validators of inputs (job/add, the adds' seeds), bound to the values listed now. */
+  get validators(): Validators {
+    return this.#validators
+  }
+
+  /** Every value listed since the board was made (current and retired): what records and answers may hold. */
+  get knownLists(): BoardLists {
+    return this.#known
+  }
+
+  /**
+   * The constrained values from now on: job/fields lists them and job/add takes only
+   * them. Records keep the values they were made with (they are held to every value
+   * ever listed), and the journal and rate-limit windows are not touched.
+   */
+  setFieldValues(values: FieldValues): void {
+    const lists: BoardLists = { ...this.#lists, ...values, sector_disciplines: sectorDisciplinesOf(values.job_industry) }
+    const union = (a: readonly string[], b: readonly string[]) => [...a, ...b.filter((value) => !a.includes(value))]
+    const known = { ...this.#known } as Record<string, readonly string[]>
+    for (const name of [...FIELD_NAMES, 'sector_disciplines'] as Array<FieldName | 'sector_disciplines'>) known[name] = union(this.#known[name], lists[name])
+    this.#lists = lists
+    this.#known = known as BoardLists
+    this.#validators = this.#validatorsOf(lists)
+    this.#recordValidators = this.#validatorsOf(this.#known)
+    for (const collection of [this.jobs, this.candidates, this.applications, this.timesheets, this.marketing, this.files.resume, this.files.document]) {
+      collection.forgetValidator()
+    }
+    this.#fieldsVersion += 1
+  }
+
+  /** The values changed at run time, as a saved board keeps them; undefined while they are the scenario's. */
+  savedFieldValues(): JobFieldsState | undefined {
+    if (this.#fieldsVersion === 0) return undefined
+    const pick = (lists: BoardLists, names: readonly string[]) => Object.fromEntries(names.map((name) => [name, [...(lists as Record<string, readonly string[]>)[name] ?? []]]))
+    return {
+      current: pick(this.#lists, FIELD_NAMES) as JobFieldsState['current'],
+      known: pick(this.#known, [...FIELD_NAMES, 'sector_disciplines']) as JobFieldsState['known'],
+    }
+  }
+
+  /** The values a saved board was changed to at run time, put back before its records are loaded. */
+  #restoreFieldValues(saved: JobFieldsState | undefined): void {
+    if (saved === undefined) return
+    this.setFieldValues(saved.current)
+    // every value listed since the board was made, values added and retired again included
+    const known = { ...this.#known } as Record<string, readonly string[]>
+    for (const [name, values] of Object.entries(saved.known)) known[name] = [...(known[name] ?? []), ...values.filter((value) => !known[name]?.includes(value))]
+    this.#known = known as BoardLists
+    this.#recordValidators = this.#validatorsOf(this.#known)
   }
 
   /**
@@ -153,8 +225,9 @@ export class Store {
   }
 
   /** A board restored from exportState(). */
-  static restore(scenario: LoadedScenario, clock: Clock, state: StoreState, compiled = new CompiledSchemas()): Store {
+  static restore(scenario: LoadedScenario, clock: Clock, state: StoreState, compiled = new CompiledSchemas(), fields?: JobFieldsState): Store {
     const store = new Store(scenario, clock, compiled)
+    store.#restoreFieldValues(fields)
     store.#load(state)
     store.#lifecycle.markDeleted(state.deletedJobs)
     store.#lifecycle.startAt(state.nextJobId)
@@ -168,8 +241,10 @@ export class Store {
    * seed (unless it was not generated), then its written records laid over it, each
    * validated, and the links they make checked.
    */
-  static restoreCompact(scenario: LoadedScenario, clock: Clock, state: CompactStoreState, compiled = new CompiledSchemas()): Store {
+  static restoreCompact(scenario: LoadedScenario, clock: Clock, state: CompactStoreState, compiled = new CompiledSchemas(), fields?: JobFieldsState): Store {
+    // generated with the scenario's values, as it was; the values changed at run time apply to what was written after
     const store = state.generated ? Store.generate(scenario, clock, compiled) : new Store(scenario, clock, compiled)
+    store.#restoreFieldValues(fields)
     store.#layOver(state)
     return store
   }
@@ -453,7 +528,9 @@ export class Store {
    */
   get revision(): number {
     const { jobs, candidates, applications, timesheets, marketing, files } = this
-    return jobs.version + candidates.version + applications.version + timesheets.version + marketing.version + files.resume.version + files.document.version
+    return (
+      this.#fieldsVersion + jobs.version + candidates.version + applications.version + timesheets.version + marketing.version + files.resume.version + files.document.version
+    )
   }
 
   #metricsMemo: { revision: number; month: string; metrics: Metrics; answer: Metric[] } | undefined
@@ -503,6 +580,10 @@ export class Store {
 
   addCandidate(input: CandidateSeed = {}): Candidate {
     return this.#adds.candidate(input)
+  }
+
+  updateCandidate(input: CandidateUpdate): Candidate {
+    return this.#adds.updateCandidate(input)
   }
 
   addApplication(input: ApplicationSeed = {}): Application {

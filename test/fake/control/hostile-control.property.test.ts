@@ -18,6 +18,7 @@ const FIELDS: Record<string, string[]> = {
   '/__mock/clock/set': ['now'],
   '/__mock/clock/advance': ['seconds'],
   '/__mock/reset': ['seed'],
+  '/__mock/job-fields': ['retire', 'add'],
 }
 
 /** A body of known field names with hostile values: past the "unknown field" refusal, into the checks behind it. */

@@ -69,3 +69,11 @@ t.test('a reset or restore to other extra fields is refused, and the board stays
   t.same(server.store.candidate(1), before)
   t.doesNotThrow(() => server.reset(), 'a reset to the same scenario is fine')
 })
+
+t.test('an extra field named __proto__, constructor or prototype is refused as an option', async (t) => {
+  for (const name of ['__proto__', 'constructor', 'prototype']) {
+    const extraFields = JSON.parse(`{"candidate": {"${name}": {"type": "string", "example": "x"}}}`)
+    await t.rejects(createMockServer({ clock: 'virtual', extraFields }), new RegExp(`may not hold a field named "${name}"`), name)
+  }
+  t.equal(({} as Record<string, unknown>).x, undefined, 'Object.prototype is unpolluted')
+})
