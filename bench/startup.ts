@@ -178,12 +178,11 @@ function run(args: string[]): Promise<void> {
   })
 }
 
-/** Builds dist/ from the sources as `npm run build` does (tsc, the precompiled validators, the bundle and its code cache), so the start-up figures measure this commit. */
+/** Builds dist/ from the sources as `npm run build` does (tsc, the precompiled validators, the bundle), so the start-up figures measure this commit. */
 export async function buildPackage(): Promise<void> {
   await run([`${ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json'])
   await run([`${ROOT}scripts/precompile.mjs`])
   await run([`${ROOT}scripts/bundle.mjs`])
-  await run([`${ROOT}scripts/code-cache.mjs`, '--strict'])
 }
 
 /** Builds the single executable from that build (npm run build:exe's second step); answers why not when it cannot. */

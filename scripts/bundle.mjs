@@ -1,91 +1,58 @@
-// Build step after tsc (`npm run build`): bundles the package (the library, jobboard-kit/nock,
-// jobboard-kit/contract and the command line) with what it imports into one CommonJS file,
-// dist/lib/kit.cjs, that src/core/load-bundle.ts runs from V8's code cache (scripts/code-cache.mjs
-// makes it next). Importing the package or starting `jobboard-kit serve` then reads a few
-// files instead of some 400 modules, and on Node 20 does not compile them again each time:
-// module loading and compiling were most of their start-up.
+// Build step after tsc and precompile.mjs (`npm run build`): bundles the package (the
+// library, jobboard-kit/nock, jobboard-kit/contract and the command line) with what it
+// imports into a few plain ES modules in dist/lib/, one per entry of package.json's exports
+// and the code they share in dist/lib/chunks/. Importing the package or starting
+// `jobboard-kit serve` then reads a handful of files instead of some 400 modules; on Node
+// 22.1+ the command line also starts from Node's own compile cache (bin/jobboard-kit.js,
+// module.enableCompileCache), which keeps V8's compiled code of those files between runs.
 //
-// Each entry of package.json's exports is a small ES module over that one bundle, so a
-// class is the same class from any entry. The contract kit and the command line are made
-// when first asked for, so importing the package does not load tap's core or commander.
-// Packages that find their own files at run time (swagger-ui's page, pino's workers) or
-// that only `contract` needs stay in node_modules. Types and source maps of each module
-// stay in dist/src/.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+// Code split by esbuild: a class is the same class from any entry, and what only one entry
+// or a later import() needs (the contract kit's runner, commander) is its own chunk, loaded
+// when first asked for. Packages that find their own files at run time (swagger-ui's page,
+// pino's workers) or that only `contract` needs stay in node_modules. Types and source maps
+// of each module stay in dist/src/.
+import { rmSync } from 'node:fs'
 import { build } from 'esbuild'
 
 const out = new URL('../dist/lib/', import.meta.url)
 const src = new URL('../dist/src/', import.meta.url)
 const EXTERNAL = ['@fastify/swagger', '@fastify/swagger-ui', 'pino', 'pino-pretty', '@tapjs/core', 'tap-parser', 'junit-report-builder', 'nock', 'undici']
 
+/** Each entry: its file in dist/lib/ and the module of dist/src/ it exports. */
+const ENTRIES = { index: './index.js', nock: './fake/nock.js', 'contract/index': './contract/index.js', cli: './cli/main.js' }
+
+// Each entry first hands the precompiled validators to src/core/validation.ts, so they travel
+// in the bundle (and the compile cache) rather than as files to load; one module all share.
+const entries = {
+  name: 'jobboard-kit-entries',
+  setup(build) {
+    build.onResolve({ filter: /^jobboard-kit-entry:/ }, (args) => ({ path: args.path.slice('jobboard-kit-entry:'.length), namespace: 'entry' }))
+    build.onLoad({ filter: /.*/, namespace: 'entry' }, (args) => ({
+      resolveDir: src.pathname,
+      contents:
+        args.path === 'carry'
+          ? "import { carryPrecompiled } from './core/validation.js'\nimport precompiled from '../precompiled/index.cjs'\ncarryPrecompiled(precompiled)\n"
+          : `import 'jobboard-kit-entry:carry'\nexport * from '${ENTRIES[args.path]}'\n`,
+    }))
+  },
+}
+
 rmSync(out, { recursive: true, force: true })
 await build({
-  stdin: {
-    contents: [
-      "export * as lib from './index.js'",
-      "export * as nock from './fake/nock.js'",
-      "export const contract = () => import('./contract/index.js')",
-      "export const cli = () => import('./cli/main.js')",
-      // the precompiled validators travel in the bundle (and its code cache) rather than as files to load
-      "import { carryPrecompiled } from './core/validation.js'",
-      "import precompiled from '../precompiled/index.cjs'",
-      'carryPrecompiled(precompiled)',
-    ].join('\n'),
-    resolveDir: src.pathname,
-    sourcefile: 'kit.js',
-  },
-  outfile: new URL('kit.cjs', out).pathname,
+  entryPoints: Object.keys(ENTRIES).map((name) => ({ in: `jobboard-kit-entry:${name}`, out: name })),
+  outdir: out.pathname,
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
-  format: 'cjs',
+  splitting: true,
+  format: 'esm',
   platform: 'node',
   target: 'node20',
   sourcemap: true,
   logLevel: 'warning',
   external: EXTERNAL,
-  // the bundle runs as a vm script, where import() has no module loader: every import(),
-  // of a bundled module or of one left in node_modules, becomes a require() (so a package
-  // left out must load with require: on Node 20, not an ES-module-only one)
-  supported: { 'dynamic-import': false },
-  // a CommonJS script has no import.meta: the bundle's file stands in for the module's
-  define: { 'import.meta.url': '__kitUrl', 'import.meta.resolve': '__kitResolve' },
-  // the package's modules are ES modules, strict by nature: the CommonJS bundle says so
-  banner: {
-    js: "'use strict'; const __kitUrl = require('node:url').pathToFileURL(__filename).href; const __kitResolve = (specifier) => require('node:url').pathToFileURL(require.resolve(specifier)).href;",
-  },
+  plugins: [entries],
+  // the bundled CommonJS packages (fastify, ajv, …) require Node's modules and their own
+  // files: an ES module has no `require`, so each file of the bundle makes one
+  banner: { js: "import { createRequire as __kitCreateRequire } from 'node:module'; const require = __kitCreateRequire(import.meta.url);" },
 })
-
-// the loader, bundled on its own (it needs only Node's modules)
-await build({
-  entryPoints: [new URL('core/load-bundle.js', src).pathname],
-  outfile: new URL('load-bundle.js', out).pathname,
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  logLevel: 'warning',
-})
-
-/** The names an entry of dist/src exports, as the modules tsc built say. */
-const namesOf = async (path) => Object.keys(await import(new URL(path, src).href)).sort()
-
-const wrapper = (lines) => `// Generated by scripts/bundle.mjs: an entry of the package over dist/lib/kit.cjs.\n${lines.join('\n')}\n`
-const entry = (depth, object, names) => wrapper([`import { kit } from '${depth}kit.js'`, `export const { ${names.join(', ')} } = ${object}`])
-
-writeFileSync(
-  new URL('kit.js', out),
-  wrapper([
-    "import { fileURLToPath } from 'node:url'",
-    "import { loadBundle, writeCodeCache } from './load-bundle.js'",
-    '// scripts/code-cache.mjs sets this: keep what V8 compiled in the run beside the bundle, once the process is done',
-    "const building = process.env.JOBBOARD_KIT_WRITE_CODE_CACHE === '1'",
-    "export const loaded = loadBundle(fileURLToPath(new URL('./kit.cjs', import.meta.url)), building ? { spareDir: null } : {})",
-    "if (building) process.once('exit', () => writeCodeCache(loaded))",
-    'export const kit = loaded.exports',
-  ]),
-)
-writeFileSync(new URL('index.js', out), entry('./', 'kit.lib', await namesOf('index.js')))
-writeFileSync(new URL('nock.js', out), entry('./', 'kit.nock', await namesOf('fake/nock.js')))
-writeFileSync(new URL('cli.js', out), entry('./', 'await kit.cli()', ['main']))
-mkdirSync(new URL('contract/', out))
-writeFileSync(new URL('contract/index.js', out), entry('../', 'await kit.contract()', await namesOf('contract/index.js')))
-process.stdout.write(`bundled the package into ${out.pathname}kit.cjs\n`)
+process.stdout.write(`bundled the package into ${out.pathname}\n`)

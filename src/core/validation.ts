@@ -139,8 +139,8 @@ type PrecompiledFactory = (formats: Record<string, Format>) => ValidateFunction
 
 /**
  * The precompiled validators the bundled package carries, by file name (scripts/bundle.mjs
- * gives them at load): found without a module to load, and compiled from V8's code cache
- * with the rest of the bundle.
+ * gives them at load): found without a module to load, and compiled (or read from Node's
+ * compile cache) with the rest of the bundle.
  */
 let carried: Readonly<Record<string, () => PrecompiledFactory>> | undefined
 export function carryPrecompiled(table: Readonly<Record<string, () => PrecompiledFactory>>): void {

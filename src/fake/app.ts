@@ -6,7 +6,7 @@ import { Board } from './board.js'
 import { boardError, sendError } from '../core/errors.js'
 import type { ActivityFile, ProfileFile, ScenarioFile, ServerOptionsInput } from '../core/types.js'
 import { loadActivity } from './activity/load.js'
-import { checkResponses, registerOpenApi, type ResponseCheck } from './openapi.js'
+import { checkResponses, registerOpenApi, type ResponseCheck, type ResponseValidators } from './openapi.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
 import { applyProfile, loadProfile, type LoadedProfile } from '../profile/profile.js'
 import { Controller } from './control.js'
@@ -71,6 +71,8 @@ export interface BuildOptions extends Omit<ServerOptionsInput, 'profile'> {
   activityData?: ActivityFile
   /** Holds every API answer against the OpenAPI document and reports those it does not describe (the test suite's check). */
   checkResponses?: ResponseCheck
+  /** The check's compiled validators, shared by the fakes a test process builds (each compiles only what none before it did). */
+  responseValidators?: ResponseValidators
   /** A deployment profile, by path or as an object: its points set the knobs not given here. */
   profile?: string | ProfileFile | LoadedProfile
   /** Called once per answered (or abandoned) request: the pretty request log. */
@@ -86,7 +88,7 @@ const underApi = (url: string) => url.startsWith(`${API_PREFIX}/`) || url === AP
  * failing); under /api/v1 the credentials, Prefer and the rate limit; then the answer cache.
  */
 export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Promise<FastifyInstance> {
-  const { scenarioData, activityData, checkResponses: responseCheck, profile, requestLog, ...rest } = input as BuildOptions
+  const { scenarioData, activityData, checkResponses: responseCheck, responseValidators, profile, requestLog, ...rest } = input as BuildOptions
   const options = resolveOptions(profile === undefined ? rest : applyProfile(rest, loadProfile(profile)).options)
   const board = new Board(options, scenarioData)
   // checked whole against the board's values before the fake answers anything: a bad file is refused at start
@@ -173,7 +175,7 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
     done(null, faults.truncate(request, reply, answers.keep(request, reply, payload)))
   })
   // last of the onSend hooks: it sees the answer as it leaves
-  if (responseCheck) checkResponses(app, responseCheck)
+  if (responseCheck) checkResponses(app, responseCheck, responseValidators)
   app.addHook('onResponse', (request, reply, done) => {
     settleLimit(board, request, reply.statusCode)
     if (!request.url.startsWith(CONTROL_PREFIX)) journal.record(request, reply.statusCode, undefined, reply)

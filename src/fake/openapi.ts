@@ -262,22 +262,42 @@ function downloadTypeKnob(route: string, behaviour: FastifyInstance['board']['sc
 }
 
 /**
+ * The validators the response check compiles from the document's schemas, by each bound
+ * schema's text. A test process builds many fakes; given the same instance, each compiles
+ * only what no fake before it did (compiling was most of what a checked fake cost).
+ */
+export class ResponseValidators {
+  readonly ajv = addBoardFormats(new Ajv({ allErrors: true, strict: false }))
+  readonly #byText = new Map<string, ValidateFunction>()
+
+  of(schema: object): ValidateFunction {
+    const text = JSON.stringify(schema)
+    let validate = this.#byText.get(text)
+    if (validate === undefined) {
+      validate = this.ajv.compile(schema)
+      this.#byText.set(text, validate)
+    }
+    return validate
+  }
+}
+
+/**
  * Holds every answer of the API against the document: the status is one the operation
  * lists, the documented headers are there, the content type is a documented one and a
  * JSON body is valid against its schema. Answers made by an armed fault are the test's
  * own and are not checked; nor are paths no route answers.
  */
-export function checkResponses(app: FastifyInstance, report: ResponseCheck): void {
+export function checkResponses(app: FastifyInstance, report: ResponseCheck, validators: ResponseValidators = new ResponseValidators()): void {
   let document: Document | undefined
   // one validator per schema object of the document, bound to the board's constrained values
   const compiled = new WeakMap<object, { lists: unknown; validate: ValidateFunction }>()
-  const ajv = addBoardFormats(new Ajv({ allErrors: true, strict: false }))
+  const ajv = validators.ajv
   const validator = (schema: object) => {
     // records made with a value retired since are answered as they were: held to every value ever listed
     const lists = app.board.store.knownLists
     const known = compiled.get(schema)
     if (known?.lists === lists) return known.validate
-    const validate = ajv.compile(bindFieldValues(schema, lists))
+    const validate = validators.of(bindFieldValues(schema, lists))
     compiled.set(schema, { lists, validate })
     return validate
   }

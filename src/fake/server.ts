@@ -117,7 +117,7 @@ export interface LogOutput {
 }
 
 export async function createMockServer(input: BuildOptions = {}, logOutput: LogOutput = {}): Promise<MockServer> {
-  const { scenarioData, activityData, checkResponses, profile, ...rest } = input
+  const { scenarioData, activityData, checkResponses, responseValidators, profile, ...rest } = input
   const profiled = profile === undefined ? { options: rest, overrides: [] } : applyProfile(rest, loadProfile(profile))
   const options = resolveOptions(profiled.options)
   const requestLog = logMode(options) === 'pretty' ? await prettyRequestLog({ prefer: options.prefer, ...logOutput }) : undefined
@@ -125,7 +125,7 @@ export async function createMockServer(input: BuildOptions = {}, logOutput: LogO
     ...options,
     ...(scenarioData ? { scenarioData } : {}),
     ...(activityData ? { activityData } : {}),
-    ...(checkResponses ? { checkResponses } : {}),
+    ...(checkResponses ? { checkResponses, responseValidators } : {}),
     ...(requestLog ? { requestLog } : {}),
   } as BuildOptions)
   const control = app.controller

@@ -2,10 +2,11 @@
 // method, URL, status, milliseconds, a mark for 429s, faults and Prefer answers), in
 // colour unless NO_COLOR; --log json for Fastify's JSON lines; quiet when piped. In process
 // (main with captured output) but for the JSON lines and the terminal, which need a process.
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { setTimeout as sleep } from 'node:timers/promises'
 import t, { type Test } from 'tap'
 import { ROOT, runToEnd, serve, serveProcess } from '../helpers/cli.js'
+import { haveTools, needs } from '../helpers/tools.js'
 
 const auth = { authorization: `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}` }
 const ESC = '\u001b['
@@ -90,8 +91,6 @@ t.test('--log off is quiet, and --log takes only pretty, json or off', async (t)
   t.match(bad.stderr, /'loud' is invalid\. Allowed choices are pretty, json, off/)
 })
 
-const hasScript = spawnSync('script', ['--version']).status === 0
-
 /** `serve` under a pseudo-terminal (util-linux `script`), as a person at a terminal runs it. */
 function serveOnTerminal(t: Test, env: NodeJS.ProcessEnv): Promise<{ url: string; output: () => string }> {
   const command = `exec ${JSON.stringify(process.execPath)} --import tsx src/cli/main.ts serve --port 0 --scenario empty`
@@ -110,7 +109,8 @@ function serveOnTerminal(t: Test, env: NodeJS.ProcessEnv): Promise<{ url: string
   })
 }
 
-t.test('on a terminal, logs each request by default, in colour unless NO_COLOR', { skip: hasScript ? false : 'needs script(1) from util-linux for a pseudo-terminal' }, async (t) => {
+t.test('on a terminal, logs each request by default, in colour unless NO_COLOR', needs('script'), async (t) => {
+  if (!haveTools(t, 'script')) return
   const coloured = await serveOnTerminal(t, { NO_COLOR: '' })
   await fetch(`${coloured.url}/api/v1/metrics/list`, { headers: auth })
   const [line] = await logLines(coloured.output, 1)

@@ -8,6 +8,7 @@ import t from 'tap'
 import { createMockServer } from '../../src/fake/server.js'
 import { checked } from '../helpers/board.js'
 import { ROOT } from '../helpers/cli.js'
+import { haveTools, needs } from '../helpers/tools.js'
 
 const DOCUMENTED_ORIGIN = 'http://127.0.0.1:4010'
 
@@ -56,7 +57,8 @@ function run(example: Example, origin: string, cwd: string): Promise<{ status: n
   )
 }
 
-t.test('every curl example gets the status docs/api.md gives it', async (t) => {
+t.test('every curl example gets the status docs/api.md gives it', needs('curl'), async (t) => {
+  if (!haveTools(t, 'curl')) return
   const markdown = await readFile(join(ROOT, 'docs', 'api.md'), 'utf8')
   const all = examples(markdown)
   // the documented rate-limit window for exploring, and a clock that does not make jobs close as years pass

@@ -10,8 +10,8 @@ import t from 'tap'
 import { createMockServer } from '../../src/fake/server.js'
 import { checked } from '../helpers/board.js'
 import { ROOT } from '../helpers/cli.js'
+import { CHROMIUM, haveTools, needs } from '../helpers/tools.js'
 
-const CHROMIUM = '/usr/bin/chromium'
 const ARGS = [
   '--headless',
   '--no-sandbox',
@@ -24,8 +24,8 @@ const ARGS = [
 ]
 export const SCREENSHOT = join(ROOT, '.tap', 'screenshots', 'docs.png')
 
-t.test('renders every operation, opens one, and asks nothing of any other host', async (t) => {
-  t.ok(existsSync(CHROMIUM), `${CHROMIUM} is installed (apt-get install -y chromium; .ci/run does it when missing)`)
+t.test('renders every operation, opens one, and asks nothing of any other host', needs('chromium'), async (t) => {
+  if (!haveTools(t, 'chromium')) return
   const mock = await createMockServer({ scenario: 'empty', ...checked(t) })
   const url = await mock.listen(0)
   t.teardown(() => mock.close())

@@ -1,6 +1,7 @@
 // Builds a fake for one test, in-process, and closes it when the test ends.
 import type { Test } from 'tap'
 import { buildApp, type BuildOptions } from '../../src/fake/app.js'
+import { ResponseValidators } from '../../src/fake/openapi.js'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 
 export const USER = 'jobboard'
@@ -8,11 +9,16 @@ export const PASSWORD = 'jobboard'
 export const basic = (user = USER, password = PASSWORD) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`
 export const AUTH = { authorization: basic() }
 
+// the one piece of state the helpers keep, for this test process: the check's validators,
+// compiled once and shared by every fake the file builds (compiling them was most of a
+// checked fake's cost)
+const RESPONSE_VALIDATORS = new ResponseValidators()
+
 /**
  * The check every fake in the suite runs with: an answer the OpenAPI document does not
  * describe (status, headers, body) fails the test that got it, so the document cannot drift.
  */
-export const checked = (t: Test) => ({ checkResponses: (problem: string) => t.fail(problem) })
+export const checked = (t: Test) => ({ checkResponses: (problem: string) => t.fail(problem), responseValidators: RESPONSE_VALIDATORS })
 
 /** A fake with a virtual clock and, unless the test says otherwise, no rate limit. */
 export async function board(t: Test, options: BuildOptions = {}): Promise<FastifyInstance> {

@@ -67,9 +67,8 @@ export function formatLine(entry: LoggedRequest, colours: Colours): string {
 
 /**
  * The pretty request log: a function for the app's response hooks that writes one line
- * per request to `write` (stdout by default). pino and pino-pretty are loaded here, on demand:
- * required rather than imported (both are CommonJS), since the built package runs as a
- * script that has no module loader for import() (src/core/load-bundle.ts).
+ * per request to `write` (stdout by default). pino and pino-pretty are loaded here, on demand,
+ * and required (both are CommonJS): left out of the bundle, they load from node_modules.
  */
 export async function prettyRequestLog(options: {
   prefer: boolean

@@ -6,6 +6,7 @@ import { ACTIVITY_EVENTS } from '../../../schemas/activity.js'
 import { ActivityError, loadActivity } from '../../../src/fake/activity/load.js'
 import { board } from '../../helpers/board.js'
 import { hostileKey, hostileValue, PROPERTY_SEED } from '../../helpers/hostile.js'
+import { runs } from '../../helpers/deep.js'
 
 const offset = fc.oneof(
   fc.tuple(fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 59 })).map(([h, m]) => `+${h}:${String(m).padStart(2, '0')}`),
@@ -40,7 +41,7 @@ t.test('a hostile activity is refused with an ActivityError naming a field, or p
       if (list.statusCode >= 500 && list.headers['retry-after'] === undefined) throw new Error(`a list answered ${list.statusCode} outside an outage`)
       app.board.faults.clear()
     }),
-    { numRuns: 200, seed: PROPERTY_SEED },
+    { numRuns: runs(200), seed: PROPERTY_SEED },
   )
   t.ok(played > 0, `${played} of the hostile days were valid and played`)
 })

@@ -13,6 +13,7 @@ import { allPages, board, call } from '../../helpers/board.js'
 import { hostileString, hostileValue, nested, PROPERTY_SEED, prototypeClean } from '../../helpers/hostile.js'
 import { boardUrls, control, putState, savedText, writeMix } from '../../helpers/state.js'
 import { jobInputSample } from '../../fixtures/samples.js'
+import { runs } from '../../helpers/deep.js'
 
 // biome-ignore lint/suspicious/noExplicitAny: a state being mutated is any JSON
 type Mutable = any
@@ -351,7 +352,7 @@ t.test('a hostile compact state is refused naming the field and changes nothing,
     }),
     // HUNT_RUNS and HUNT_SEED let a bug hunt run longer or elsewhere; the suite runs the fixed seed
     {
-      numRuns: Number(process.env.HUNT_RUNS ?? 150),
+      numRuns: Number(process.env.HUNT_RUNS ?? runs(150)),
       seed: Number(process.env.HUNT_SEED ?? PROPERTY_SEED),
       // the counterexamples of the bugs this property found, kept whatever the seed draws (bases: 0 default, 1 edge-cases)
       examples: [

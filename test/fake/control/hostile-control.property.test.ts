@@ -6,6 +6,7 @@ import t from 'tap'
 import { applicationSeed, candidateSeed, faultBody, jobInput, marketingSeed, timesheetSeed } from '../../../schemas/index.js'
 import { board, call } from '../../helpers/board.js'
 import { hostileKey, hostileString, hostileText, hostileValue, PROPERTY_SEED, prototypeClean } from '../../helpers/hostile.js'
+import { runs } from '../../helpers/deep.js'
 
 const FIELDS: Record<string, string[]> = {
   '/__mock/candidates': Object.keys(candidateSeed.properties),
@@ -58,7 +59,7 @@ t.test('no hostile body or query on a control route answers 5xx, and a refused c
         }
       },
     ),
-    { numRuns: 300, seed: PROPERTY_SEED },
+    { numRuns: runs(300), seed: PROPERTY_SEED },
   )
   t.equal(failures, 0, 'every answer fits the catalogue')
   t.ok(prototypeClean(), 'Object.prototype is unpolluted')
@@ -98,7 +99,7 @@ t.test('a saved board with one value replaced by a hostile one is restored whole
       }
       app.controller.importState(saved)
     }),
-    { numRuns: 80, seed: PROPERTY_SEED },
+    { numRuns: runs(80), seed: PROPERTY_SEED },
   )
   t.equal(failures, 0)
 })

@@ -9,6 +9,7 @@ import { call, checked } from '../../helpers/board.js'
 import { PROPERTY_SEED } from '../../helpers/hostile.js'
 import { boardUrls, differences, putState, savedText } from '../../helpers/state.js'
 import { jobInputSample } from '../../fixtures/samples.js'
+import { runs } from '../../helpers/deep.js'
 
 type Write = (app: FastifyInstance) => Promise<unknown>
 
@@ -53,7 +54,7 @@ t.test('a compact saved board restores as the same board after any sequence of w
         await Promise.all([original.close(), fresh.close()])
       }
     }),
-    { numRuns: 25, seed: PROPERTY_SEED },
+    { numRuns: runs(25, 3), seed: PROPERTY_SEED },
   )
   t.pass('every sequence round-trips')
 })

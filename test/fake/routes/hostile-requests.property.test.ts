@@ -6,6 +6,7 @@ import t, { type Test } from 'tap'
 import { AUTH, board, call } from '../../helpers/board.js'
 import { headerValue, hostileString, hostileText, PROPERTY_SEED, prototypeClean } from '../../helpers/hostile.js'
 import { listening, parseAnswer, rawRequest } from '../../helpers/socket.js'
+import { runs } from '../../helpers/deep.js'
 
 /** An answer fits the catalogue: below 500, and an error carries exactly {status, message}. */
 function fits(t: Test, what: string, status: number, type: unknown, body: string): boolean {
@@ -44,7 +45,7 @@ t.test('no hostile path, id or query string makes any API route answer 5xx or le
         if (!fits(t, `${endpoint.method} ${path}`, answer.statusCode, answer.headers['content-type'], answer.body)) failures += 1
       },
     ),
-    { numRuns: 300, seed: PROPERTY_SEED },
+    { numRuns: runs(300), seed: PROPERTY_SEED },
   )
   t.equal(failures, 0, 'every answer fits the catalogue')
   t.ok(prototypeClean(), 'Object.prototype is unpolluted')
@@ -64,7 +65,7 @@ t.test('no hostile header makes any API route answer 5xx or leave the catalogue'
         if (!fits(t, `${endpoint.method} ${endpoint.url} ${JSON.stringify(headers)}`, answer.statusCode, answer.headers['content-type'], answer.body)) failures += 1
       },
     ),
-    { numRuns: 200, seed: PROPERTY_SEED },
+    { numRuns: runs(200), seed: PROPERTY_SEED },
   )
   t.equal(failures, 0, 'every answer fits the catalogue')
 })
@@ -80,7 +81,7 @@ t.test('no hostile body makes a POST route answer 5xx, and a refused body change
       if (!fits(t, `POST ${endpoint.url} ${payload.slice(0, 80)}`, answer.statusCode, answer.headers['content-type'], answer.body)) failures += 1
       if (answer.statusCode >= 400 && JSON.stringify(app.controller.exportState()) !== before) failures += t.fail(`POST ${endpoint.url} refused but changed the board`) ? 0 : 1
     }),
-    { numRuns: 250, seed: PROPERTY_SEED },
+    { numRuns: runs(250), seed: PROPERTY_SEED },
   )
   t.equal(failures, 0)
   t.ok(prototypeClean(), 'Object.prototype is unpolluted')
@@ -98,7 +99,7 @@ t.test('no hostile request line or header over a socket gets a 5xx or a body out
       const answer = parseAnswer(raw)
       if (!fits(t, `GET /api/v1/${JSON.stringify(target)}`, answer.status, answer.headers['content-type'], answer.body)) failures += 1
     }),
-    { numRuns: 60, seed: PROPERTY_SEED },
+    { numRuns: runs(60), seed: PROPERTY_SEED },
   )
   t.equal(failures, 0)
   const after = await fetch(`http://127.0.0.1:${port}/api/v1/metrics/list`, { headers: AUTH })

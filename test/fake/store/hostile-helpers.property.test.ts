@@ -7,6 +7,7 @@ import { applicationSeed, candidateSeed, faultBody, jobInput, marketingSeed, tim
 import { BoardInputError, createMockServer, type MockServer } from '../../../src/index.js'
 import { AUTH } from '../../helpers/board.js'
 import { hostileKey, hostileString, hostileValue, PROPERTY_SEED, prototypeClean } from '../../helpers/hostile.js'
+import { runs } from '../../helpers/deep.js'
 
 type Call = [name: string, act: (server: MockServer) => unknown]
 
@@ -51,7 +52,7 @@ t.test('every in-process helper returns or throws a BoardInputError, and a refus
       }
       server.faults.clear()
     }),
-    { numRuns: 400, seed: PROPERTY_SEED },
+    { numRuns: runs(400), seed: PROPERTY_SEED },
   )
   t.equal(failures, 0, 'nothing but BoardInputError is thrown, and refusals change nothing')
   t.ok(refused > 0, `${refused} calls were refused`)
