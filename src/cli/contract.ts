@@ -6,38 +6,12 @@
 // interrupted) or 3 (incomplete: planned checks not made, none failed), with a one-line
 // reason on stderr.
 import type { Command } from 'commander'
-import type { Output } from '../contract/run.js'
 import { contractOptions } from '../../schemas/contract.js'
-import { schemaOptions } from '../core/cli-options.js'
+import { addRunCommand, nodeProcess, stopOnSignal, type CommandIo } from './io.js'
 import { redactor } from '../contract/redact.js'
 import { resolveSettings, UsageError, type ContractFlags, type ContractSettings } from '../contract/settings.js'
 
-export interface ContractProcess {
-  stdout: Output
-  stderr: Output
-  env: NodeJS.ProcessEnv
-  exit(code: number): never | void
-  /** Calls back on SIGINT and SIGTERM; answers a function that stops listening. */
-  onSignal(listener: (signal: NodeJS.Signals) => void): () => void
-}
-
-const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM']
-
-/** The real process: its streams, environment, exit and signals (src/cli/main.ts uses it too). */
-export const nodeProcess = {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  env: process.env,
-  exit: (code) => process.exit(code),
-  onSignal: (listener) => {
-    for (const signal of SIGNALS) process.on(signal, listener)
-    return () => {
-      for (const signal of SIGNALS) process.off(signal, listener)
-    }
-  },
-} satisfies ContractProcess
-
-export async function contractAction(flags: ContractFlags, io: ContractProcess = nodeProcess): Promise<number> {
+export async function contractAction(flags: ContractFlags, io: CommandIo = nodeProcess): Promise<number> {
   // before the settings are known good, hide what the flags and environment give as secrets
   const redact = redactor({
     username: flags.username ?? io.env.JOBBOARD_USERNAME,
@@ -75,45 +49,8 @@ export async function contractAction(flags: ContractFlags, io: ContractProcess =
   }
 }
 
-/**
- * The first SIGINT or SIGTERM aborts the controller (the run stops and `first` says what
- * it does then); a second one leaves at once, exit 2.
- */
-export function stopOnSignal(io: ContractProcess, say: (line: string) => void, first: string, second: string): { controller: AbortController; stopListening: () => void } {
-  const controller = new AbortController()
-  const stopListening = io.onSignal((signal) => {
-    // a second signal means now
-    if (controller.signal.aborted) {
-      say(`${signal} again: stopped ${second}`)
-      io.exit(2)
-      return
-    }
-    say(`${signal}: stopping, ${first}`)
-    controller.abort(signal)
-  })
-  return { controller, stopListening }
-}
-
-/** Adds a command whose flags come from an options schema and whose action answers the exit code. */
-export function addRunCommand<Flags>(
-  program: Command,
-  io: ContractProcess,
-  spec: { name: string; description: string; options: { properties: object }; action: (flags: Flags, io: ContractProcess) => Promise<number> },
-): Command {
-  const command = program
-    .command(spec.name)
-    .description(spec.description)
-    .action(async (flags: Flags) => {
-      const code = await spec.action(flags, io)
-      // undici keeps idle connections open for a while: leave now rather than wait for them
-      io.exit(code)
-    })
-  for (const option of schemaOptions(spec.options)) command.addOption(option)
-  return command
-}
-
 /** Adds `contract` to the jobboard-kit program. */
-export function addContractCommand(program: Command, io: ContractProcess = nodeProcess): Command {
+export function addContractCommand(program: Command, io: CommandIo = nodeProcess): Command {
   return addRunCommand(program, io, {
     name: 'contract',
     description: 'Check a deployment of the Job Board API against the spec and its schemas (docs/contract.md).',

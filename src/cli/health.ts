@@ -3,12 +3,12 @@
 // answers 200 within the timeout, 1 otherwise. It is the container's HEALTHCHECK
 // (Containerfile): the image is the executable alone, with no curl or wget to ask with.
 import { type Command, Option } from 'commander'
-import type { ContractProcess } from './contract.js'
+import type { CommandIo } from './io.js'
 
 /** Where the fake of this environment listens: JOBBOARD_PORT, as serve reads it, on the loopback. */
 const localUrl = (env: NodeJS.ProcessEnv) => `http://127.0.0.1:${env.JOBBOARD_PORT || '4010'}/openapi.json`
 
-export function addHealthCommand(cli: Command, io: ContractProcess, done: (code: number) => void): void {
+export function addHealthCommand(cli: Command, io: CommandIo, done: (code: number) => void): void {
   cli
     .command('health')
     .description('Exit 0 when a fake answers HEAD /openapi.json with 200, else 1: the container\'s health check.')

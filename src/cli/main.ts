@@ -1,68 +1,31 @@
-// The command line: `jobboard-kit serve` runs the fake; its flags are the options of
-// schemas/options.ts in kebab-case, with their descriptions as help. Exit codes: 0 on a
-// clean stop, 2 on a usage or start-up error, with a one-line reason and where the help is.
-// main(argv, io) runs it on the process's streams, signals and exit, or on a test's: it
-// answers the exit code and leaves ending the process to its caller (bin/, or this file
-// when node runs it).
-import { Command, CommanderError, Option } from 'commander'
-import { asFlags, envName, fromEnvironment, kebab, schemaOptions } from '../core/cli-options.js'
+// The command line: one file per command in this folder, wired here. main(argv, io) runs
+// it on the process's streams, signals and exit, or on a test's: it answers the exit code
+// and leaves ending the process to its caller (bin/, or this file when node runs it). A
+// usage error is one line naming the problem and where the help is, exit 2.
+import { Command, CommanderError } from 'commander'
 import { realpathSync } from 'node:fs'
-import { writeFile } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
-import { serverOptions } from '../../schemas/options.js'
-import { buildApp } from '../fake/app.js'
-import { addContractCommand, type ContractProcess, nodeProcess } from './contract.js'
-import { overrideLine, ProfileError } from '../profile/profile.js'
-import { addProfileCommand } from './profile.js'
-import { addVerdictCommand, shutdownVerdict } from './verdict.js'
-import { addHealthCommand } from './health.js'
-import { addRecordCommand } from './record.js'
-import { useColour } from '../fake/http/log.js'
-import { OptionsError, resolveOptions } from '../fake/options.js'
-import { ActivityError } from '../fake/activity/load.js'
+import { asFlags } from '../core/cli-options.js'
+import { OptionsError } from '../core/errors.js'
 import { PACKAGE_VERSION } from '../core/paths.js'
-import { loadScenario, ScenarioError, scenarioNames } from '../fake/scenario.js'
-import { showBuildProgress } from './build-progress.js'
-import { createMockServer, ServerError } from '../fake/server.js'
-import type { ServerOptionsInput } from '../core/types.js'
+import { ActivityError } from '../fake/activity/load.js'
+import { ScenarioError } from '../fake/scenario.js'
+import { ServerError } from '../fake/server.js'
+import { ProfileError } from '../profile/profile.js'
+import { addContractCommand } from './contract.js'
+import { addHealthCommand } from './health.js'
+import { type CommandIo, nodeProcess, oneLine } from './io.js'
+import { addOpenapiCommand } from './openapi.js'
+import { addProfileCommand } from './profile.js'
+import { addRecordCommand } from './record.js'
+import { addScenariosCommand } from './scenarios.js'
+import { addServeCommand } from './serve.js'
+import { addVerdictCommand } from './verdict.js'
 
-/**
- * Where the CLI reads and writes, and how it leaves when it must leave at once (after
- * serve has closed, after a contract run, on a second signal): the process, or a test's
- * stand-in that captures the output and sends signals without a process.
- */
-export interface CliProcess extends ContractProcess {
-  readonly stdout: ContractProcess['stdout'] & { readonly isTTY?: boolean }
-}
+/** Where the CLI reads and writes, and how it leaves (src/cli/io.ts). */
+export type CliProcess = CommandIo
 
 export const processIo: CliProcess = nodeProcess
-
-/** `see jobboard-kit serve --help`: where to read about the command that was misused. */
-const seeHelp = (command?: string) => `see jobboard-kit${command ? ` ${command}` : ''} --help`
-
-/** A commander message ("error: unknown option '--prot'\n(Did you mean --port?)") as one line. */
-const oneLine = (message: string, command?: string) =>
-  `jobboard-kit: ${message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ').trim().replace(/\.$/, '')}; ${seeHelp(command)}\n`
-
-/** Plain words for the slips people make most; the schema's own message covers the rest. */
-function checkSlips(given: ServerOptionsInput): void {
-  const url = given.publicBaseUrl
-  if (url !== undefined && !(/^https?:\/\//i.test(url) && URL.canParse(url))) {
-    throw new OptionsError(`--public-base-url ${JSON.stringify(url)} is not an http(s) URL: give the origin clients should see, such as https://board.example.com`)
-  }
-  const { minLength } = serverOptions.properties.controlToken
-  if (given.controlToken !== undefined && given.controlToken.length < minLength) {
-    throw new OptionsError(`--control-token is too short: it needs at least ${minLength} characters, it has ${given.controlToken.length}`)
-  }
-  const verdictFlags = (['verdictExit', 'verdictJson', 'verdictJunit'] as const).filter((name) => given[name] !== undefined && given[name] !== false)
-  if (given.verdict === false && verdictFlags.length > 0) {
-    throw new OptionsError(`${verdictFlags.map((name) => `--${kebab(name)}`).join(', ')} need the verdict: leave out --verdict off`)
-  }
-  const scenario = given.scenario
-  if (scenario !== undefined && !/[\\/]|\.json$/i.test(scenario) && !scenarioNames().includes(scenario)) {
-    throw new OptionsError(`there is no scenario ${JSON.stringify(scenario)}: the scenarios are ${scenarioNames().join(', ')}, or give the path of a .json file`)
-  }
-}
 
 /** Says why the command stopped (one line, naming the flag, for a usage error) and answers exit code 2. */
 function report(error: unknown, io: CliProcess): 2 {
@@ -80,62 +43,6 @@ function report(error: unknown, io: CliProcess): 2 {
 }
 
 /**
- * Runs the fake until SIGINT or SIGTERM and answers the exit code once it has closed. Each
- * option not given as a flag may come from its JOBBOARD_* variable (flags > env > defaults),
- * a bad one refused naming the variable.
- */
-async function serve(flags: ServerOptionsInput, io: CliProcess, options: readonly Option[]): Promise<number> {
-  const typed = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined))
-  const fromEnv = fromEnvironment(options, typed, io.env, (one) => {
-    resolveOptions(one)
-    checkSlips(one)
-  })
-  const given = { ...fromEnv, ...typed } as ServerOptionsInput
-  if (given.logger !== undefined) io.stderr.write(`jobboard-kit: --logger is deprecated; use --log ${given.logger ? 'json' : 'off'}\n`)
-  // a person at a terminal sees each request; pipes (tests, CI) stay quiet unless asked
-  if (given.log === undefined && given.logger === undefined && io.stdout.isTTY) given.log = 'pretty'
-  checkSlips(given)
-  const stopProgress = showBuildProgress(io.stderr)
-  const server = await createMockServer(given, { write: (line) => void io.stdout.write(line), colour: useColour(io.env, Boolean(io.stdout.isTTY)) }).finally(stopProgress)
-  // said before the ready line, which stays the last line a script waits for
-  for (const override of server.profileOverrides) io.stderr.write(`jobboard-kit: ${overrideLine(override, `--${kebab(override.point)}`)}\n`)
-  const recording = server.board.scenario.recording
-  if (recording?.complete === false) {
-    io.stderr.write(`jobboard-kit: the scenario is an incomplete recording${recording.reason ? ` (${recording.reason})` : ''}: the rest of each list is generated; run jobboard-kit record again with the same --out to complete it\n`)
-  }
-  let url: string
-  try {
-    url = await server.listen()
-  } catch (error) {
-    await server.close()
-    throw error
-  }
-  return new Promise((resolve) => {
-    let closing = false
-    const stopListening = io.onSignal((signal) => {
-      if (closing) return
-      closing = true
-      // the verdict is taken before the board goes: its files, its account, and --verdict-exit
-      const log = server.options.log === 'pretty' ? io.stdout : undefined
-      shutdownVerdict(server, given, log, io.stderr)
-        .catch((error: unknown) => {
-          io.stderr.write(`jobboard-kit: the verdict could not be taken: ${String(error)}\n`)
-          return undefined
-        })
-        .then((outcome) => server.close().then(() => (outcome === 'fail' && given.verdictExit ? 1 : 0)))
-        .then(
-        (code) => resolve(code),
-        (error: unknown) => {
-          io.stderr.write(`jobboard-kit: error while closing on ${signal}: ${String(error)}\n`)
-          resolve(1)
-        },
-      ).finally(stopListening)
-    })
-    io.stdout.write(`jobboard-kit listening on ${url}\n`)
-  })
-}
-
-/**
  * The program on `io`; `done` hears each command's exit code. Usage errors, --help and
  * --version throw commander's CommanderError (main turns it into 2 or 0).
  */
@@ -147,61 +54,22 @@ export function program(io: CliProcess = processIo, done: (code: number) => void
     .exitOverride()
     .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: (text) => void io.stderr.write(text) })
 
-  const serveCommand = cli
-    .command('serve')
-    .description('Run the fake board over HTTP until SIGINT or SIGTERM.')
-    .action(async (flags: ServerOptionsInput) => {
-      const code = await serve(flags, io, serveCommand.options)
-      done(code)
-      // closed: leave now rather than wait for idle sockets and timers to let go
-      io.exit(code)
-    })
-  for (const option of schemaOptions(serverOptions)) {
-    option.description = `${option.description} [env ${envName(option.attributeName())}]`
-    serveCommand.addOption(option)
-  }
-
-  cli
-    .command('openapi')
-    .description('Print the OpenAPI 3.1 document of the API the fake serves, generated from schemas/.')
-    .addOption(new Option('--format <format>', 'json or yaml').choices(['json', 'yaml']).default('json'))
-    .option('--out <file>', 'write it to a file instead')
-    .action(async ({ out, format }: { out?: string; format: 'json' | 'yaml' }) => {
-      const app = await buildApp({ scenario: 'empty' })
-      await app.ready()
-      // YAML as /openapi.yaml serves it (@fastify/swagger writes it with the yaml library)
-      const document = format === 'yaml' ? app.swagger({ yaml: true }) : `${JSON.stringify(app.swagger(), null, 2)}\n`
-      await app.close()
-      if (out) await writeFile(out, document)
-      else io.stdout.write(document)
-    })
-
-  cli
-    .command('scenarios')
-    .description('List the scenarios shipped in scenarios/.')
-    .action(() => {
-      for (const name of scenarioNames()) {
-        const { description, counts } = loadScenario(name)
-        io.stdout.write(`${name.padEnd(12)} ${counts.candidates} candidates, ${counts.applications} applications. ${description}\n`)
-      }
-    })
-  addContractCommand(cli, {
+  addServeCommand(cli, io, done)
+  addOpenapiCommand(cli, io)
+  addScenariosCommand(cli, io)
+  // the run commands leave through exit when they end: done hears their code first
+  const reporting: CommandIo = {
     ...io,
     exit: (code) => {
       done(code)
       return io.exit(code)
     },
-  })
+  }
+  addContractCommand(cli, reporting)
   addProfileCommand(cli, io, done)
   addVerdictCommand(cli, io, done)
   addHealthCommand(cli, io, done)
-  addRecordCommand(cli, {
-    ...io,
-    exit: (code) => {
-      done(code)
-      return io.exit(code)
-    },
-  })
+  addRecordCommand(cli, reporting)
   // a usage error is one line naming the problem and the command's help, not the help itself
   cli.configureOutput({ outputError: (message, write) => write(oneLine(message)) })
   for (const command of cli.commands) command.configureOutput({ outputError: (message, write) => write(oneLine(message, command.name())) })

@@ -7,10 +7,10 @@ import type { Command } from 'commander'
 import { recordOptions } from '../../schemas/record.js'
 import { UsageError } from '../contract/settings.js'
 import { realKitClock } from '../contract/clock.js'
-import { addRunCommand, nodeProcess, stopOnSignal, type ContractProcess } from './contract.js'
+import { addRunCommand, nodeProcess, stopOnSignal, type CommandIo } from './io.js'
 import { resolveRecordSettings, type RecordFlags } from '../record/settings.js'
 
-export async function recordAction(flags: RecordFlags, io: ContractProcess = nodeProcess): Promise<number> {
+export async function recordAction(flags: RecordFlags, io: CommandIo = nodeProcess): Promise<number> {
   const say = (reason: string) => io.stderr.write(`jobboard-kit record: ${reason}\n`)
   let settings: ReturnType<typeof resolveRecordSettings>
   try {
@@ -57,7 +57,7 @@ export async function recordAction(flags: RecordFlags, io: ContractProcess = nod
 }
 
 /** Adds `record` to the jobboard-kit program. */
-export function addRecordCommand(program: Command, io: ContractProcess = nodeProcess): Command {
+export function addRecordCommand(program: Command, io: CommandIo = nodeProcess): Command {
   return addRunCommand(program, io, {
     name: 'record',
     description: 'Record a deployment into a scenario file the fake loads, personal values replaced (docs/record.md).',

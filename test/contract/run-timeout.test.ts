@@ -1,13 +1,14 @@
 // The run's own deadline: --run-timeout stops a run that a hanging deployment would hold
 // for request timeout after request timeout, as SIGTERM does (exit 2, with the reason).
 import t from 'tap'
-import { contractAction, type ContractProcess } from '../../src/cli/contract.js'
+import { contractAction } from '../../src/cli/contract.js'
+import type { CommandIo } from '../../src/cli/io.js'
 import { board, CREDENTIALS, on } from './helpers.js'
 
 t.test('--run-timeout stops a run held by a deployment that never answers: exit 2 naming it', async (t) => {
   const { url } = await board(t, { answer: (x) => (on(x, /\/list$/) ? 'hang' : undefined) })
   let stderr = ''
-  const io: ContractProcess = {
+  const io: CommandIo = {
     stdout: { write: () => true },
     stderr: { write: (text: string) => (stderr += text) },
     env: {},

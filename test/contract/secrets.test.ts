@@ -7,7 +7,8 @@ import { readFileSync, existsSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
-import { contractAction, type ContractProcess } from '../../src/cli/contract.js'
+import { contractAction } from '../../src/cli/contract.js'
+import type { CommandIo } from '../../src/cli/io.js'
 import { redactor, REDACTED } from '../../src/contract/redact.js'
 import { board, contract, jsonReply, json, on, steppingClock, type Exchange, type Reply } from './helpers.js'
 
@@ -146,7 +147,7 @@ t.test('a failing run whose JSON errors quote the request writes no secret in an
 /** The command as the CLI runs it, its streams kept. */
 async function action(flags: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) {
   let [stdout, stderr] = ['', '']
-  const io: ContractProcess = {
+  const io: CommandIo = {
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
     env,

@@ -1,0 +1,110 @@
+// `jobboard-kit serve`: runs the fake over HTTP until SIGINT or SIGTERM. Its flags are the
+// options of schemas/options.ts in kebab-case, each also read from its JOBBOARD_* variable
+// (flags > env > defaults). Exit codes: 0 on a clean stop, 1 when --verdict-exit and the
+// verdict failed, 2 on a usage or start-up error (main.ts says why in one line).
+import type { Command, Option } from 'commander'
+import { serverOptions } from '../../schemas/options.js'
+import { envName, fromEnvironment, kebab, schemaOptions } from '../core/cli-options.js'
+import type { ServerOptionsInput } from '../core/types.js'
+import { useColour } from '../fake/http/log.js'
+import { OptionsError, resolveOptions } from '../fake/options.js'
+import { scenarioNames } from '../fake/scenario.js'
+import { createMockServer } from '../fake/server.js'
+import { overrideLine } from '../profile/profile.js'
+import { showBuildProgress } from './build-progress.js'
+import type { CommandIo } from './io.js'
+import { shutdownVerdict } from './verdict.js'
+
+/** Plain words for the slips people make most; the schema's own message covers the rest. */
+function checkSlips(given: ServerOptionsInput): void {
+  const url = given.publicBaseUrl
+  if (url !== undefined && !(/^https?:\/\//i.test(url) && URL.canParse(url))) {
+    throw new OptionsError(`--public-base-url ${JSON.stringify(url)} is not an http(s) URL: give the origin clients should see, such as https://board.example.com`)
+  }
+  const { minLength } = serverOptions.properties.controlToken
+  if (given.controlToken !== undefined && given.controlToken.length < minLength) {
+    throw new OptionsError(`--control-token is too short: it needs at least ${minLength} characters, it has ${given.controlToken.length}`)
+  }
+  const verdictFlags = (['verdictExit', 'verdictJson', 'verdictJunit'] as const).filter((name) => given[name] !== undefined && given[name] !== false)
+  if (given.verdict === false && verdictFlags.length > 0) {
+    throw new OptionsError(`${verdictFlags.map((name) => `--${kebab(name)}`).join(', ')} need the verdict: leave out --verdict off`)
+  }
+  const scenario = given.scenario
+  if (scenario !== undefined && !/[\\/]|\.json$/i.test(scenario) && !scenarioNames().includes(scenario)) {
+    throw new OptionsError(`there is no scenario ${JSON.stringify(scenario)}: the scenarios are ${scenarioNames().join(', ')}, or give the path of a .json file`)
+  }
+}
+
+/**
+ * Runs the fake until SIGINT or SIGTERM and answers the exit code once it has closed. Each
+ * option not given as a flag may come from its JOBBOARD_* variable (flags > env > defaults),
+ * a bad one refused naming the variable.
+ */
+async function serve(flags: ServerOptionsInput, io: CommandIo, options: readonly Option[]): Promise<number> {
+  const typed = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined))
+  const fromEnv = fromEnvironment(options, typed, io.env, (one) => {
+    resolveOptions(one)
+    checkSlips(one)
+  })
+  const given = { ...fromEnv, ...typed } as ServerOptionsInput
+  if (given.logger !== undefined) io.stderr.write(`jobboard-kit: --logger is deprecated; use --log ${given.logger ? 'json' : 'off'}\n`)
+  // a person at a terminal sees each request; pipes (tests, CI) stay quiet unless asked
+  if (given.log === undefined && given.logger === undefined && io.stdout.isTTY) given.log = 'pretty'
+  checkSlips(given)
+  const stopProgress = showBuildProgress(io.stderr)
+  const server = await createMockServer(given, { write: (line) => void io.stdout.write(line), colour: useColour(io.env, Boolean(io.stdout.isTTY)) }).finally(stopProgress)
+  // said before the ready line, which stays the last line a script waits for
+  for (const override of server.profileOverrides) io.stderr.write(`jobboard-kit: ${overrideLine(override, `--${kebab(override.point)}`)}\n`)
+  const recording = server.board.scenario.recording
+  if (recording?.complete === false) {
+    io.stderr.write(`jobboard-kit: the scenario is an incomplete recording${recording.reason ? ` (${recording.reason})` : ''}: the rest of each list is generated; run jobboard-kit record again with the same --out to complete it\n`)
+  }
+  let url: string
+  try {
+    url = await server.listen()
+  } catch (error) {
+    await server.close()
+    throw error
+  }
+  return new Promise((resolve) => {
+    let closing = false
+    const stopListening = io.onSignal((signal) => {
+      if (closing) return
+      closing = true
+      // the verdict is taken before the board goes: its files, its account, and --verdict-exit
+      const log = server.options.log === 'pretty' ? io.stdout : undefined
+      shutdownVerdict(server, given, log, io.stderr)
+        .catch((error: unknown) => {
+          io.stderr.write(`jobboard-kit: the verdict could not be taken: ${String(error)}\n`)
+          return undefined
+        })
+        .then((outcome) => server.close().then(() => (outcome === 'fail' && given.verdictExit ? 1 : 0)))
+        .then(
+        (code) => resolve(code),
+        (error: unknown) => {
+          io.stderr.write(`jobboard-kit: error while closing on ${signal}: ${String(error)}\n`)
+          resolve(1)
+        },
+      ).finally(stopListening)
+    })
+    io.stdout.write(`jobboard-kit listening on ${url}\n`)
+  })
+}
+
+/** Adds `serve` to the jobboard-kit program. */
+export function addServeCommand(cli: Command, io: CommandIo, done: (code: number) => void): void {
+  const serveCommand = cli
+    .command('serve')
+    .description('Run the fake board over HTTP until SIGINT or SIGTERM.')
+    .action(async (flags: ServerOptionsInput) => {
+      const code = await serve(flags, io, serveCommand.options)
+      done(code)
+      // closed: leave now rather than wait for idle sockets and timers to let go
+      io.exit(code)
+    })
+  for (const option of schemaOptions(serverOptions)) {
+    option.description = `${option.description} [env ${envName(option.attributeName())}]`
+    serveCommand.addOption(option)
+  }
+
+}
