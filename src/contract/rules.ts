@@ -27,6 +27,11 @@ export interface Rule {
   why?: string
   /** The kit's own behaviour where the spec states a rule for clients. */
   client?: string
+  /**
+   * Where the spec states a rule for clients: the ids of the fake's client-verdict rules
+   * that hold a client to it (src/fake/verdict/rules.ts; docs/verdict.md).
+   */
+  verdict?: readonly string[]
 }
 
 const SCHEMAS = ['*/list: the first page fits the * list schema', '*/list: every other answer of the list fetched fits the schema too', '*: the detail of a listed * fits the schema']
@@ -59,19 +64,19 @@ export const RULES: readonly Rule[] = [
   { section: 'States and transitions', rule: 'From which states each operation applies, and its error otherwise; states of the other records', checks: [], why: 'not shown: refusals after delete are observed (error-body)' },
 
   { section: 'Endpoints', rule: 'Every JSON answer carries status; lists and details also total and data', checks: [...SCHEMAS, 'metrics/list: the answer fits the metrics schema'] },
-  { section: 'Endpoints', rule: 'POST bodies are JSON with Content-Type application/json; a GET content-type is ignored', checks: [], why: 'a rule for requests', client: 'the kit sends every POST as JSON with that Content-Type' },
+  { section: 'Endpoints', rule: 'POST bodies are JSON with Content-Type application/json; a GET content-type is ignored', checks: [], why: 'a rule for requests', client: 'the kit sends every POST as JSON with that Content-Type', verdict: ['post-json'] },
   { section: 'Endpoints', rule: 'job/add answers status 200, a message holding the public job page URL, and the id', checks: ['job/add: a valid job answers 200 with the public page URL and the new id'] },
   { section: 'Endpoints', rule: 'job/delete, close, expire and repost answer status 200 with a message', checks: ['job/*: * answers status 200 with a message'] },
   { section: 'Endpoints', rule: 'job/fields gives the current values of the constrained fields', checks: ['job/fields: answers 200 with a JSON body whose status is 200', 'job/fields: gives every constrained list, each a non-empty list of distinct strings', "job/fields: values the spec lists keep the spec's exact casing"] },
   { section: 'Endpoints', rule: 'A details answer holds the one record asked for', checks: ['*: the detail holds exactly the listed *'] },
-  { section: 'Endpoints', rule: 'since (YYYY-MM-DD HH:MM) keeps the records at or after it', checks: ['*/list: the answer with since *', '*/list: every record of the answer with since is at or after since'] },
+  { section: 'Endpoints', rule: 'since (YYYY-MM-DD HH:MM) keeps the records at or after it', checks: ['*/list: the answer with since *', '*/list: every record of the answer with since is at or after since'], verdict: ['since-no-gap', 'copy-in-step'] },
   { section: 'Endpoints', rule: 'applications/list takes vacancy and answers only that vacancy’s applications', checks: ['applications/list: the vacancy filter answers only applications for that vacancy', 'applications/list: next_page of the vacancy answer carries vacancy and page'] },
   { section: 'Endpoints', rule: 'applications/list runs newest first (highest id first)', checks: ['applications/list: applications are newest first (highest id first) within and across pages'] },
   { section: 'Endpoints', rule: 'timesheets/list carries prev_page, a URL or false when there is none', checks: ['timesheets/list: prev_page is false on the first page', 'timesheets/list: prev_page on the second page is a URL of the first page'] },
-  { section: 'Endpoints', rule: 'Timesheet entries link /candidates/timesheet/{id}; both timesheet paths are downloads', checks: ['timesheets/list: attachment hrefs point at /candidates/timesheet/{id}', 'candidates/timesheets/download/{id}: the listed link answers 200 with an octet-stream Content-Type'] },
+  { section: 'Endpoints', rule: 'Timesheet entries link /candidates/timesheet/{id}; both timesheet paths are downloads', checks: ['timesheets/list: attachment hrefs point at /candidates/timesheet/{id}', 'candidates/timesheets/download/{id}: the listed link answers 200 with an octet-stream Content-Type'], verdict: ['download-listed-ids'] },
   { section: 'Endpoints', rule: 'The body of close and expire; the paging of candidates/list', checks: [PROFILE], why: 'not shown: profile points (closeExpireIdField, pageCandidates)' },
 
-  { section: 'Paging', rule: 'next_page is a full URL of the next page of the same list, with page (and since, vacancy where given), on the deployment itself', checks: ['*/list: next_page of the first page is an absolute URL on the same origin carrying page', '*/list: next_page of the answer with since carries since and page', 'applications/list: next_page of the vacancy answer carries vacancy and page'] },
+  { section: 'Paging', rule: 'next_page is a full URL of the next page of the same list, with page (and since, vacancy where given), on the deployment itself', checks: ['*/list: next_page of the first page is an absolute URL on the same origin carrying page', '*/list: next_page of the answer with since carries since and page', 'applications/list: next_page of the vacancy answer carries vacancy and page'], verdict: ['walk-to-last-page'] },
   { section: 'Paging', rule: 'The next page continues the same list: the same total, other records (a live board aside)', checks: ['*/list: total is the same on the first and the second page, but for records that arrived during the run', "*/list: the second page's records are not the first page's, but for those pushed on by arrivals"] },
   { section: 'Paging', rule: "The page size; the last page's next_page; a page past the last", checks: [PROFILE], why: 'not shown: profile points (pageSize, lastPageNextPage, outOfRangePage)' },
 
@@ -82,7 +87,7 @@ export const RULES: readonly Rule[] = [
   { section: 'Downloads', rule: 'Content-Transfer-Encoding: binary', checks: ['*: Content-Transfer-Encoding is binary'] },
   { section: 'Downloads', rule: 'Downloaded files are the caller’s to scan for malware', checks: [], why: 'a rule for clients', client: 'the kit keeps no downloaded file' },
 
-  { section: 'Authentication', rule: 'Every operation requires HTTP Basic credentials user:password: reads, details, downloads, writes; a wrong password is refused', checks: ['auth: *', 'job/repost: a write without credentials is refused with 401 or 403'] },
+  { section: 'Authentication', rule: 'Every operation requires HTTP Basic credentials user:password: reads, details, downloads, writes; a wrong password is refused', checks: ['auth: *', 'job/repost: a write without credentials is refused with 401 or 403'], verdict: ['credentials'] },
   { section: 'Authentication', rule: 'No token exchange exists', checks: [], why: 'an absence: nothing to call' },
   { section: 'Authentication', rule: 'The status, challenge and body of a refusal', checks: [PROFILE], why: 'not shown: profile points (authStatus, authChallenge, authBody)' },
 
@@ -92,12 +97,12 @@ export const RULES: readonly Rule[] = [
   { section: 'Errors', rule: 'On success the JSON body carries status 200', checks: ['job/fields: answers 200 with a JSON body whose status is 200', 'job/*: * answers status 200 with a message', ...SCHEMAS] },
   { section: 'Errors', rule: 'Other error codes; error bodies of reads and missing ids', checks: [PROFILE], why: 'not shown: profile points (notFoundBody, malformedSince, errorHttpStatus, rateLimitBody)' },
 
-  { section: 'Limits', rule: 'Each full request may be made once per 15 minutes; more answers 429 with Retry-after', checks: ['rate limit: a repeated request within the window answers 429 with Retry-after in seconds'], client: 'the kit makes each full request at most once per window and keeps windows across runs (--ledger)' },
+  { section: 'Limits', rule: 'Each full request may be made once per 15 minutes; more answers 429 with Retry-after', checks: ['rate limit: a repeated request within the window answers 429 with Retry-after in seconds'], client: 'the kit makes each full request at most once per window and keeps windows across runs (--ledger)', verdict: ['one-request-per-window', 'retry-after', 'download-once'] },
   { section: 'Limits', rule: 'A full request is counted by path and query: another page, since or download is a fresh one', checks: ['rate limit: fresh full requests (another page, a since, another download) are not limited by the 429 of another'] },
   { section: 'Limits', rule: 'Maximum page size, payload size and field lengths; the window a deployment keeps', checks: [PROFILE], why: 'not shown: page size and window are profile points (pageSize, rateLimitWindow)' },
 
   { section: 'Versioning', rule: 'The version is the path prefix /api/v1: every link stays under it', checks: ['*: *hrefs point at *', '*/list: next_page of the first page is an absolute URL on the same origin carrying page'] },
-  { section: 'Versioning', rule: 'Constrained values change; job/fields gives the current ones and clients check it periodically', checks: ['job/fields: gives every constrained list, each a non-empty list of distinct strings'], client: 'the kit reads job/fields first in every run and checks answers against its values' },
+  { section: 'Versioning', rule: 'Constrained values change; job/fields gives the current ones and clients check it periodically', checks: ['job/fields: gives every constrained list, each a non-empty list of distinct strings'], client: 'the kit reads job/fields first in every run and checks answers against its values', verdict: ['current-job-fields', 'no-unchanged-resend'] },
   { section: 'Versioning', rule: 'Deprecation and compatibility policy', checks: [], why: 'not shown' },
 ]
 
@@ -115,7 +120,10 @@ export function renderRules(rules: readonly Rule[] = RULES): string {
     lines.push(`### ${section}`, '', '| rule | checks that fail when it is broken | |', '|---|---|---|')
     for (const rule of rules.filter((r) => r.section === section)) {
       const checks = rule.checks.length === 0 ? '—' : rule.checks.map((c) => `\`${cell(c)}\``).join('<br>')
-      const notes = [rule.why, rule.client ? `clients: ${rule.client}` : undefined].filter((n) => n !== undefined).map(cell).join('; ')
+      const notes = [rule.why, rule.client ? `clients: ${rule.client}` : undefined, rule.verdict ? `client verdict: ${rule.verdict.map((id) => `\`${id}\``).join(', ')}` : undefined]
+        .filter((n) => n !== undefined)
+        .map(cell)
+        .join('; ')
       lines.push(`| ${cell(rule.rule)} | ${checks} | ${notes} |`)
     }
     lines.push('')

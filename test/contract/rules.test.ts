@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import { matches, renderRules, RULES, SECTIONS } from '../../src/contract/rules.js'
+import { RULE_IDS } from '../../src/fake/verdict/rules.js'
 import { ROOT } from '../helpers/cli.js'
 import { board, contract } from './helpers.js'
 
@@ -34,6 +35,12 @@ t.test('docs/contract.md shows the table as rules.ts renders it', async (t) => {
   const docs = readFileSync(join(ROOT, 'docs/contract.md'), 'utf8')
   const table = /<!-- rules: generated[^>]*-->\n\n([\s\S]*?)\n<!-- rules: end -->/.exec(docs)?.[1]
   t.equal(table, renderRules(), 'regenerate with renderRules() when a rule or a check changes')
+})
+
+t.test('rows where the spec states a rule for clients name the client-verdict rules that hold a client to it', async (t) => {
+  const named = RULES.flatMap((rule) => rule.verdict ?? [])
+  for (const id of named) t.ok((RULE_IDS as readonly string[]).includes(id), `${id} is a rule of the verdict's catalogue`)
+  for (const id of RULE_IDS) t.ok(named.includes(id), `the verdict's ${id} rests on a row of the spec's rules`)
 })
 
 t.test('a pattern matches a check by its whole name, * for any text', async (t) => {
