@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { parse } from 'yaml'
 import { ROOT } from './helpers/cli.js'
+import { freePort } from './helpers/socket.js'
 import { onPath, unlessMissing } from './helpers/tools.js'
 
 const EXE = join(ROOT, 'dist', 'exe', 'jobboard-kit')
@@ -31,12 +32,12 @@ interface Step {
   env?: Env
 }
 
-/** A folder for the job, with the stand-in for the team's own tests. */
-function workspace(t: Test): string {
+/** A folder for the job, with the stand-in for the team's own tests (by default the sync client that also meets a 429). */
+function workspace(t: Test, tests = `python3 ${JSON.stringify(join(ROOT, 'test', 'fixtures', 'sync_client.py'))} "$1" jobboard jobboard`): string {
   const dir = mkdtempSync(join(tmpdir(), 'jobboard-kit-ci-doc-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   mkdirSync(join(dir, 'ci'))
-  writeFileSync(join(dir, 'ci', 'sync-tests.sh'), `#!/bin/sh\nexec python3 ${JSON.stringify(join(ROOT, 'test', 'fixtures', 'sync_client.py'))} "$1" jobboard jobboard\n`, { mode: 0o755 })
+  writeFileSync(join(dir, 'ci', 'sync-tests.sh'), `#!/bin/sh\nexec ${tests}\n`, { mode: 0o755 })
   return dir
 }
 
@@ -79,8 +80,8 @@ function runAll(t: Test, commands: Array<{ name: string; command: string; env: E
   }
 }
 
-t.test('docs/ci.md has the GitHub and GitLab service recipes and the nightly contract job', async (t) => {
-  t.same([...recipes.keys()].sort(), ['github-nightly-contract', 'github-service', 'gitlab-service'])
+t.test('docs/ci.md has the GitHub and GitLab service recipes, the nightly contract job and the judged client', async (t) => {
+  t.same([...recipes.keys()].sort(), ['github-nightly-contract', 'github-service', 'github-verdict', 'gitlab-service'])
 })
 
 t.test('the GitHub Actions service recipe: health-waited, reset through the control API, synced by a Python client', { skip }, async (t) => {
@@ -126,4 +127,37 @@ t.test('the nightly contract job checks a deployment, writing JUnit, a profile a
   runAll(t, commands, cwd)
   for (const file of ['contract.xml', 'staging-profile.json', 'contract-ledger.json']) t.ok(existsSync(join(cwd, file)), `wrote ${file}`)
   t.match(readFileSync(join(cwd, 'contract.xml'), 'utf8'), /<testsuites [^>]*failures="0"/)
+})
+
+/** The judged-client recipe in a folder whose tests are `tests`: its steps' exit statuses, on a free port. */
+async function judgedJob(t: Test, tests: string): Promise<{ cwd: string; statuses: Array<number | null> }> {
+  const job = recipes.get('github-verdict').jobs.judged
+  const cwd = workspace(t, tests)
+  const port = await freePort()
+  const env: Env = { ...job.env, JOBBOARD_PORT: String(port), JOBBOARD_URL: `http://127.0.0.1:${port}` }
+  const statuses: Array<number | null> = []
+  for (const step of (job.steps as Step[]).filter((s) => s.run !== undefined)) {
+    if (step.name?.startsWith('install')) {
+      t.match(step.run, /curl .*jobboard-kit.* && chmod \+x jobboard-kit/)
+      copyFileSync(EXE, join(cwd, 'jobboard-kit'))
+      continue
+    }
+    const run = spawnSync('bash', ['-eo', 'pipefail', '-c', step.run as string], { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env }, encoding: 'utf8', timeout: 120_000 })
+    statuses.push(run.status)
+  }
+  return { cwd, statuses }
+}
+
+const client = (mistake = '') => `python3 ${JSON.stringify(join(ROOT, 'examples', 'python', 'sync.py'))} --url "$1"${mistake}`
+
+t.test('the judged-client recipe passes a client that keeps the rules and writes the verdict as JUnit', { skip }, async (t) => {
+  const { cwd, statuses } = await judgedJob(t, client())
+  t.same(statuses, [0], 'the step passes: the fake stopped with exit 0')
+  t.match(readFileSync(join(cwd, 'verdict.xml'), 'utf8'), /<testsuites[^>]*failures="0"/)
+})
+
+t.test('the judged-client recipe fails the job when the client sends a request without credentials', { skip }, async (t) => {
+  const { cwd, statuses } = await judgedJob(t, client(' --mistake no-credentials'))
+  t.same(statuses, [1], "the step fails with the fake's exit code 1")
+  t.match(readFileSync(join(cwd, 'verdict.xml'), 'utf8'), /credentials/)
 })

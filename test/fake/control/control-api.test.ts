@@ -294,14 +294,14 @@ t.test('the journal records answers cut short and requests the client gave up on
   const { mock, url } = await served(t, { rateLimitWindow: 0 })
   await post(`${url}/__mock/faults`, { path: '/api/v1/candidates/resume/1', truncate: true })
   await fetch(`${url}/api/v1/candidates/resume/1`, { headers: AUTH }).then((r) => r.arrayBuffer()).catch(() => undefined)
-  await post(`${url}/__mock/faults`, { path: '/api/v1/metrics/list', delayMs: 4000 })
+  await post(`${url}/__mock/faults`, { path: '/api/v1/metrics/list', delayMs: 1000 })
   await fetch(`${url}/api/v1/metrics/list`, { headers: AUTH, signal: AbortSignal.timeout(200) }).catch(() => undefined)
   // the journal hears of the closed connection as the socket closes: wait for it, not for a time
   for (let i = 0; i < 100 && mock.journal.list().length < 2; i++) await new Promise((resolve) => setImmediate(resolve))
   const entries = (await json(`${url}/__mock/requests`)).body.data
   t.match(entries, [
     { url: '/api/v1/candidates/resume/1', status: 200, fault: 'truncate' },
-    { url: '/api/v1/metrics/list', status: 0, fault: 'delay 4000 ms' },
+    { url: '/api/v1/metrics/list', status: 0, fault: 'delay 1000 ms' },
   ])
 })
 

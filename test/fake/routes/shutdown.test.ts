@@ -10,7 +10,10 @@ t.test('close() releases a request held by a delay fault, which then answers 200
   const { app, port } = await listening(t)
   app.controller.addFault({ path: '/api/v1/metrics/list', delayMs: 600_000 })
   const held = fetch(`http://127.0.0.1:${port}/api/v1/metrics/list`, { headers: { ...AUTH, connection: 'close' } })
-  await new Promise((resolve) => setTimeout(resolve, 200))
+  // held once it has taken the fault (used up by one request), not after a guessed time: a
+  // busy machine may not have accepted the connection yet
+  for (let tries = 0; tries < 1000 && app.board.faults.list().length > 0; tries++) await new Promise((resolve) => setTimeout(resolve, 10))
+  t.same(app.board.faults.list(), [], 'the request took the delay fault')
   await app.close()
   const answer = await held
   t.equal(answer.status, 200, 'the request in flight finished')
