@@ -2,7 +2,8 @@
 // requests delay faults hold, answers new ones 503 `{status, message}`, and closes what
 // is still open after shutdownTimeout.
 import t from 'tap'
-import { connect } from 'node:net'
+import { connect, type Socket } from 'node:net'
+import { Agent } from 'undici'
 import { AUTH } from '../../helpers/board.js'
 import { listening } from '../../helpers/socket.js'
 
@@ -67,4 +68,27 @@ t.test('a connection still open after shutdownTimeout is closed, and close() res
   await app.close()
   await closed
   t.ok(socket.destroyed, 'the connection was closed')
+})
+
+t.test('close() closes idle keep-alive connections at once, even after a client gave up on a held request', { timeout: 10_000 }, async (t) => {
+  // with no shutdownTimeout only the fake itself closes an idle connection: Node's own
+  // closeIdleConnections took one for busy once a client had hung up on a held request,
+  // and close() waited for the client to hang up too (fetch's pool: 4 s; for ever here)
+  const { app, port } = await listening(t, { shutdownTimeout: 0 })
+  const url = `http://127.0.0.1:${port}`
+  const client = new Agent({ keepAliveTimeout: 600_000, keepAliveMaxTimeout: 600_000 })
+  t.teardown(() => client.destroy())
+  const sockets: Socket[] = []
+  app.server.on('connection', (socket: Socket) => sockets.push(socket))
+  const ask = (path: string, init: RequestInit = {}) => fetch(`${url}${path}`, { ...init, dispatcher: client } as RequestInit)
+  const fault = await ask('/__mock/faults', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: '/api/v1/metrics/list', delayMs: 600_000 }) })
+  t.equal(fault.status, 201)
+  await fault.arrayBuffer()
+  await ask('/api/v1/metrics/list', { headers: AUTH, signal: AbortSignal.timeout(200) }).catch(() => undefined)
+  const answer = await ask('/api/v1/candidates/list', { headers: AUTH })
+  t.equal(answer.status, 200)
+  await answer.arrayBuffer()
+  t.ok(sockets.some((socket) => !socket.destroyed), 'a keep-alive connection is open')
+  await app.close()
+  t.ok(sockets.every((socket) => socket.destroyed), 'close() closed every connection itself')
 })
