@@ -25,6 +25,8 @@ export interface SyncOptions {
   windowSeconds?: number
   /** Files downloaded per round at most, so one round stays short. */
   downloadsPerRound?: number
+  /** Milliseconds one request may take before the client gives up on it and tries again next round. */
+  timeoutMs?: number
 }
 
 /** What a client holds between rounds: its copy of each list and where each walk stands. */
@@ -88,7 +90,7 @@ export class SyncClient {
   protected readonly options: Required<Omit<SyncOptions, 'now' | 'fetch'>> & Pick<SyncOptions, 'now' | 'fetch'>
 
   constructor(options: SyncOptions, state: SyncState = newState()) {
-    this.options = { windowSeconds: 900, downloadsPerRound: 20, ...options }
+    this.options = { windowSeconds: 900, downloadsPerRound: 20, timeoutMs: 30_000, ...options }
     this.state = state
   }
 
@@ -117,7 +119,8 @@ export class SyncClient {
   /** One request; a 429 or another failure throws Deferred, with Retry-after noted. */
   protected async request(method: 'GET' | 'POST', url: string, body?: unknown): Promise<Response> {
     this.state.asked.set(url, this.now())
-    const init: RequestInit = { method, headers: this.headers() }
+    // a board that holds a request must not hold the whole sync: give up, resume next round
+    const init: RequestInit = { method, headers: this.headers(), signal: AbortSignal.timeout(this.options.timeoutMs) }
     if (body !== undefined) init.body = this.encode(body, init)
     let answer: Response
     try {

@@ -102,7 +102,8 @@ t.test('the correct client lives through the bad day (outages, slow answers, a r
   const board = boardAt(url)
   // the activity plays the day: the client only makes its rounds, a quarter of an hour and a minute apart, past the day's end
   const day: Day = { rounds: 40, gapSeconds: 16 * 60, requestSeconds: 5 }
-  const client = new SyncClient({ baseUrl: url, user: 'jobboard', password: 'jobboard', now: () => fake.board.clock.now(), fetch: dayFetch(board, day) })
+  // the outage holds requests 10 s: the client gives up on one after half a second (real time), as it would after 30 s in production
+  const client = new SyncClient({ baseUrl: url, user: 'jobboard', password: 'jobboard', now: () => fake.board.clock.now(), fetch: dayFetch(board, day), timeoutMs: 500 })
   client.state.jobs.push(client.jobToPost())
   await live(client, board, day)
   t.equal(fake.activity.status()?.pending, 0, 'the whole day was played')
@@ -110,4 +111,5 @@ t.test('the correct client lives through the bad day (outages, slow answers, a r
   const verdict = fake.verdict()
   assertVerdict(t, () => verdict)
   t.ok(fake.journal.list().some((entry) => entry.status === 503), 'the client met the outage')
+  t.ok(fake.journal.list().some((entry) => entry.fault?.startsWith('delay')), 'and a held request, which it gave up on')
 })
