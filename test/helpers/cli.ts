@@ -96,9 +96,9 @@ export async function runToEnd(args: string[], env: NodeJS.ProcessEnv = {}): Pro
   return { code, stdout: captured.stdout(), stderr: captured.stderr() }
 }
 
-/** The CLI as a child process, from source. */
+/** The CLI as a child process, from source (loaded as the tests are: test/helpers/register.mjs). */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } })
+  return spawn(process.execPath, ['--import', './test/helpers/register.mjs', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } })
 }
 
 /** Starts `jobboard-kit serve` as a process and answers its URL once it prints the listening line. */
