@@ -28,6 +28,7 @@ import {
 } from './report.js'
 import type { ServerCpu, ServerReady, ServerSpec } from './server.js'
 import { measureRecord, renderRecord, type RecordFigures } from './record.js'
+import { measureVerdictScale, renderVerdictScale, type VerdictScaleFigures } from './verdict.js'
 import { buildExecutable, buildPackage, measureBuild, measureStartup, type BuildFigures, type StartupFigures } from './startup.js'
 import { ceilingTarget, depthTargets, fetchEach, limitedTargets, openTargets, readBoard, readDepth, SAME_BYTES_ROWS, sameBytes } from './targets.js'
 
@@ -363,6 +364,8 @@ async function main(): Promise<void> {
 
     progress('record: the default board, requests per record…')
     const recordings: RecordFigures[] = [await measureRecord('default')]
+    progress('verdict: a journal of 100,000 entries, then the verdict…')
+    const verdictScale: VerdictScaleFigures = await measureVerdictScale()
 
     let largeRows: Row[] = []
     if (settings.large) {
@@ -398,6 +401,7 @@ async function main(): Promise<void> {
         ...boards.map((b) => `${b.scenario} board, CLI spawn to first answer: ${b.spawnMs.toFixed(0)} ms; createMockServer to first answer: ${b.firstAnswerMs.toFixed(0)} ms; peak RSS ${(b.peakRss / 1048576).toFixed(0)} MiB`),
         ...builds.skipped.map((s) => `${s.scenario} board: not measured (${s.reason})`),
         ...recordings.map(renderRecord),
+        renderVerdictScale(verdictScale),
         'of ceiling: req/s as a share of the bare Fastify route in the same round (higher is better).',
         '× ceiling: latency as a multiple of that route\'s (lower is better). See bench/README.md.',
       ].join('\n'),
@@ -416,6 +420,7 @@ async function main(): Promise<void> {
       ...(settings.verdict ? { verdictCosts: costs } : {}),
       rows: allRows,
       record: recordings,
+      verdictScale,
     }
     const text = `${JSON.stringify(report, null, 2)}\n`
     await mkdir(RESULTS, { recursive: true })
