@@ -101,6 +101,8 @@ function parseSettings(argv: string[]): Settings | undefined {
 
 interface Server {
   url: string
+  /** With `twin`: the same board with the verdict off, in the same process. */
+  offUrl?: string | undefined
   build: Build
   /** CPU time the server process has used, in microseconds. */
   cpu(): Promise<number>
@@ -147,7 +149,7 @@ function startServer(name: string, spec: ServerSpec, timeoutMs: number): Promise
         return
       }
       clearTimeout(timer)
-      resolve({ url: message.url, build: { name, ms: message.buildMs, rssBytes: message.rss }, cpu, close })
+      resolve({ url: message.url, offUrl: message.offUrl, build: { name, ms: message.buildMs, rssBytes: message.rss }, cpu, close })
     })
   })
 }
@@ -304,8 +306,10 @@ async function main(): Promise<void> {
   try {
     // One at a time: a board builds on one core, and two at once would time each other.
     const ceilingServer = await started('ceiling app', { kind: 'ceiling' })
-    const open = await started('default board (rate limit off)', { kind: 'fake', scenario: 'default', rateLimitWindow: 0 })
-    const limited = await started('default board (window 900)', { kind: 'fake', scenario: 'default', rateLimitWindow: 900 })
+    // with --verdict each process also holds the board's twin with the verdict off
+    const twin = settings.verdict
+    const open = await started(`default board (rate limit off)${twin ? ', and its twin' : ''}`, { kind: 'fake', scenario: 'default', rateLimitWindow: 0, twin })
+    const limited = await started(`default board (window 900)${twin ? ', and its twin' : ''}`, { kind: 'fake', scenario: 'default', rateLimitWindow: 900, twin })
     const facts = await readBoard(open.url)
     const ceiling: Load = { target: ceilingTarget(ceilingServer.url), server: ceilingServer }
     const openLoads: Load[] = []
@@ -320,12 +324,14 @@ async function main(): Promise<void> {
       ...depth.targets.map((target): Load => ({ target, server: open })),
       ...limitedTargets(limited.url, facts, settings.connections).map((target): Load => ({ target, server: limited })),
     ]
-    const offBoards: Server[] = []
     if (settings.verdict) {
-      // the same endpoints on boards that judge nothing: each row's twin, measured beside it (measure)
-      const openOff = await started('default board, verdict off (rate limit off)', { kind: 'fake', scenario: 'default', rateLimitWindow: 0, verdict: false })
-      const limitedOff = await started('default board, verdict off (window 900)', { kind: 'fake', scenario: 'default', rateLimitWindow: 900, verdict: false })
-      offBoards.push(openOff, limitedOff)
+      // the same endpoints on the twin boards, which judge nothing: each row's twin, measured beside it (measure)
+      const twinOf = (server: Server): Server => {
+        if (server.offUrl === undefined) throw new Error(`${server.build.name} started without its twin.`)
+        return { ...server, url: server.offUrl }
+      }
+      const openOff = twinOf(open)
+      const limitedOff = twinOf(limited)
       const off = (target: Target, server: Server): [string, Load] => [target.name, { target: { ...target, name: `${target.name}${VERDICT_OFF}` }, server }]
       const twins = new Map<string, Load>([
         ...openTargets(openOff.url, facts).map((t) => off(t, openOff)),
@@ -347,7 +353,7 @@ async function main(): Promise<void> {
     for (const { scenario, reason } of builds.skipped) progress(`--${scenario}: ${reason}; its build is not measured.`)
     if (settings.startupRuns > 0 || builds.scenarios.length > 0) {
       // the stand-alone measures run the built package, as users do: build this commit first
-      await Promise.all([open.close(), limited.close(), ...offBoards.map((board) => board.close())])
+      await Promise.all([open.close(), limited.close()])
       progress('building dist/ for the start-up measures…')
       await buildPackage()
     }
@@ -370,7 +376,7 @@ async function main(): Promise<void> {
     let largeRows: Row[] = []
     if (settings.large) {
       // Free the default boards' memory before the large one is built beside the ceiling.
-      await Promise.all([open.close(), limited.close(), ...offBoards.map((board) => board.close())])
+      await Promise.all([open.close(), limited.close()])
       progress('building the large board…')
       const large = await started('large board (rate limit off)', { kind: 'fake', scenario: 'large', rateLimitWindow: 0 }, 300_000)
       const largeDepth = depthTargets(large.url, await readDepth(large.url), 'large: ')
