@@ -9,7 +9,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { runLoad, type LoadSettings, type Target } from './load.js'
+import { runLoad, warm, type LoadSettings, type Target } from './load.js'
 import {
   againstCeiling,
   latencyRatios,
@@ -240,6 +240,10 @@ function progress(text: string): void {
   process.stderr.write(`${text}\n`)
 }
 
+const VERDICT_OFF = ' (verdict off)'
+/** Seconds of unmeasured load on each row and its twin before the first round (--verdict). */
+const VERDICT_SETTLE_SECONDS = 3
+
 /**
  * A target and the server it loads; the ceiling that sends the same bytes, if measured;
  * and, with --verdict, the same target on a board with the verdict off.
@@ -263,6 +267,16 @@ async function measure(label: string, ceiling: Load, loads: Load[], settings: Se
   // each row below the bare route that sent its bytes, when there is one, and above its twin
   const order = [ceiling.target, ...loads.flatMap(({ target, own, off }) => [...(own ? [own.target] : []), target, ...(off ? [off.target] : [])])]
   const results = new Map<Target, RoundResult[]>(order.map((target) => [target, []]))
+  // A row and its twin are compared round by round; a server's code takes some seconds of
+  // a route's load to settle (the first rounds of a row ran up to 15 % slower on one board
+  // of two identical ones), so before the first round each of them is loaded, unmeasured.
+  for (const { target, server, off } of loads) {
+    if (off === undefined) continue
+    for (const turn of [{ target, server }, off]) {
+      progress(`${label} settling: ${turn.target.name}`)
+      await warm(turn.target, settings, VERDICT_SETTLE_SECONDS)
+    }
+  }
   for (let round = 1; round <= settings.rounds; round++) {
     const run = async ({ target, server }: Load) => {
       const sample = await runLoad(target, settings, server.cpu)
@@ -288,8 +302,6 @@ async function measure(label: string, ceiling: Load, loads: Load[], settings: Se
   })
   return { rows: [...rows.values()], twins }
 }
-
-const VERDICT_OFF = ' (verdict off)'
 
 async function main(): Promise<void> {
   const settings = parseSettings(process.argv.slice(2))
