@@ -80,6 +80,12 @@ export async function send(target: Target, connections: number, amount: number):
   await fire(target, Math.min(connections, amount), { amount })
 }
 
+/** Loads a target for a time, unmeasured: the server's code settles before anything is measured. */
+export async function warm(target: Target, settings: LoadSettings, seconds: number): Promise<void> {
+  await target.prepare?.()
+  await fire(target, settings.connections, { duration: seconds })
+}
+
 /**
  * Warms up, prepares the server, then measures. `serverCpu` reads the server process's
  * CPU time in microseconds.

@@ -166,3 +166,62 @@ export function latencyRatios(rows: Row[], pairs: LatencyPair[]): LatencyRatio[]
 export function renderRatios(ratios: LatencyRatio[]): string {
   return ratios.map((r) => `${r.name}: latency p50 ×${fixed(2)(r.p50Ratio)}, p99 ×${fixed(2)(r.p99Ratio)} (goal ≤ 1.3)`).join('\n')
 }
+
+/**
+ * What the verdict costs one endpoint: its row with the verdict on against its twin with
+ * it off, round by round (the two were measured in the same round, in turns, against the
+ * same ceiling sample, so the ceiling cancels out of each round's ratio). Each figure is
+ * the median of the rounds' own figures, with the lowest and highest beside it: a spread
+ * wider than the median says the machine, not the verdict, moved the number.
+ */
+export interface VerdictCost {
+  name: string
+  /** 1 − req/s on ÷ req/s off: 0.1 is a tenth fewer answers per second. */
+  rpsCost: number
+  rpsCostMin: number
+  rpsCostMax: number
+  /** Server CPU per answer on ÷ off, − 1: 0.1 is a tenth more CPU per answer, whichever side was the limit. */
+  cpuCost: number
+  cpuCostMin: number
+  cpuCostMax: number
+  /** Each round's req/s, on and off, as measured. */
+  rounds: Array<{ on: number; off: number }>
+}
+
+export function verdictCosts(twins: ReadonlyArray<readonly [Row, Row]>): VerdictCost[] {
+  return twins.map(([on, off]) => {
+    const paired = on.rounds.flatMap((round, i) => {
+      const twin = off.rounds[i]
+      return twin === undefined || twin.rps === 0 || twin.cpuPerAnswer === 0 ? [] : [{ on: round, off: twin }]
+    })
+    const rps = paired.map(({ on, off }) => 1 - on.rps / off.rps)
+    const cpu = paired.map(({ on, off }) => on.cpuPerAnswer / off.cpuPerAnswer - 1)
+    const low = (values: number[]) => (values.length === 0 ? Number.NaN : Math.min(...values))
+    const high = (values: number[]) => (values.length === 0 ? Number.NaN : Math.max(...values))
+    return {
+      name: on.name,
+      rpsCost: median(rps),
+      rpsCostMin: low(rps),
+      rpsCostMax: high(rps),
+      cpuCost: median(cpu),
+      cpuCostMin: low(cpu),
+      cpuCostMax: high(cpu),
+      rounds: paired.map(({ on, off }) => ({ on: on.rps, off: off.rps })),
+    }
+  })
+}
+
+export function renderVerdictCost(costs: VerdictCost[]): string {
+  const pct = (n: number) => `${fixed(1)(n * 100)} %`
+  const header = ['endpoint', 'req/s cost', 'rounds from … to', 'server CPU/answer', 'rounds from … to']
+  const cells = costs.map((c) => [c.name, pct(c.rpsCost), `${pct(c.rpsCostMin)} … ${pct(c.rpsCostMax)}`, `${c.cpuCost >= 0 ? '+' : ''}${pct(c.cpuCost)}`, `${pct(c.cpuCostMin)} … ${pct(c.cpuCostMax)}`])
+  const widths = header.map((title, i) => Math.max(title.length, ...cells.map((line) => (line[i] ?? '').length)))
+  const format = (line: string[]) => line.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ').trimEnd()
+  return [
+    'verdict cost: each endpoint with the verdict on against the same requests with it off, measured in turns in the same',
+    'rounds against the same ceiling; the median of the rounds\' own figures, then the lowest and highest (goal: req/s at most 10 % less):',
+    format(header),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...cells.map(format),
+  ].join('\n')
+}

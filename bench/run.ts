@@ -9,24 +9,28 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { runLoad, type LoadSettings, type Target } from './load.js'
+import { runLoad, warm, type LoadSettings, type Target } from './load.js'
 import {
   againstCeiling,
   latencyRatios,
   renderBuilds,
   renderRatios,
   renderTable,
+  renderVerdictCost,
   summarise,
+  verdictCosts,
   type Build,
   type LatencyPair,
   type LatencyRatio,
   type RoundResult,
   type Row,
+  type VerdictCost,
 } from './report.js'
 import type { ServerCpu, ServerReady, ServerSpec } from './server.js'
 import { measureRecord, renderRecord, type RecordFigures } from './record.js'
+import { measureVerdictScale, renderVerdictScale, type VerdictScaleFigures } from './verdict.js'
 import { buildExecutable, buildPackage, measureBuild, measureStartup, type BuildFigures, type StartupFigures } from './startup.js'
-import { ceilingTarget, depthTargets, limitedTargets, openTargets, readBoard, readDepth, SAME_BYTES_ROWS, sameBytes } from './targets.js'
+import { ceilingTarget, depthTargets, fetchEach, limitedTargets, openTargets, readBoard, readDepth, SAME_BYTES_ROWS, sameBytes } from './targets.js'
 
 const HELP = `Usage: npm run bench -- [options]
 
@@ -97,6 +101,8 @@ function parseSettings(argv: string[]): Settings | undefined {
 
 interface Server {
   url: string
+  /** With `twin`: the same board with the verdict off, in the same process. */
+  offUrl?: string | undefined
   build: Build
   /** CPU time the server process has used, in microseconds. */
   cpu(): Promise<number>
@@ -143,7 +149,7 @@ function startServer(name: string, spec: ServerSpec, timeoutMs: number): Promise
         return
       }
       clearTimeout(timer)
-      resolve({ url: message.url, build: { name, ms: message.buildMs, rssBytes: message.rss }, cpu, close })
+      resolve({ url: message.url, offUrl: message.offUrl, build: { name, ms: message.buildMs, rssBytes: message.rss }, cpu, close })
     })
   })
 }
@@ -234,49 +240,67 @@ function progress(text: string): void {
   process.stderr.write(`${text}\n`)
 }
 
-/** A target, the server it loads, and the ceiling that sends the same bytes, if measured. */
-type Load = [Target, Server, Load?]
+const VERDICT_OFF = ' (verdict off)'
+/** Seconds of unmeasured load on each row and its twin before the first round (--verdict). */
+const VERDICT_SETTLE_SECONDS = 3
+
+/**
+ * A target and the server it loads; the ceiling that sends the same bytes, if measured;
+ * and, with --verdict, the same target on a board with the verdict off.
+ */
+interface Load {
+  target: Target
+  server: Server
+  own?: Load | undefined
+  off?: Load | undefined
+}
 
 /**
  * Every round measures the ceiling, then each target once, so each target's ratio is
- * taken against a ceiling measured moments before it on the same machine state.
+ * taken against a ceiling measured moments before it on the same machine state. A
+ * target with a verdict-off twin is measured beside it in the same round, against the
+ * same ceiling sample, the two in turns (on first in odd rounds, off first in even ones)
+ * so that neither always meets the machine warmer or busier. Answers the rows, and each
+ * pair of rows (verdict on, verdict off) as measured.
  */
-async function measure(label: string, ceiling: Load, loads: Load[], settings: Settings): Promise<Row[]> {
-  // each row below the bare route that sent its bytes, when there is one
-  const order = [ceiling[0], ...loads.flatMap(([target, , own]) => (own === undefined ? [target] : [target, own[0]]))]
+async function measure(label: string, ceiling: Load, loads: Load[], settings: Settings): Promise<{ rows: Row[]; twins: Array<[Row, Row]> }> {
+  // each row below the bare route that sent its bytes, when there is one, and above its twin
+  const order = [ceiling.target, ...loads.flatMap(({ target, own, off }) => [...(own ? [own.target] : []), target, ...(off ? [off.target] : [])])]
   const results = new Map<Target, RoundResult[]>(order.map((target) => [target, []]))
+  // A row and its twin are compared round by round; a server's code takes some seconds of
+  // a route's load to settle (the first rounds of a row ran up to 15 % slower on one board
+  // of two identical ones), so before the first round each of them is loaded, unmeasured.
+  for (const { target, server, off } of loads) {
+    if (off === undefined) continue
+    for (const turn of [{ target, server }, off]) {
+      progress(`${label} settling: ${turn.target.name}`)
+      await warm(turn.target, settings, VERDICT_SETTLE_SECONDS)
+    }
+  }
   for (let round = 1; round <= settings.rounds; round++) {
-    const run = async ([target, server]: Load) => {
+    const run = async ({ target, server }: Load) => {
       const sample = await runLoad(target, settings, server.cpu)
       progress(`${label} round ${round}/${settings.rounds}: ${target.name} ${sample.rps.toFixed(0)} req/s`)
       return sample
     }
     const top = await run(ceiling)
-    results.get(ceiling[0])?.push(againstCeiling(top, top))
+    results.get(ceiling.target)?.push(againstCeiling(top, top))
     for (const load of loads) {
-      const own = load[2]
+      const { own, off } = load
       // the same bytes from a bare route, just before: the row's ratio is taken against it
       const same = own === undefined ? top : await run(own)
-      if (own !== undefined) results.get(own[0])?.push(againstCeiling(same, top))
-      results.get(load[0])?.push(againstCeiling(await run(load), same))
+      if (own !== undefined) results.get(own.target)?.push(againstCeiling(same, top))
+      const turns = off === undefined ? [load] : round % 2 === 1 ? [load, off] : [off, load]
+      for (const turn of turns) results.get(turn.target)?.push(againstCeiling(await run(turn), same))
     }
   }
-  return [...results].map(([target, rounds]) => summarise(target.name, target.expect, rounds))
-}
-
-const VERDICT_OFF = ' (verdict off)'
-
-/** Each row's throughput with the verdict on as a share of its twin's with it off (both against the same ceiling). */
-function renderVerdictCost(rows: Row[]): string {
-  const byName = new Map(rows.map((row) => [row.name, row]))
-  const lines = ['verdict cost (req/s with the verdict on, against the same row with it off; goal: at most 10 % less):']
-  for (const row of rows) {
-    const twin = byName.get(`${row.name}${VERDICT_OFF}`)
-    if (!twin || twin.rpsRatio === 0) continue
-    const cost = 1 - row.rpsRatio / twin.rpsRatio
-    lines.push(`  ${row.name.padEnd(56)} ${(cost * 100).toFixed(1).padStart(6)} %`)
-  }
-  return lines.join('\n')
+  const rows = new Map([...results].map(([target, rounds]) => [target, summarise(target.name, target.expect, rounds)]))
+  const twins = loads.flatMap(({ target, off }): Array<[Row, Row]> => {
+    const on = rows.get(target)
+    const offRow = off === undefined ? undefined : rows.get(off.target)
+    return on && offRow ? [[on, offRow]] : []
+  })
+  return { rows: [...rows.values()], twins }
 }
 
 async function main(): Promise<void> {
@@ -294,37 +318,46 @@ async function main(): Promise<void> {
   try {
     // One at a time: a board builds on one core, and two at once would time each other.
     const ceilingServer = await started('ceiling app', { kind: 'ceiling' })
-    const open = await started('default board (rate limit off)', { kind: 'fake', scenario: 'default', rateLimitWindow: 0 })
-    const limited = await started('default board (window 900)', { kind: 'fake', scenario: 'default', rateLimitWindow: 900 })
+    // with --verdict each process also holds the board's twin with the verdict off
+    const twin = settings.verdict
+    const open = await started(`default board (rate limit off)${twin ? ', and its twin' : ''}`, { kind: 'fake', scenario: 'default', rateLimitWindow: 0, twin })
+    const limited = await started(`default board (window 900)${twin ? ', and its twin' : ''}`, { kind: 'fake', scenario: 'default', rateLimitWindow: 900, twin })
     const facts = await readBoard(open.url)
-    const ceiling: Load = [ceilingTarget(ceilingServer.url), ceilingServer]
+    const ceiling: Load = { target: ceilingTarget(ceilingServer.url), server: ceilingServer }
     const openLoads: Load[] = []
     for (const target of openTargets(open.url, facts)) {
       const own = SAME_BYTES_ROWS.includes(target.name) ? await sameBytes(ceilingServer.url, target) : undefined
-      openLoads.push([target, open, own === undefined ? undefined : [own, ceilingServer]])
+      openLoads.push({ target, server: open, own: own === undefined ? undefined : { target: own, server: ceilingServer } })
     }
     const depth = depthTargets(open.url, await readDepth(open.url))
     const pairs: LatencyPair[] = [...depth.pairs]
     const loads: Load[] = [
       ...openLoads,
-      ...depth.targets.map((t): Load => [t, open]),
-      ...limitedTargets(limited.url, facts, settings.connections).map((t): Load => [t, limited]),
+      ...depth.targets.map((target): Load => ({ target, server: open })),
+      ...limitedTargets(limited.url, facts, settings.connections).map((target): Load => ({ target, server: limited })),
     ]
-    const offBoards: Server[] = []
     if (settings.verdict) {
-      // the same endpoints on boards that judge nothing, each row right after its twin, against the same ceiling
-      const openOff = await started('default board, verdict off (rate limit off)', { kind: 'fake', scenario: 'default', rateLimitWindow: 0, verdict: false })
-      const limitedOff = await started('default board, verdict off (window 900)', { kind: 'fake', scenario: 'default', rateLimitWindow: 900, verdict: false })
-      offBoards.push(openOff, limitedOff)
-      const off = (target: Target, url: string): Target => ({ ...target, name: `${target.name}${VERDICT_OFF}`, url })
+      // the same endpoints on the twin boards, which judge nothing: each row's twin, measured beside it (measure)
+      const twinOf = (server: Server): Server => {
+        if (server.offUrl === undefined) throw new Error(`${server.build.name} started without its twin.`)
+        return { ...server, url: server.offUrl }
+      }
+      const openOff = twinOf(open)
+      const limitedOff = twinOf(limited)
+      const off = (target: Target, server: Server): [string, Load] => [target.name, { target: { ...target, name: `${target.name}${VERDICT_OFF}` }, server }]
       const twins = new Map<string, Load>([
-        ...openTargets(openOff.url, facts).map((t): [string, Load] => [t.name, [off(t, openOff.url), openOff]]),
-        ...depthTargets(openOff.url, await readDepth(openOff.url)).targets.map((t): [string, Load] => [t.name, [off(t, openOff.url), openOff]]),
-        ...limitedTargets(limitedOff.url, facts, settings.connections).map((t): [string, Load] => [t.name, [off(t, limitedOff.url), limitedOff]]),
+        ...openTargets(openOff.url, facts).map((t) => off(t, openOff)),
+        ...depthTargets(openOff.url, await readDepth(openOff.url)).targets.map((t) => off(t, openOff)),
+        ...limitedTargets(limitedOff.url, facts, settings.connections).map((t) => off(t, limitedOff)),
       ])
-      loads.splice(0, loads.length, ...loads.flatMap((load) => [load, ...[twins.get(load[0].name)].filter((t): t is Load => t !== undefined)]))
+      for (const load of loads) {
+        load.off = twins.get(load.target.name)
+        // the on board met these requests once when its bytes were copied (sameBytes): the twin meets them too
+        if (load.off && load.own) await fetchEach(load.off.target)
+      }
     }
-    const rows = await measure('default', ceiling, loads, settings)
+    const { rows, twins } = await measure('default', ceiling, loads, settings)
+    const costs: VerdictCost[] = verdictCosts(twins)
 
     let startup: StartupFigures | undefined
     const boards: BuildFigures[] = []
@@ -332,7 +365,7 @@ async function main(): Promise<void> {
     for (const { scenario, reason } of builds.skipped) progress(`--${scenario}: ${reason}; its build is not measured.`)
     if (settings.startupRuns > 0 || builds.scenarios.length > 0) {
       // the stand-alone measures run the built package, as users do: build this commit first
-      await Promise.all([open.close(), limited.close(), ...offBoards.map((board) => board.close())])
+      await Promise.all([open.close(), limited.close()])
       progress('building dist/ for the start-up measures…')
       await buildPackage()
     }
@@ -349,19 +382,21 @@ async function main(): Promise<void> {
 
     progress('record: the default board, requests per record…')
     const recordings: RecordFigures[] = [await measureRecord('default')]
+    progress('verdict: a journal of 100,000 entries, then the verdict…')
+    const verdictScale: VerdictScaleFigures = await measureVerdictScale()
 
     let largeRows: Row[] = []
     if (settings.large) {
       // Free the default boards' memory before the large one is built beside the ceiling.
-      await Promise.all([open.close(), limited.close(), ...offBoards.map((board) => board.close())])
+      await Promise.all([open.close(), limited.close()])
       progress('building the large board…')
       const large = await started('large board (rate limit off)', { kind: 'fake', scenario: 'large', rateLimitWindow: 0 }, 300_000)
       const largeDepth = depthTargets(large.url, await readDepth(large.url), 'large: ')
       pairs.push(...largeDepth.pairs)
-      const loads = largeDepth.targets.map((t): Load => [t, large])
+      const loads = largeDepth.targets.map((target): Load => ({ target, server: large }))
       // Its own row: the large rows' ratios are taken against this ceiling, not the first.
-      const again: Load = [{ ...ceiling[0], name: 'ceiling, in the large rounds' }, ceilingServer]
-      largeRows = await measure('large', again, loads, settings)
+      const again: Load = { target: { ...ceiling.target, name: 'ceiling, in the large rounds' }, server: ceilingServer }
+      largeRows = (await measure('large', again, loads, settings)).rows
     }
 
     const serverBuilds = servers.map((s) => s.build)
@@ -379,11 +414,12 @@ async function main(): Promise<void> {
         '',
         renderRatios(ratios),
         '',
-        ...(settings.verdict ? [renderVerdictCost(allRows), ''] : []),
+        ...(settings.verdict ? [renderVerdictCost(costs), ''] : []),
         ...(startup ? [renderStartup(startup), ''] : []),
         ...boards.map((b) => `${b.scenario} board, CLI spawn to first answer: ${b.spawnMs.toFixed(0)} ms; createMockServer to first answer: ${b.firstAnswerMs.toFixed(0)} ms; peak RSS ${(b.peakRss / 1048576).toFixed(0)} MiB`),
         ...builds.skipped.map((s) => `${s.scenario} board: not measured (${s.reason})`),
         ...recordings.map(renderRecord),
+        renderVerdictScale(verdictScale),
         'of ceiling: req/s as a share of the bare Fastify route in the same round (higher is better).',
         '× ceiling: latency as a multiple of that route\'s (lower is better). See bench/README.md.',
       ].join('\n'),
@@ -393,14 +429,16 @@ async function main(): Promise<void> {
       node: process.version,
       cpus: availableParallelism(),
       date: new Date().toISOString(),
-      settings: { rounds, duration, warmup, connections, maxRequests, large, xl },
+      settings: { rounds, duration, warmup, connections, maxRequests, large, xl, verdict: settings.verdict },
       builds: serverBuilds,
       startup,
       boards,
       skippedBoards: builds.skipped,
       latencyRatios: ratios,
+      ...(settings.verdict ? { verdictCosts: costs } : {}),
       rows: allRows,
       record: recordings,
+      verdictScale,
     }
     const text = `${JSON.stringify(report, null, 2)}\n`
     await mkdir(RESULTS, { recursive: true })

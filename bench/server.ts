@@ -1,13 +1,19 @@
 // The server side of the benchmark, run as a child process by bench/run.ts: either the
-// bare Fastify ceiling or one fake board. It listens on 127.0.0.1, reports its URL and
-// build time over IPC, and stops when the parent says so or goes away. Keeping the
-// server in its own process gives it a core of its own, apart from the load generator.
+// bare Fastify ceiling or one fake board (with --verdict, two: the same board with the
+// verdict on and off, on two ports of one process). It listens on 127.0.0.1, reports its
+// URLs and build time over IPC, and stops when the parent says so or goes away. Keeping
+// the server in its own process gives it a core of its own, apart from the load generator.
 import Fastify from 'fastify'
 
 /** What the parent asks this child to serve (passed as JSON in argv[2]). */
 export type ServerSpec =
   | { kind: 'ceiling' }
-  | { kind: 'fake'; scenario: string; rateLimitWindow: number; verdict?: boolean }
+  /**
+   * `twin`: also the same board with the verdict off, in this process, so that the two
+   * meet the same compiled code and heap (one process's JIT may settle faster or slower
+   * than another's, by more than the verdict costs).
+   */
+  | { kind: 'fake'; scenario: string; rateLimitWindow: number; verdict?: boolean; twin?: boolean }
 
 /** The child's first message, once it listens. */
 export interface ServerReady {
@@ -17,6 +23,8 @@ export interface ServerReady {
   buildMs: number
   /** Resident set size once built, in bytes. */
   rss: number
+  /** The twin board's URL (verdict off), when asked for. */
+  offUrl?: string | undefined
 }
 
 /** The answer to a 'cpu' message: CPU time this process has used so far, user and system. */
@@ -27,6 +35,7 @@ export interface ServerCpu {
 
 interface Listening {
   url: string
+  offUrl?: string | undefined
   buildMs: number
   close(): Promise<void>
 }
@@ -62,19 +71,20 @@ async function start(spec: ServerSpec): Promise<Listening> {
   // and since values stay valid whenever the bench is run.
   // Imported here so that the ceiling's process loads nothing of the fake.
   const { createMockServer } = await import('../src/fake/server.js')
+  const make = async (verdict: boolean) => {
+    const server = await createMockServer({ scenario: spec.scenario, rateLimitWindow: spec.rateLimitWindow, verdict, clock: 'virtual', host: '127.0.0.1' })
+    // Route schemas compile at ready(); they are part of what a test waits for.
+    await server.app.ready()
+    return server
+  }
   const started = performance.now()
-  const server = await createMockServer({
-    scenario: spec.scenario,
-    rateLimitWindow: spec.rateLimitWindow,
-    verdict: spec.verdict ?? true,
-    clock: 'virtual',
-    host: '127.0.0.1',
-  })
-  // Route schemas compile at ready(); they are part of what a test waits for.
-  await server.app.ready()
+  const server = await make(spec.verdict ?? true)
   const buildMs = performance.now() - started
   const url = await server.listen(0)
-  return { url, buildMs, close: () => server.close() }
+  if (spec.twin !== true) return { url, buildMs, close: () => server.close() }
+  const off = await make(false)
+  const offUrl = await off.listen(0)
+  return { url, offUrl, buildMs, close: async () => void (await Promise.all([server.close(), off.close()])) }
 }
 
 async function main(): Promise<void> {
@@ -82,7 +92,7 @@ async function main(): Promise<void> {
   if (send === undefined) throw new Error('bench/server.ts is started by bench/run.ts, with an IPC channel.')
   const spec = JSON.parse(process.argv[2] ?? '') as ServerSpec
   const listening = await start(spec)
-  const ready: ServerReady = { type: 'ready', url: listening.url, buildMs: listening.buildMs, rss: process.memoryUsage().rss }
+  const ready: ServerReady = { type: 'ready', url: listening.url, offUrl: listening.offUrl, buildMs: listening.buildMs, rss: process.memoryUsage().rss }
   send(ready)
 
   let stopping = false

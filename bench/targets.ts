@@ -105,6 +105,14 @@ export async function sameBytes(ceilingOrigin: string, target: Target): Promise<
   return { name: `  same bytes, bare Fastify`, url: ceilingOrigin, expect: 200, requests: target.requests.map((r) => ({ path: r.path })) }
 }
 
+/** Asks for each of a target's requests once, unmeasured: the board makes and keeps what it would make on a first request. */
+export async function fetchEach(target: Target): Promise<void> {
+  for (const request of target.requests) {
+    const response = await fetch(`${target.url}${String(request.path)}`, { headers: request.headers as Record<string, string>, signal: AbortSignal.timeout(60_000) })
+    await response.arrayBuffer()
+  }
+}
+
 /** Reads, failures and a write on a board without a rate limit. */
 export function openTargets(origin: string, facts: BoardFacts): Target[] {
   const pages = range(1, facts.applicationPages)

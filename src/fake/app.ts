@@ -16,7 +16,7 @@ import { type Auth, registerAuth } from './http/auth.js'
 import { registerBodies, requireJson } from './http/body.js'
 import { answerNodeRefusals, clientErrorHandler, errorPolicy, hostRequired, frameworkErrorHandler, registerErrorAnswers } from './http/error-style.js'
 import { type ArmedFault, faultAnswers } from './http/faults.js'
-import { notePage, requestJournal } from './http/journal.js'
+import { requestJournal } from './http/journal.js'
 import { logMode, type RequestLog } from './http/log.js'
 import { documentedErrors } from './http/prefer.js'
 import { serializerCompiler } from './http/serializer.js'
@@ -53,7 +53,7 @@ declare module 'fastify' {
     answerKey: string | undefined
     /** The month that answer depends on, if it does. */
     answerMonth: string | undefined
-    /** A list page answered 200: whether it gave a next_page URL (the verdict follows walks by it). */
+    /** A list page: whether it gave a next_page URL (the verdict follows walks by it); set by pageAnswer, or by the answer cache on a hit. */
     nextPage: boolean | undefined
   }
   interface FastifyContextConfig {
@@ -171,7 +171,6 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   // answer cache, and a truncate fault
   app.addHook('onSend', (request, reply, payload, done) => {
     if (shutdown.closing) reply.header('connection', 'close')
-    if (board.journal.observer) notePage(request, reply.statusCode, payload)
     done(null, faults.truncate(request, reply, answers.keep(request, reply, payload)))
   })
   // last of the onSend hooks: it sees the answer as it leaves

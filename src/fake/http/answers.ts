@@ -49,6 +49,8 @@ export interface CachedAnswer {
   readonly revision: number
   /** The month the answer was made in, for those that depend on it (metrics). */
   readonly month: string | undefined
+  /** A list page: whether it gave a next page (request.nextPage, told again on a hit). */
+  readonly nextPage?: boolean | undefined
 }
 
 export class AnswerCache {
@@ -114,6 +116,7 @@ export function registerAnswers(app: FastifyInstance, board: Board, watchClose: 
         const key = `${baseUrl(request)} ${answerUrl(request.url, reads)}`
         const hit = answers.get(key, store, month)
         if (hit !== undefined) {
+          request.nextPage = hit.nextPage
           reply.code(200).header('content-type', hit.contentType).send(hit.body)
           return
         }
@@ -147,7 +150,7 @@ export function registerAnswers(app: FastifyInstance, board: Board, watchClose: 
       const key = request.answerKey
       if (key !== undefined && reply.statusCode === 200 && request.fault === undefined && payload.startsWith('{"status":200')) {
         const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8')
-        answers.set(key, { body: Buffer.from(out), contentType, store: board.store, revision: board.store.revision, month: request.answerMonth })
+        answers.set(key, { body: Buffer.from(out), contentType, store: board.store, revision: board.store.revision, month: request.answerMonth, nextPage: request.nextPage })
       }
       return out
     },

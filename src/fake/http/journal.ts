@@ -151,6 +151,7 @@ export function basicUser(header: string | undefined): string {
 const shortDigest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22)
 const JOB_WRITE = new RegExp(`^${API_PREFIX}/job/[a-z]+$`)
 const JOB_FIELDS = `${API_PREFIX}/job/fields`
+const JOB_ADD = `${API_PREFIX}/job/add`
 
 /** A digest of each constrained list as the board holds it now: what job/fields answers. */
 function fieldDigests(board: JournalBoard): Record<string, string> {
@@ -172,19 +173,10 @@ function staleFields(board: JournalBoard, body: unknown): Record<string, string>
   return Object.keys(stale).length > 0 ? stale : undefined
 }
 
+/** The lists a walk is made of: the pages whose next_page the journal notes. */
 const LIST_PAGE = new RegExp(`^${API_PREFIX}/(candidates|applications|timesheets|marketing)/list(\\?|$)`)
-
-/**
- * A list page answered 200: whether it names a next page, read off the end of the body
- * (next_page and prev_page are its last fields), so the cost does not grow with the page.
- */
-export function notePage(request: FastifyRequest, status: number, payload: unknown): void {
-  if (status !== 200 || request.method !== 'GET' || !LIST_PAGE.test(request.url)) return
-  const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload : undefined
-  if (text === undefined) return
-  const at = text.lastIndexOf('"next_page":')
-  request.nextPage = at >= 0 && (typeof text === 'string' ? text.charCodeAt(at + 12) : text[at + 12]) === 0x22
-}
+/** An Authorization header that gives Basic credentials (whether they are right is the auth's business). */
+const BASIC_GIVEN = /^Basic\s+\S/i
 
 /** What the journal reads of a board on every request (a reset replaces its clock, store and scenario). */
 export interface JournalBoard {
@@ -207,6 +199,10 @@ export function requestJournal(board: JournalBoard, requestLog: RequestLog | und
     const retryAfter = status === 429 ? Number(reply?.getHeader('retry-after')) : Number.NaN
     const write = post && JOB_WRITE.test(path) && request.body !== undefined
     const contentType = post ? request.headers['content-type'] : undefined
+    const observer = board.journal.observer
+    // a list page answered 200, for the verdict, which follows walks by it (with the verdict off the journal does not say)
+    const nextPage =
+      observer !== undefined && request.nextPage !== undefined && status === 200 && request.method === 'GET' && LIST_PAGE.test(request.url) ? request.nextPage : undefined
     // the time is formatted when the journal is read
     board.journal.record(
       {
@@ -219,14 +215,15 @@ export function requestJournal(board: JournalBoard, requestLog: RequestLog | und
         ...(contentType === undefined ? {} : { contentType: contentType.slice(0, 200) }),
         ...(Number.isFinite(retryAfter) ? { retryAfter } : {}),
         ...(write ? { digest: shortDigest(JSON.stringify(request.body) ?? '') } : {}),
-        ...(request.nextPage === undefined ? {} : { nextPage: request.nextPage }),
+        ...(nextPage === undefined ? {} : { nextPage }),
       },
-      board.journal.observer && {
-        credentials: header !== undefined && /^Basic\s+\S/i.test(header),
+      // one shape, written out: the facts are made for every request while the verdict is on
+      observer && {
+        credentials: header !== undefined && BASIC_GIVEN.test(header),
         opened: request.limitKey !== undefined && (status < 400 || board.scenario.behaviour.rateLimitCounts === 'all'),
         windowOpened: request.windowOpened,
-        ...(status === 200 && path === JOB_FIELDS ? { fieldsRead: fieldDigests(board) } : {}),
-        ...(status === 412 && post && path === `${API_PREFIX}/job/add` ? { staleFields: staleFields(board, request.body) } : {}),
+        fieldsRead: status === 200 && path === JOB_FIELDS ? fieldDigests(board) : undefined,
+        staleFields: status === 412 && post && path === JOB_ADD ? staleFields(board, request.body) : undefined,
       },
     )
   }

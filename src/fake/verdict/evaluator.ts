@@ -51,8 +51,8 @@ export interface Finding {
   requests: number[]
 }
 
-/** A request as it is kept: its time formatted only when a verdict shows it. */
-type Kept = Omit<Shown, 'time'> & { time: number }
+/** What is kept of a request a finding may name: its URL cut and its time formatted only when a verdict shows it. */
+type Kept = Pick<Observed, 'id' | 'method' | 'url' | 'time'>
 
 /** A request a finding names, as the readable account shows it. */
 export interface Shown {
@@ -89,6 +89,8 @@ export const MAX_KEYS = 100_000
 export const MAX_WALKS = 10_000
 /** Requests kept to show in the account (method, URL, time); past it the oldest go first. */
 export const MAX_SHOWN = 10_000
+/** Entries judged together (evaluator.observe): a batch, or fewer when a verdict is asked. */
+export const OBSERVE_BATCH = 128
 /** Credentials judged apart; the requests of any further user name are judged together, as `*`. */
 export const MAX_USERS = 100
 
@@ -110,6 +112,9 @@ const LIST_BY_PATH = new Map<string, ListName>(Object.entries(LIST_PATHS).map(([
 const DOWNLOAD = new RegExp(
   `^${API_PREFIX}/(candidates/(timesheet|resume|document)|candidates/timesheets/download|applications/attachment)/([^/?#]+)$`,
 )
+const API_DIR = `${API_PREFIX}/`
+const JOB_FIELDS = `${API_PREFIX}/job/fields`
+const JOB_ADD = `${API_PREFIX}/job/add`
 const JOB_WRITE = new RegExp(`^${API_PREFIX}/job/(add|close|expire|repost|delete)$`)
 /** Refusals of the write itself: not the credentials (401, 403), the limit (429) or a timeout (408). */
 const REFUSED = new Set([400, 404, 409, 412, 413, 415, 422])
@@ -130,7 +135,8 @@ interface RuleState {
 }
 
 class UserState {
-  readonly rules = new Map<RuleId, RuleState>(RULE_IDS.map((id) => [id, { exercised: false, findings: [], dropped: 0 }]))
+  /** By rule id: an object of fixed fields rather than a map, as every entry looks up two or three. */
+  readonly rules = Object.fromEntries(RULE_IDS.map((id): [RuleId, RuleState] => [id, { exercised: false, findings: [], dropped: 0 }])) as Record<RuleId, RuleState>
   /** URLs answered 429: when, by which request, and when Retry-after lets them be asked again. */
   readonly told = new Map<string, { retryAt: number; at: number; id: number }>()
   /** Windows whose answer a fault spoiled (cut short, dropped), by when they opened: their first repeat is forgiven. */
@@ -147,11 +153,57 @@ class UserState {
   lastTime = 0
 }
 
-/** The query of a URL, decoded as the fake's query parser does (a `+` is a space); read only for lists. */
-const paramsOf = (url: string): URLSearchParams => {
-  const mark = url.indexOf('?')
-  return new URLSearchParams(mark < 0 ? '' : url.slice(mark + 1))
+/** The parameters of a list URL a walk reads: the first of each, decoded as URLSearchParams decodes them (a `+` is a space), as the fake's query parser does. */
+export interface ListParams {
+  since: string | undefined
+  vacancy: string | undefined
+  page: string | undefined
 }
+
+/** A name or value of a query as URLSearchParams gives it: `+` a space, %XX decoded as leniently as it does. */
+function formDecode(text: string): string {
+  // the rare shapes go through URLSearchParams itself: escapes, and lone surrogates (which it makes U+FFFD)
+  if (text.includes('%') || !(text as unknown as { isWellFormed(): boolean }).isWellFormed()) return new URLSearchParams(`v=${text}`).get('v') as string
+  return text.includes('+') ? text.replaceAll('+', ' ') : text
+}
+
+/**
+ * since, vacancy and page of a URL, read straight from its query: every list request
+ * passes here, and a URLSearchParams of the whole query (every parameter decoded, an
+ * object per pair) costs more than the rest of the rules together.
+ */
+export function listParams(url: string): ListParams {
+  const params: ListParams = { since: undefined, vacancy: undefined, page: undefined }
+  const mark = url.indexOf('?')
+  if (mark < 0) return params
+  // URLSearchParams drops one leading `?` of the text it is given
+  const from = url.charCodeAt(mark + 1) === 0x3f ? mark + 2 : mark + 1
+  for (let at = from; at < url.length; ) {
+    let end = url.indexOf('&', at)
+    if (end < 0) end = url.length
+    if (end > at) {
+      let equals = url.indexOf('=', at)
+      if (equals < 0 || equals > end) equals = end
+      const raw = url.slice(at, equals)
+      // a name written another way (`p%61ge`) is decoded first; a plain one is what it says
+      const name = raw === 'since' || raw === 'vacancy' || raw === 'page' ? raw : raw.includes('%') || raw.includes('+') ? formDecode(raw) : raw
+      if ((name === 'since' || name === 'vacancy' || name === 'page') && params[name] === undefined) {
+        params[name] = equals === end ? '' : formDecode(url.slice(equals + 1, end))
+      }
+    }
+    at = end + 1
+  }
+  return params
+}
+
+/** Leading zeros of a page written in digits only, but its last digit. */
+const LEADING_ZEROS = /^0+(?=[0-9]+$)/
+
+/**
+ * A page as Number() reads it. Number() reads a long run of leading zeros (`page=0…01`,
+ * a spelling that dodges a cache) a digit at a time, slower than a pattern drops them.
+ */
+const pageNumber = (text: string): number => Number(text.length > 16 ? text.replace(LEADING_ZEROS, '') : text)
 
 /**
  * Past its cap a map loses its oldest tenth at once: deleting one entry per insert would
@@ -169,15 +221,63 @@ function trim<K>(map: { size: number; keys(): IterableIterator<K>; delete(key: K
 
 const minuteFloor = (ms: number) => Math.floor(ms / 60_000) * 60_000
 
+/**
+ * The requests findings may name, for the account: the last MAX_SHOWN noted, in a ring.
+ * Every page of every walk is noted, so the ring holds no object per request (its URL is
+ * the journal's own string): an object kept for each would outlive the young generation
+ * and cost the garbage collector on every list request.
+ */
+class ShownRequests {
+  /** Slot of each id held. */
+  readonly #slots = new Map<number, number>()
+  readonly #ids = new Float64Array(MAX_SHOWN)
+  readonly #times = new Float64Array(MAX_SHOWN)
+  readonly #methods = new Array<string>(MAX_SHOWN).fill('')
+  readonly #urls = new Array<string>(MAX_SHOWN).fill('')
+  /** The slot the next request takes: the oldest, once the ring is full. */
+  #next = 0
+  /** The highest id noted: entries come in id order, so a new one is past it and need not be looked for. */
+  #highest = Number.NEGATIVE_INFINITY
+
+  note(entry: Kept): void {
+    if (entry.id <= this.#highest && this.#slots.has(entry.id)) return
+    if (entry.id > this.#highest) this.#highest = entry.id
+    const slot = this.#next
+    if (this.#slots.size === MAX_SHOWN) this.#slots.delete(this.#ids[slot] as number)
+    this.#ids[slot] = entry.id
+    this.#times[slot] = entry.time
+    this.#methods[slot] = entry.method
+    this.#urls[slot] = entry.url
+    this.#slots.set(entry.id, slot)
+    this.#next = slot + 1 === MAX_SHOWN ? 0 : slot + 1
+  }
+
+  get(id: number): Shown | undefined {
+    const slot = this.#slots.get(id)
+    if (slot === undefined) return undefined
+    return { id, method: this.#methods[slot] as string, url: shown(this.#urls[slot] as string), time: formatTimestamp(this.#times[slot] as number) }
+  }
+
+  clear(): void {
+    this.#slots.clear()
+    this.#methods.fill('')
+    this.#urls.fill('')
+    this.#next = 0
+    this.#highest = Number.NEGATIVE_INFINITY
+  }
+}
+
 export class VerdictEvaluator {
   readonly #context: VerdictContext
   readonly #users = new Map<string, UserState>()
   /** The requests findings name, kept for the account: bounded with the findings. */
-  readonly #shown = new Map<number, Kept>()
+  readonly #shown = new ShownRequests()
   /** Copy checks held per list (the last one each), as findings of copy-in-step. */
   readonly #copies = new Map<string, { user: string | undefined; findings: Finding[]; exercised: boolean }>()
   /** The board's time when the journal was last emptied: windows opened before it are not the client's. */
   #clearedAt: number
+  /** Entries observed and not judged yet (at most OBSERVE_BATCH): judged together, and all of them before the state is read. */
+  #pending: Observed[] = []
 
   constructor(context: VerdictContext) {
     this.#context = context
@@ -185,6 +285,8 @@ export class VerdictEvaluator {
   }
 
   clear(): void {
+    // entries of the journal being emptied: judged under the board being replaced, or never
+    this.#pending = []
     this.#clearedAt = this.#context.now()
     this.#users.clear()
     this.#shown.clear()
@@ -202,16 +304,25 @@ export class VerdictEvaluator {
   }
 
   #exercise(user: UserState, rule: RuleId): void {
-    ;(user.rules.get(rule) as RuleState).exercised = true
+    user.rules[rule].exercised = true
   }
 
-  #find(user: UserState, rule: RuleId, message: string, entries: ReadonlyArray<Observed | number>): void {
-    const state = user.rules.get(rule) as RuleState
+  /**
+   * Whether the rule keeps one more finding: past its first MAX_FINDINGS a finding is only
+   * counted. Asked before a finding's message is built, so that a client breaking a rule
+   * on every request (no credentials, a malformed since) costs no string per request.
+   */
+  #room(user: UserState, rule: RuleId): boolean {
+    const state = user.rules[rule]
     state.exercised = true
-    if (state.findings.length >= MAX_FINDINGS) {
-      state.dropped += 1
-      return
-    }
+    if (state.findings.length < MAX_FINDINGS) return true
+    state.dropped += 1
+    return false
+  }
+
+  /** A finding, once #room said the rule keeps it. */
+  #find(user: UserState, rule: RuleId, message: string, entries: ReadonlyArray<Observed | number>): void {
+    const state = user.rules[rule]
     const ids: number[] = []
     for (const entry of entries) {
       if (typeof entry === 'number') ids.push(entry)
@@ -223,33 +334,56 @@ export class VerdictEvaluator {
     state.findings.push({ message, requests: ids })
   }
 
-  /** One journal entry, as it is recorded. */
+  /**
+   * One journal entry, as it is recorded. It is judged with the next OBSERVE_BATCH - 1, or
+   * when the state is read first: the same judgement, but made in a tight loop over a
+   * batch rather than between two requests' work, where every map the rules look up has
+   * gone cold. What an entry is judged against cannot change in between: the limit
+   * window and the clock's speed change only with a new board, which empties the journal.
+   */
   observe(entry: Observed): void {
+    this.#pending.push(entry)
+    if (this.#pending.length >= OBSERVE_BATCH) this.#judgePending()
+  }
+
+  #judgePending(): void {
+    if (this.#pending.length === 0) return
+    const batch = this.#pending
+    this.#pending = []
+    for (const entry of batch) this.#judge(entry)
+  }
+
+  #judge(entry: Observed): void {
     const mark = entry.url.indexOf('?')
     const path = mark < 0 ? entry.url : entry.url.slice(0, mark)
-    if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) return
+    if (path !== API_PREFIX && !path.startsWith(API_DIR)) return
     const user = this.#user(entry.user)
     user.lastTime = entry.time
     this.#credentials(user, entry)
-    if (entry.method === 'POST') this.#postJson(user, entry)
+    const post = entry.method === 'POST'
+    if (post) this.#postJson(user, entry)
     this.#window(user, entry)
-    const list = LIST_BY_PATH.get(path)
-    if (list !== undefined && entry.method === 'GET') this.#walk(user, entry, path, paramsOf(entry.url))
-    const download = DOWNLOAD.exec(path)
-    if (download && entry.method === 'GET') this.#download(user, entry, download)
-    if (entry.method === 'GET' && path === `${API_PREFIX}/job/fields` && entry.fieldsRead) user.fieldsRead = entry.fieldsRead
-    if (entry.method === 'POST' && JOB_WRITE.test(path)) this.#jobWrite(user, entry, path)
+    if (entry.method === 'GET') {
+      // a list, a download and job/fields are three paths: a request is at most one of them
+      if (LIST_BY_PATH.has(path)) {
+        this.#walk(user, entry, path, listParams(entry.url))
+        return
+      }
+      const download = DOWNLOAD.exec(path)
+      if (download) this.#download(user, entry, download)
+      else if (path === JOB_FIELDS && entry.fieldsRead) user.fieldsRead = entry.fieldsRead
+    } else if (post && JOB_WRITE.test(path)) this.#jobWrite(user, entry, path)
   }
 
   #credentials(user: UserState, entry: Observed): void {
     this.#exercise(user, 'credentials')
-    if (!entry.credentials) this.#find(user, 'credentials', `${entry.method} ${shown(entry.url)} was sent without Basic credentials.`, [entry])
+    if (!entry.credentials && this.#room(user, 'credentials')) this.#find(user, 'credentials', `${entry.method} ${shown(entry.url)} was sent without Basic credentials.`, [entry])
   }
 
   #postJson(user: UserState, entry: Observed): void {
     this.#exercise(user, 'post-json')
     const type = entry.contentType
-    if (type === undefined || !/^application\/json\s*(;|$)/i.test(type)) {
+    if ((type === undefined || !/^application\/json\s*(;|$)/i.test(type)) && this.#room(user, 'post-json')) {
       this.#find(
         user,
         'post-json',
@@ -286,14 +420,16 @@ export class VerdictEvaluator {
     if (told) {
       this.#exercise(user, 'retry-after')
       if (t < told.retryAt) {
-        // in the seconds of the client's clock, which a sped-up board's Retry-after is given in
-        const speed = this.#context.speed?.() ?? 1
-        const waited = Math.round((t - told.at) / 1000 / speed)
-        const asked = Math.round((told.retryAt - told.at) / 1000 / speed)
-        this.#find(user, 'retry-after', `${entry.method} ${shown(entry.url)} was retried ${waited} s after a 429 whose Retry-after asked for ${asked} s.`, [
-          told.id,
-          entry,
-        ])
+        if (this.#room(user, 'retry-after')) {
+          // in the seconds of the client's clock, which a sped-up board's Retry-after is given in
+          const speed = this.#context.speed?.() ?? 1
+          const waited = Math.round((t - told.at) / 1000 / speed)
+          const asked = Math.round((told.retryAt - told.at) / 1000 / speed)
+          this.#find(user, 'retry-after', `${entry.method} ${shown(entry.url)} was retried ${waited} s after a 429 whose Retry-after asked for ${asked} s.`, [
+            told.id,
+            entry,
+          ])
+        }
         return
       }
       user.told.delete(key)
@@ -302,7 +438,7 @@ export class VerdictEvaluator {
     const opened = entry.windowOpened
     // a window opened before the journal's first entry is not this client's doing, nor is one whose answer a fault spoiled
     const own = opened !== undefined && (opened > this.#clearedAt || (opened === this.#clearedAt && user.openedAtClear.has(key)))
-    if (own && user.spoiled.get(key) !== opened) {
+    if (own && user.spoiled.get(key) !== opened && this.#room(user, 'one-request-per-window')) {
       const since = Math.round((t - opened) / 1000)
       this.#find(user, 'one-request-per-window', `${entry.method} ${shown(entry.url)} was requested again ${since} s after it was last answered, inside the ${windowMs / 1000} s window.`, [
         entry,
@@ -315,25 +451,25 @@ export class VerdictEvaluator {
     }
   }
 
-  #walk(user: UserState, entry: Observed, path: string, params: URLSearchParams): void {
-    const since = params.get('since') ?? undefined
+  #walk(user: UserState, entry: Observed, path: string, params: ListParams): void {
+    const since = params.since
     // a walk is of one list and filter: parameters the board does not read (a cache-buster) make no other list
-    const vacancy = params.get('vacancy')
-    const list = vacancy === null ? path : `${path}?vacancy=${short(vacancy)}`
+    const vacancy = params.vacancy
+    const list = vacancy === undefined ? path : `${path}?vacancy=${short(vacancy)}`
     if (since !== undefined) {
       this.#exercise(user, 'since-no-gap')
-      if (!isMinute(since)) {
+      if (!isMinute(since) && this.#room(user, 'since-no-gap')) {
         this.#find(user, 'since-no-gap', `${entry.method} ${shown(entry.url)} sent since=${JSON.stringify(shown(since))}, which is not YYYY-MM-DD HH:MM.`, [entry])
       }
     }
     if (entry.status !== 200 || entry.fault !== undefined) return
-    const pageText = params.get('page')
-    const page = pageText === null ? 1 : Number(pageText)
+    const pageText = params.page
+    const page = pageText === undefined ? 1 : pageNumber(pageText)
     if (!Number.isInteger(page) || page < 1) return
     const current = user.walks.get(list)
     if (page === 1) {
       this.#exercise(user, 'walk-to-last-page')
-      if (current && !current.complete) {
+      if (current && !current.complete && this.#room(user, 'walk-to-last-page')) {
         this.#find(
           user,
           'walk-to-last-page',
@@ -344,7 +480,7 @@ export class VerdictEvaluator {
       const previous = user.complete.get(list)
       if (since !== undefined && isMinute(since) && previous) {
         const from = minuteFloor(previous.started)
-        if (parseTime(since) > from) {
+        if (parseTime(since) > from && this.#room(user, 'since-no-gap')) {
           this.#find(
             user,
             'since-no-gap',
@@ -362,7 +498,7 @@ export class VerdictEvaluator {
     }
     // a page of a walk the journal did not see begin is not this client's walk to judge
     if (!current || current.since !== since || current.complete) return
-    if (page > current.page + 1) {
+    if (page > current.page + 1 && this.#room(user, 'walk-to-last-page')) {
       this.#find(user, 'walk-to-last-page', `${list} jumped from page ${current.page} to page ${page}: the pages between were never read.`, [entry])
     }
     if (page >= current.page) {
@@ -383,9 +519,7 @@ export class VerdictEvaluator {
 
   /** Keeps how a request looked, for findings that name it later (walks end at the verdict). */
   #note(entry: Observed): void {
-    if (this.#shown.has(entry.id)) return
-    this.#shown.set(entry.id, { id: entry.id, method: entry.method, url: shown(entry.url), time: entry.time })
-    trim(this.#shown, MAX_SHOWN)
+    this.#shown.note(entry)
   }
 
   #download(user: UserState, entry: Observed, match: RegExpExecArray): void {
@@ -393,13 +527,15 @@ export class VerdictEvaluator {
     const file = short(`${kind} ${match[3]}`)
     this.#exercise(user, 'download-listed-ids')
     if (entry.status === 404) {
-      this.#find(user, 'download-listed-ids', `${entry.method} ${shown(entry.url)} asked for a ${kind} no list gave: the board has no ${kind} ${shown(match[3] as string)}.`, [entry])
+      if (this.#room(user, 'download-listed-ids')) {
+        this.#find(user, 'download-listed-ids', `${entry.method} ${shown(entry.url)} asked for a ${kind} no list gave: the board has no ${kind} ${shown(match[3] as string)}.`, [entry])
+      }
       return
     }
     if (entry.status !== 200 || entry.fault !== undefined) return
     this.#exercise(user, 'download-once')
     const before = user.files.get(file)
-    if (before !== undefined) {
+    if (before !== undefined && this.#room(user, 'download-once')) {
       this.#find(user, 'download-once', `The ${kind} ${shown(match[3] as string)} was downloaded again, unchanged (${entry.method} ${shown(entry.url)}).`, [before, entry])
     }
     user.files.set(file, entry.id)
@@ -408,11 +544,11 @@ export class VerdictEvaluator {
   }
 
   #jobWrite(user: UserState, entry: Observed, path: string): void {
-    if (path === `${API_PREFIX}/job/add`) {
+    if (path === JOB_ADD) {
       this.#exercise(user, 'current-job-fields')
       for (const [field, current] of Object.entries(entry.staleFields ?? {})) {
         const read = user.fieldsRead?.[field]
-        if (read === current) continue
+        if (read === current || !this.#room(user, 'current-job-fields')) continue
         const why = read === undefined ? 'the client never read job/fields' : 'its values changed since the client last read job/fields'
         this.#find(user, 'current-job-fields', `${entry.method} ${shown(entry.url)} was refused (${entry.status}) on ${field}: ${why}.`, [entry])
       }
@@ -422,7 +558,7 @@ export class VerdictEvaluator {
     const before = user.refused.get(path)
     if (before !== undefined) {
       this.#exercise(user, 'no-unchanged-resend')
-      if (before.digest === digest) {
+      if (before.digest === digest && this.#room(user, 'no-unchanged-resend')) {
         this.#find(user, 'no-unchanged-resend', `${entry.method} ${shown(entry.url)} was sent again unchanged after it was refused.`, [before.id, entry])
       }
     }
@@ -435,6 +571,7 @@ export class VerdictEvaluator {
 
   /** The start of the most recent complete walk of a whole list (no filter but since), by one credential or any. */
   lastCompleteWalk(list: ListName, user?: string): { started: number; user: string; requests: number[] } | undefined {
+    this.#judgePending()
     let found: { started: number; user: string; requests: number[] } | undefined
     for (const [name, state] of this.#users) {
       if (user !== undefined && name !== user) continue
@@ -451,6 +588,7 @@ export class VerdictEvaluator {
 
   /** The verdict over the journal since the last reset, of one credential or all of them. */
   verdict(user?: string): DetailedVerdict {
+    this.#judgePending()
     const states = user === undefined ? [...this.#users.values()] : this.#users.has(user) ? [this.#users.get(user) as UserState] : []
     const rules: RuleVerdict[] = RULE_IDS.map((id) => {
       const findings: Finding[] = []
@@ -464,7 +602,7 @@ export class VerdictEvaluator {
         }
       }
       for (const state of states) {
-        const rule = state.rules.get(id) as RuleState
+        const rule = state.rules[id]
         exercised ||= rule.exercised
         findings.push(...rule.findings)
         dropped += rule.dropped
@@ -485,7 +623,7 @@ export class VerdictEvaluator {
     const requests: Record<number, Shown> = {}
     for (const rule of rules) for (const finding of rule.findings) for (const id of finding.requests) {
       const kept = this.#shown.get(id)
-      if (kept) requests[id] = { ...kept, time: formatTimestamp(kept.time) }
+      if (kept) requests[id] = kept
     }
     return { status: 200, outcome: rules.some((rule) => rule.outcome === 'fail') ? 'fail' : 'pass', rules, requests }
   }
