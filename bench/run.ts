@@ -28,6 +28,7 @@ import {
 } from './report.js'
 import type { ServerCpu, ServerReady, ServerSpec } from './server.js'
 import { measureRecord, renderRecord, type RecordFigures } from './record.js'
+import { IN_PROCESS_COST_SETTINGS, type InProcessCost, measureVerdictCostInProcess, renderInProcessCost } from './verdict-cost.js'
 import { measureVerdictScale, renderVerdictScale, type VerdictScaleFigures } from './verdict.js'
 import { buildExecutable, buildPackage, measureBuild, measureStartup, type BuildFigures, type StartupFigures } from './startup.js'
 import { ceilingTarget, depthTargets, fetchEach, limitedTargets, openTargets, readBoard, readDepth, SAME_BYTES_ROWS, sameBytes } from './targets.js'
@@ -384,6 +385,11 @@ async function main(): Promise<void> {
     const recordings: RecordFigures[] = [await measureRecord('default')]
     progress('verdict: a journal of 100,000 entries, then the verdict…')
     const verdictScale: VerdictScaleFigures = await measureVerdictScale()
+    let inProcessCosts: InProcessCost[] = []
+    if (settings.verdict) {
+      progress('verdict: its cost in process, every endpoint on and off in turns (about a minute)…')
+      inProcessCosts = await measureVerdictCostInProcess()
+    }
 
     let largeRows: Row[] = []
     if (settings.large) {
@@ -414,7 +420,7 @@ async function main(): Promise<void> {
         '',
         renderRatios(ratios),
         '',
-        ...(settings.verdict ? [renderVerdictCost(costs), ''] : []),
+        ...(settings.verdict ? [renderVerdictCost(costs), '', renderInProcessCost(inProcessCosts, IN_PROCESS_COST_SETTINGS), ''] : []),
         ...(startup ? [renderStartup(startup), ''] : []),
         ...boards.map((b) => `${b.scenario} board, CLI spawn to first answer: ${b.spawnMs.toFixed(0)} ms; createMockServer to first answer: ${b.firstAnswerMs.toFixed(0)} ms; peak RSS ${(b.peakRss / 1048576).toFixed(0)} MiB`),
         ...builds.skipped.map((s) => `${s.scenario} board: not measured (${s.reason})`),
@@ -435,7 +441,7 @@ async function main(): Promise<void> {
       boards,
       skippedBoards: builds.skipped,
       latencyRatios: ratios,
-      ...(settings.verdict ? { verdictCosts: costs } : {}),
+      ...(settings.verdict ? { verdictCosts: costs, verdictCostsInProcess: inProcessCosts } : {}),
       rows: allRows,
       record: recordings,
       verdictScale,
