@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks'
 import type autocannon from 'autocannon'
 import { createMockServer, type MockServer } from '../src/fake/server.js'
 import type { Target } from './load.js'
+import { median } from './report.js'
 import { depthTargets, limitedTargets, openTargets, readBoard, readDepth } from './targets.js'
 
 export interface InProcessCost {
@@ -60,22 +61,13 @@ async function sendMany(fake: MockServer, requests: Generator<autocannon.Request
   return performance.now() - began
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
-}
-
 /** One target on the two boards: a warm-up each, then rounds in turns (on first in odd rounds). */
 async function pair(on: MockServer, off: MockServer, onTarget: Target, offTarget: Target, settings: InProcessCostSettings): Promise<InProcessCost> {
   const onRequests = cycle(onTarget)
   const offRequests = cycle(offTarget)
-  const reset = async (fake: MockServer, target: Target) => {
-    if (target.name.startsWith('rate-limited')) await fake.inject({ method: 'DELETE', url: '/__mock/rate-limits' })
-    if (target.name === 'POST job/add') await fake.inject({ method: 'POST', url: '/__mock/reset' })
-  }
+  // a target's prepare (over the board's own origin) puts its board back where each batch starts
   for (const [fake, target, requests] of [[on, onTarget, onRequests], [off, offTarget, offRequests]] as const) {
-    await reset(fake, target)
+    await target.prepare?.()
     await sendMany(fake, requests, settings.perRound, target.expect)
   }
   const ratios: number[] = []
@@ -84,11 +76,11 @@ async function pair(on: MockServer, off: MockServer, onTarget: Target, offTarget
     let onMs = 0
     let offMs = 0
     const runOn = async () => {
-      await reset(on, onTarget)
+      await onTarget.prepare?.()
       onMs = await sendMany(on, onRequests, settings.perRound, onTarget.expect)
     }
     const runOff = async () => {
-      await reset(off, offTarget)
+      await offTarget.prepare?.()
       offMs = await sendMany(off, offRequests, settings.perRound, offTarget.expect)
     }
     if (round % 2 === 0) {
