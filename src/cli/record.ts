@@ -7,25 +7,31 @@ import type { Command } from 'commander'
 import { recordOptions } from '../../schemas/record.js'
 import { UsageError } from '../contract/settings.js'
 import { realKitClock } from '../contract/clock.js'
+import { redactorOf } from '../contract/http.js'
+import { redacting } from '../contract/redact.js'
+import { clientSettings } from '../record/settings.js'
 import { addRunCommand, nodeProcess, stopOnSignal, type CommandIo } from './io.js'
 import { resolveRecordSettings, type RecordFlags } from '../record/settings.js'
 
-export async function recordAction(flags: RecordFlags, io: CommandIo = nodeProcess): Promise<number> {
-  const say = (reason: string) => io.stderr.write(`jobboard-kit record: ${reason}\n`)
+export async function recordAction(flags: RecordFlags, given: CommandIo = nodeProcess): Promise<number> {
   let settings: ReturnType<typeof resolveRecordSettings>
   try {
-    settings = resolveRecordSettings(flags, io.env)
+    settings = resolveRecordSettings(flags, given.env)
   } catch (error) {
     if (!(error instanceof UsageError)) throw error
-    say(error.message)
+    given.stderr.write(`jobboard-kit record: ${error.message}\n`)
     return 2
   }
+  // no secret in what the command prints; the recorder reads the answers as they came
+  const redact = redactorOf(clientSettings(settings))
+  const io = { ...given, stdout: redacting(given.stdout, redact), stderr: redacting(given.stderr, redact) }
+  const say = (reason: string) => io.stderr.write(`jobboard-kit record: ${reason}\n`)
   const { controller, stopListening } = stopOnSignal(io, say, 'writing what was recorded so far', 'without writing')
   try {
     const { Recorder, WriteError } = await import('../record/record.js')
     let recorder: InstanceType<typeof Recorder>
     try {
-      recorder = new Recorder(settings, { stderr: io.stderr, signal: controller.signal, clock: realKitClock() })
+      recorder = new Recorder(settings, { stderr: given.stderr, signal: controller.signal, clock: realKitClock() })
     } catch (error) {
       if (!(error instanceof UsageError)) throw error
       say(error.message)

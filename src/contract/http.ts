@@ -32,10 +32,12 @@ export interface Answer {
   readonly bytes: Buffer
   /** Why the body ended early (the connection closed before Content-Length bytes came), if it did. */
   readonly truncated: string | undefined
-  /** The body parsed as JSON, or undefined when it is not JSON; secrets redacted (src/contract/redact.ts). */
+  /** The body parsed as JSON, or undefined when it is not JSON; as it came (the checks read it). */
   readonly json: unknown
-  /** The body as text, secrets redacted: what a message may quote. */
+  /** The body as text, as it came (the checks read it). */
   readonly text: string
+  /** The start of the body as text with the run's secrets redacted: what a message may quote (excerpt). */
+  readonly shown: string
 }
 
 /** `service`: a 5xx; `network`: no answer (refused, reset); `timeout`: none in time. Service errors all three, not drift. */
@@ -152,9 +154,12 @@ export interface Seen {
   readonly order: number
 }
 
+/** How much of a body is redacted for quoting: far more than an excerpt keeps, so whitespace folded away still leaves enough. */
+const SHOWN_BYTES = 64 * 1024
+
 /** The first characters of an answer's body (redacted before it is cut), on one line, for a report. */
-export function excerpt(answer: Pick<Answer, 'text'>): string {
-  return answer.text.replace(/\s+/g, ' ').trim().slice(0, BODY_EXCERPT)
+export function excerpt(answer: Pick<Answer, 'shown'>): string {
+  return answer.shown.replace(/\s+/g, ' ').trim().slice(0, BODY_EXCERPT)
 }
 
 /** The redaction of a run's secrets: the credentials and the proxies' user info. */
@@ -514,17 +519,19 @@ export class Client {
       }
     }
     const bytes = Buffer.concat(chunks)
-    // redacted as they come: a quote cut short later cannot keep half a secret
+    const text = bytes.toString('utf8')
+    // the checks read what came; only the quote is redacted, before anything cuts it
     return {
       kind: 'answer',
       method,
       url,
       status: response.status,
-      headers: this.#redact.headers(Object.fromEntries(response.headers)),
+      headers: Object.fromEntries(response.headers),
       bytes,
       truncated,
-      json: this.#redact.deep(parseJson(bytes)),
-      text: this.#redact.text(bytes.toString('utf8')),
+      json: parseJson(bytes),
+      text,
+      shown: this.#redact.text(text.slice(0, SHOWN_BYTES)),
     }
   }
 }

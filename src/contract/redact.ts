@@ -5,10 +5,14 @@
 // profile. It hides the password in the forms it travels in (plain, JSON- and
 // URL-escaped, HTML-escaped, `user:pass` and its base64, the Basic header), any value of
 // an Authorization, Proxy-Authorization, Cookie or Set-Cookie header, credentials in a
-// URL (`https://user:pass@host`), and the same for the proxy's credentials. Answers are
-// redacted when they come in (src/contract/http.ts), so that a quote cut to a few
-// hundred characters cannot keep half a password; the outputs are redacted again as
-// they are written.
+// URL (`https://user:pass@host`), and the same for the proxy's credentials. It is for
+// outputs only: the checks, the profile and the recorder read the answers as they came
+// (a one-letter password cut out of every link would break every link); a quote is
+// redacted before it is cut (src/contract/http.ts, excerpt), so it cannot keep half a
+// password. A password shorter than SHORT_PASSWORD characters cannot be told apart from
+// text ("p" is in "passed"): its plain forms are hidden where they stand alone, as a
+// whole token, and its unambiguous forms (`user:pass`, the base64 pair, the Basic header,
+// URL user info) wherever they are.
 import { Buffer } from 'node:buffer'
 
 export const REDACTED = '[redacted]'
@@ -29,6 +33,9 @@ export interface Redactor {
   headers(headers: Readonly<Record<string, string>>): Record<string, string>
 }
 
+/** A password shorter than this is hidden in its plain forms only where it stands alone (docs/contract.md). */
+export const SHORT_PASSWORD = 8
+
 /** Headers whose value is a secret whatever it holds. */
 const SECRET_HEADERS = /^(proxy-authorization|authorization|cookie|set-cookie)$/i
 
@@ -36,25 +43,31 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 
 const html = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
 
-/** The forms a user name and password travel in: plain, escaped, joined, encoded. */
-function formsOf(username: string | undefined, password: string | undefined): string[] {
-  if (password === undefined || password === '') return []
-  const forms = new Set<string>()
+/** The escaped forms a secret travels in: plain, JSON, URL, form and HTML. */
+const escapes = (secret: string) => [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2), html(secret)]
+
+/** The forms a user name and password travel in: `anywhere` hidden wherever they occur, `alone` only as a whole token. */
+function formsOf(username: string | undefined, password: string | undefined): { anywhere: string[]; alone: string[] } {
+  if (password === undefined || password === '') return { anywhere: [], alone: [] }
   const pair = `${username ?? ''}:${password}`
-  for (const secret of [pair, password]) {
-    // a password that is the user name too is shown as the user the run is made as; its other forms still go
-    if (secret === password && password === username) continue
-    forms.add(secret)
-    forms.add(JSON.stringify(secret).slice(1, -1))
-    forms.add(encodeURIComponent(secret))
-    forms.add(new URLSearchParams({ s: secret }).toString().slice(2))
-    forms.add(html(secret))
-  }
   const base64 = Buffer.from(pair, 'utf8').toString('base64')
-  forms.add(base64)
-  forms.add(base64.replace(/=+$/, ''))
-  forms.add(Buffer.from(pair, 'utf8').toString('base64url'))
-  return [...forms].filter((form) => form !== '')
+  const anywhere = new Set([...escapes(pair), base64, base64.replace(/=+$/, ''), Buffer.from(pair, 'utf8').toString('base64url')])
+  // a password that is the user name too is shown as the user the run is made as; its other forms still go
+  const plain = password === username ? [] : escapes(password)
+  const short = [...password].length < SHORT_PASSWORD
+  for (const form of short ? [] : plain) anywhere.add(form)
+  const alone = short ? plain.filter((form) => !anywhere.has(form)) : []
+  return { anywhere: [...anywhere].filter((form) => form !== ''), alone: [...new Set(alone)].filter((form) => form !== '') }
+}
+
+/** One pattern of every form, the longest first: `user:pass` goes whole before `pass` would leave `user:` behind. */
+function patternOf(anywhere: readonly string[], alone: readonly string[]): RegExp | undefined {
+  const sources = [
+    ...[...new Set(anywhere)].map((form) => ({ form, source: escapeRegExp(form) })),
+    // a whole token: no letter or digit right before or after it
+    ...[...new Set(alone)].map((form) => ({ form, source: `(?<![\\p{L}\\p{N}])${escapeRegExp(form)}(?![\\p{L}\\p{N}])` })),
+  ].sort((a, b) => b.form.length - a.form.length)
+  return sources.length === 0 ? undefined : new RegExp(sources.map((s) => s.source).join('|'), 'gu')
 }
 
 /** The user info of a proxy URL, if it has any. */
@@ -79,12 +92,11 @@ const BASIC = /\b(Basic\s+)([A-Za-z0-9+/]{4,}={0,2})/g
 const BEARER = /\b(Bearer\s+)([A-Za-z0-9._~+/=-]{8,})/g
 
 export function redactor(secrets: Secrets): Redactor {
-  const forms = [
-    ...formsOf(secrets.username, secrets.password),
-    ...(secrets.proxies ?? []).flatMap(proxySecrets).flatMap(([user, pass]) => (user === undefined ? [pass] : formsOf(user, pass))),
-  ]
-  // the longest first: `user:pass` goes whole before `pass` would leave `user:` behind
-  const pattern = forms.length === 0 ? undefined : new RegExp([...new Set(forms)].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g')
+  const forms = [formsOf(secrets.username, secrets.password), ...(secrets.proxies ?? []).flatMap(proxySecrets).map(([user, pass]) => (user === undefined ? formsOf(undefined, pass) : formsOf(user, pass)))]
+  const pattern = patternOf(
+    forms.flatMap((f) => f.anywhere),
+    forms.flatMap((f) => f.alone),
+  )
   const text = (value: string): string => {
     let out = pattern ? value.replace(pattern, REDACTED) : value
     out = out.replace(HEADER_VALUE, (_all, name: string, separator: string) => `${name}${separator}${REDACTED}`)

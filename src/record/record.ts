@@ -18,7 +18,8 @@ import type { ApplicationSeed, CandidateSeed, JobSeed, MarketingSeed, Scenario, 
 import type { KitClock } from '../contract/clock.js'
 import { RunContext } from '../contract/context.js'
 import { findFieldLists } from '../contract/groups/fields.js'
-import { Client, type Outcome } from '../contract/http.js'
+import { Client, redactorOf, type Outcome } from '../contract/http.js'
+import { redacting, type Redactor } from '../contract/redact.js'
 import { Ledger } from '../contract/ledger.js'
 import { APPLICATIONS, CANDIDATES, type ListDef, MARKETING, TIMESHEETS } from '../contract/lists.js'
 import { mergeProfile, readProfile } from '../contract/profile.js'
@@ -155,6 +156,8 @@ function writeAtomically(path: string, text: string): void {
 export class Recorder {
   readonly #settings: RecordSettings
   readonly #io: RecordIo
+  /** Hides the credentials in what the recording writes (its files and lines); never in what it reads. */
+  readonly #redact: Redactor
   readonly #client: Client
   readonly #ledger: Ledger
   readonly #contract: ReturnType<typeof clientSettings>
@@ -170,8 +173,9 @@ export class Recorder {
 
   constructor(settings: RecordSettings, io: RecordIo) {
     this.#settings = settings
-    this.#io = io
     const contract = clientSettings(settings)
+    this.#redact = redactorOf(contract)
+    this.#io = { ...io, stderr: redacting(io.stderr, this.#redact) }
     this.#ledger = settings.ledger ? Ledger.load(settings.ledger) : Ledger.none()
     this.#client = new Client({ settings: contract, clock: io.clock, ledger: this.#ledger, signal: io.signal ?? new AbortController().signal })
     this.#contract = contract
@@ -496,8 +500,8 @@ export class Recorder {
     const points = profile.points as Record<string, { value?: unknown } | undefined>
     const built = this.#scenario(complete, reason, now, points)
     const dropped = fitted(built)
-    writeAtomically(this.#settings.out, `${JSON.stringify(built, null, 2)}\n`)
-    writeAtomically(profilePath, `${JSON.stringify(profile, null, 2)}\n`)
+    writeAtomically(this.#settings.out, `${JSON.stringify(this.#redact.deep(built), null, 2)}\n`)
+    writeAtomically(profilePath, `${JSON.stringify(this.#redact.deep(profile), null, 2)}\n`)
     return { dropped, counts: { ...(built.counts as Record<string, number>) } }
   }
 

@@ -91,6 +91,20 @@ t.test('the redaction hides every form of the password, header values and URL cr
   t.equal(redactor({ username: 'jobboard', password: 'jobboard' }).text(Buffer.from('jobboard:jobboard').toString('base64')), REDACTED, 'but not in its base64 form')
 })
 
+t.test('a password too short to tell apart from text is hidden where it stands alone, and in its unambiguous forms everywhere', async (t) => {
+  const redact = redactor({ username: 'u', password: 'p' })
+  t.equal(redact.text('27 passed, 0 failed; page 2'), '27 passed, 0 failed; page 2', "the kit's own words keep their letters")
+  t.equal(redact.text('password: p.'), `password: ${REDACTED}.`, 'the password standing alone is hidden')
+  t.equal(redact.text('credentials u:p sent'), `credentials ${REDACTED} sent`, 'user:pass is hidden')
+  t.equal(redact.text(`token ${Buffer.from('u:p').toString('base64')}`), `token ${REDACTED}`, 'and its base64')
+  t.equal(redact.text(`Authorization: Basic ${Buffer.from('u:p').toString('base64')}`), `Authorization: ${REDACTED}`, 'and the Authorization value')
+  t.equal(redact.text('http://u:p@host/api'), `http://${REDACTED}@host/api`, 'and URL credentials')
+  const seven = redactor({ username: 'ci', password: 'board12' })
+  t.equal(seven.text('http://staging/board12/x and board123'), `http://staging/${REDACTED}/x and board123`, 'a seven-character password is hidden as a token, not inside a longer word')
+  const eight = redactor({ username: 'ci', password: 'board123' })
+  t.equal(eight.text('xboard123x'), `x${REDACTED}x`, 'from eight characters on, it is hidden wherever it is')
+})
+
 t.test('a passing run writes no secret in any output', async (t) => {
   const dir = t.testdir()
   const { url } = await board(t, {}, { username: USER, password: PASSWORD })

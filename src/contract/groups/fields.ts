@@ -4,7 +4,7 @@
 import { FIELD_NAMES, FIELD_OF_LIST, FIELD_VALUES, type FieldName, type FieldValues } from '../../../schemas/values.js'
 import { check, endpoint, need, Skip } from '../checks.js'
 import type { RunContext } from '../context.js'
-import type { Answer } from '../http.js'
+import { excerpt, type Answer } from '../http.js'
 import { isRec, type Rec } from '../records.js'
 import type { Minimal } from '@tapjs/core'
 
@@ -66,7 +66,7 @@ export function adoptFieldValues(ctx: RunContext, answer: Answer): FieldLists | 
       topic: 'job-fields',
       endpoint: 'job/fields',
       summary: "job/fields' shape is not understood: the spec's constrained values are used",
-      details: { status: answer.status, body: answer.json ?? answer.text.slice(0, 400) },
+      details: { status: answer.status, body: answer.json ?? excerpt(answer) },
     })
     return undefined
   }
