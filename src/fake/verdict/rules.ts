@@ -59,7 +59,7 @@ export const RULES = [
       '`since` is well-formed (`YYYY-MM-DD HH:MM`, a space sent as `+`) and leaves no gap: it is not later than the start of the previous complete walk of that list, to the minute.',
     spec: 'Candidates: "optional query `since`, format `YYYY-MM-DD HH:MM` (a space is sent as +)"; What the service does: "keep a client\'s copy ... in step".',
     instead:
-      'Take `since` from the start of your last complete walk (or the newest time it returned), rounded down to the minute; overlap and de-duplicate by id, never skip ahead.',
+      'Take `since` from when your last complete walk began, rounded down to the minute: the time you asked its first page, or the newest change that first page returned. Never from the newest time the whole walk returned: a walk resumed after a 429 or an outage returns, on its later pages, changes made after it began. Overlap and de-duplicate by id, never skip ahead.',
     exercisedBy: 'a list request with `since`',
   },
   {
