@@ -3,9 +3,11 @@
 // what happens on the board meanwhile. A Day says what happens: the small one below adds
 // a candidate and an application between rounds, and an application while the first
 // round walks (so a client that takes `since` from the end of its sync loses it);
-// retiringDay also retires the industry clients pick first. A fake started with an
-// activity (`activity: 'bad-day'`, docs/activity.md) plays its day itself as the clock
-// moves: a Day of rounds alone then does (test/examples/clients.test.ts).
+// retiringDay also retires the industry clients pick first; resumedDay cuts the first
+// walk of the candidates list short and changes the board while it waits. A fake started
+// with an activity (`activity: 'bad-day'`, docs/activity.md, or a Day's own `activity`)
+// plays its day itself as the clock moves: a Day of rounds alone then does
+// (test/examples/clients.test.ts).
 import type { SyncClient } from './sync-client.js'
 
 export interface Board {
@@ -15,6 +17,8 @@ export interface Board {
   add(kind: 'candidates' | 'applications', record?: object): Promise<void>
   /** Retires constrained values (POST /__mock/job-fields), as the board does when an industry goes. */
   retire(list: string, values: string[]): Promise<void>
+  /** Arms an outage for the next request to a path (POST /__mock/faults): it answers `status`. */
+  fail(path: string, status: number): Promise<void>
 }
 
 export interface Day {
@@ -24,10 +28,12 @@ export interface Day {
   readonly gapSeconds: number
   /** Seconds each request takes on the board's clock. */
   readonly requestSeconds: number
-  /** Called before the n-th request (1, 2, ...) the client makes. */
-  during?(board: Board, request: number): Promise<void>
+  /** Called before the n-th request (1, 2, ...) the client makes, with its URL. */
+  during?(board: Board, request: number, url: string): Promise<void>
   /** Called before each round after the first. */
   between?(board: Board, round: number): Promise<void>
+  /** What the board plays as its clock passes (an activity file as docs/activity.md has it), for the fake to be started with. */
+  readonly activity?: { readonly name: string; readonly events: readonly object[] }
 }
 
 export const smallDay: Day = {
@@ -55,7 +61,7 @@ export function dayFetch(board: Board, day: Day): typeof fetch {
   return async (input, init) => {
     count += 1
     await control(board.url, '/clock/advance', { seconds: day.requestSeconds })
-    await day.during?.(board, count)
+    await day.during?.(board, count, typeof input === 'string' ? input : input instanceof URL ? input.href : input.url)
     return fetch(input, init)
   }
 }
@@ -80,6 +86,9 @@ export const boardAt = (url: string): Board => ({
   retire: async (list, values) => {
     await control(url, '/job-fields', { retire: { [list]: values } })
   },
+  fail: async (path, status) => {
+    await control(url, '/faults', { path, status, times: 1 })
+  },
 })
 
 /** The small day, and before the third round the industry the clients pick first is retired. */
@@ -89,4 +98,36 @@ export const retiringDay: Day = {
     await smallDay.between?.(board, round)
     if (round === 2) await board.retire('job_industry', ['Veterinary Surgeon'])
   },
+}
+
+/**
+ * A walk resumed across windows: the first walk of the candidates list meets an outage on
+ * its second page (after its first page was read) and resumes a round later. While it
+ * waits, a candidate signs up (five minutes in: it lands on the first page, which the walk
+ * has read) and an older candidate changes (ten minutes in: on the second page, which the
+ * walk reads when it resumes). The resumed walk returns a change made after it began, so
+ * a client that takes `since` from the newest time its walk returned skips the sign-up;
+ * one that takes it from the walk's first page does not. The third round walks `since`.
+ * A function, as the day remembers that it cut the walk: each client lives its own.
+ */
+export function resumedDay(): Day {
+  let cut = false
+  return {
+    rounds: 3,
+    gapSeconds: 16 * 60,
+    requestSeconds: 5,
+    async during(board, _request, url) {
+      const { pathname, searchParams } = new URL(url)
+      if (cut || pathname !== '/api/v1/candidates/list' || searchParams.get('page') !== '2') return
+      cut = true
+      await board.fail(pathname, 503)
+    },
+    activity: {
+      name: 'a-walk-resumed',
+      events: [
+        { at: '+00:05', event: 'new-candidate', note: 'on the first page, which the cut walk has read' },
+        { at: '+00:10', event: 'update-candidate', id: 1, changes: { hot: 1 }, note: 'on the second page, which the walk reads when it resumes' },
+      ],
+    },
+  }
 }

@@ -180,8 +180,10 @@ export class SyncClient {
 
   /**
    * The since of the walk after this one: the newest change on its first page, which the
-   * board served when the walk began, to the minute. Later pages may hold records changed
-   * while the walk went on; taking their times would skip what changed in between.
+   * board served when the walk began, to the minute (the board's own time, so no clock
+   * skew between client and board can open a gap). Later pages may hold records changed
+   * while the walk went on (a walk resumed after a 429 or an outage is read across
+   * windows); taking their times would skip what landed on the first page in between.
    */
   protected nextSince(list: ListName, firstPage: ApiRecord[]): string | undefined {
     let newest: string | undefined
@@ -204,7 +206,6 @@ export class SyncClient {
     const resumed = this.state.resume[list]
     let url: string | undefined = resumed?.url ?? this.firstPage(list)
     let nextSince = resumed?.nextSince
-    const first = resumed === undefined
     while (url !== undefined) {
       if (!this.mayAsk(url)) {
         this.state.resume[list] = { url, nextSince }
@@ -223,7 +224,8 @@ export class SyncClient {
         return
       }
       const records = (page.data ?? []) as ApiRecord[]
-      if (first && url === this.firstPage(list)) nextSince = this.nextSince(list, records)
+      // the first page, read when the walk began (or resumed there, if that is where it was cut)
+      if (url === this.firstPage(list)) nextSince = this.nextSince(list, records)
       this.merge(list, records)
       url = this.nextPage(page)
     }

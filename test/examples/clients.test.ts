@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
-import { boardAt, type Day, dayFetch, live, retiringDay, smallDay } from '../../examples/day.js'
+import { boardAt, type Day, dayFetch, live, resumedDay, retiringDay, smallDay } from '../../examples/day.js'
 import { SyncClient, type SyncOptions } from '../../examples/sync-client.js'
 import { FirstPageOnlyClient } from '../../examples/wrong/first-page-only.js'
 import { FormPostClient } from '../../examples/wrong/form-post.js'
@@ -16,10 +16,11 @@ import { RedownloadClient } from '../../examples/wrong/redownload.js'
 import { ResendClient } from '../../examples/wrong/resend.js'
 import { RetryEarlyClient } from '../../examples/wrong/retry-early.js'
 import { SinceGapClient } from '../../examples/wrong/since-gap.js'
+import { SinceNewestReturnedClient } from '../../examples/wrong/since-newest-returned.js'
 import { StaleCopyClient } from '../../examples/wrong/stale-copy.js'
 import { StaleFieldsClient } from '../../examples/wrong/stale-fields.js'
-import type { ScenarioFile } from '../../src/core/types.js'
-import { createMockServer } from '../../src/fake/server.js'
+import type { ActivityFile, ScenarioFile } from '../../src/core/types.js'
+import { createMockServer, type MockServer } from '../../src/fake/server.js'
 import { assertVerdict } from '../../src/fake/verdict/assert.js'
 import type { DetailedVerdict } from '../../src/fake/verdict/evaluator.js'
 import { AUTH, checked } from '../helpers/board.js'
@@ -34,8 +35,9 @@ const scenario: ScenarioFile = {
 
 type Client = new (options: SyncOptions) => SyncClient
 
-async function judge(t: Test, Client: Client, day: Day = smallDay): Promise<{ verdict: DetailedVerdict; failed: string[]; idle: string[] }> {
-  const fake = await createMockServer({ clock: 'virtual', scenarioData: scenario, ...checked(t) })
+async function judge(t: Test, Client: Client, day: Day = smallDay): Promise<{ verdict: DetailedVerdict; failed: string[]; idle: string[]; fake: MockServer }> {
+  const activity = day.activity === undefined ? {} : { activityData: day.activity as ActivityFile }
+  const fake = await createMockServer({ clock: 'virtual', scenarioData: scenario, ...activity, ...checked(t) })
   const url = await fake.listen(0)
   t.teardown(() => fake.close())
   // someone else read job/fields a moment ago: the client's first read meets a 429 it did not cause
@@ -49,6 +51,7 @@ async function judge(t: Test, Client: Client, day: Day = smallDay): Promise<{ ve
   t.equal(copied.statusCode, 200, 'the copy is taken')
   const verdict = fake.verdict()
   return {
+    fake,
     verdict,
     failed: verdict.rules.filter((r) => r.outcome === 'fail').map((r) => r.id),
     idle: verdict.rules.filter((r) => r.outcome === 'not-exercised').map((r) => r.id),
@@ -71,6 +74,23 @@ t.test('a client that keeps job/fields for ever fails current-job-fields once it
   const { verdict, failed } = await judge(t, StaleFieldsClient, retiringDay)
   t.same(failed, ['current-job-fields'])
   t.match(verdict.rules.find((r) => r.id === 'current-job-fields')?.findings[0]?.message, /on job_industry: its values changed since the client last read job\/fields/)
+})
+
+t.test('the correct client passes a day on which a walk is cut short and the board changes while it waits', async (t) => {
+  const { verdict, fake } = await judge(t, SyncClient, resumedDay())
+  assertVerdict(t, () => verdict)
+  const cut = fake.journal.list().filter((entry) => entry.url === '/api/v1/candidates/list?page=2').map((entry) => entry.status)
+  t.same(cut, [503, 200], 'the walk met the outage on its second page and resumed there')
+  t.same(fake.activity.status()?.failures, [], 'the board changed as the day says')
+})
+
+t.test('a client that takes since from the newest time a resumed walk returned fails since-no-gap and copy-in-step, and nothing else', async (t) => {
+  const { verdict, failed } = await judge(t, SinceNewestReturnedClient, resumedDay())
+  t.same(failed, ['since-no-gap', 'copy-in-step'])
+  // the candidate changed at 09:40 was returned by the resumed walk, which began at 09:30
+  t.match(verdict.rules.find((r) => r.id === 'since-no-gap')?.findings[0]?.message, /candidates\/list was walked since 2026-11-22 09:40, later than 2026-11-22 09:30/)
+  // the candidate who signed up at 09:35, on the first page the walk did not read again
+  t.match(verdict.rules.find((r) => r.id === 'copy-in-step')?.findings[0]?.message, /candidates: 1 missing/)
 })
 
 const wrong: Array<[string, Client, string[]]> = [
