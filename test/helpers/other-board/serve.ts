@@ -1,0 +1,30 @@
+// Serves the second server from the command line, to try a tool on it by hand:
+//   npx tsx test/helpers/other-board/serve.ts --style b --username u --password p --base-path /staging --rate-limit-window 0 [--live 5]
+// prints its {base_url} and the true totals of each list, and runs until interrupted.
+import { parseArgs } from 'node:util'
+import { startOtherBoard } from './server.js'
+
+const { values } = parseArgs({
+  options: {
+    style: { type: 'string', default: 'a' },
+    username: { type: 'string', default: 'jobboard' },
+    password: { type: 'string', default: 'jobboard' },
+    'base-path': { type: 'string' },
+    'rate-limit-window': { type: 'string', default: '900' },
+    live: { type: 'string' },
+    now: { type: 'string' },
+  },
+})
+if (values.style !== 'a' && values.style !== 'b') throw new Error('--style is a or b')
+const board = await startOtherBoard({
+  style: values.style,
+  username: values.username,
+  password: values.password,
+  basePath: values['base-path'],
+  rateLimitWindow: Number(values['rate-limit-window']),
+  live: values.live === undefined ? undefined : Number(values.live),
+  now: values.now,
+})
+process.stdout.write(`${board.url}\n${JSON.stringify(board.counts())}\n`)
+process.on('SIGTERM', () => void board.close().then(() => process.exit(0)))
+process.on('SIGINT', () => void board.close().then(() => process.exit(0)))
