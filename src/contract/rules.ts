@@ -1,8 +1,13 @@
-// Every rule the spec states, section by section, in our own words, with the checks
-// that fail when a deployment breaks it — or why no black-box check can. The table in
-// docs/contract.md is rendered from here (renderRules), and a test keeps it honest:
-// every row names checks that exist, and every check of a full run appears in some row.
-// A check is named `endpoint: name` as the summary prints it; `*` stands for any text.
+// Every rule the spec states, section by section, in our own words, with the spec's own
+// words it rests on (quotes of /work/shared/spec/job-board-api.md, or the RFC section a
+// rule of HTTP or JSON comes from) and the checks that fail when a deployment breaks it —
+// or why no black-box check can. A check may fail a run only for such words: a check no
+// sentence backs is an observation (`kind: 'observation'`), which warns and never fails.
+// The table in docs/contract.md is rendered from here (renderRules); the report, the
+// summary and the JUnit file show the words of a failing check (citationLines). A test
+// keeps it honest: every quote is in the spec, every row names checks that exist, and
+// every check of a full run appears in some row. A check is named `endpoint: name` as the
+// summary prints it; `*` stands for any text.
 
 export const SECTIONS = [
   'Resources and their fields',
@@ -17,13 +22,35 @@ export const SECTIONS = [
 ] as const
 export type Section = (typeof SECTIONS)[number]
 
+/** The RFCs a rule may rest on, by number, with their titles; a citation names one as `RFC 9110 §10.2.3`. */
+export const RFCS: Readonly<Record<string, string>> = {
+  '6266': 'Use of the Content-Disposition Header Field in HTTP',
+  '7617': "The 'Basic' HTTP Authentication Scheme",
+  '8259': 'The JavaScript Object Notation (JSON) Data Interchange Format',
+  '9110': 'HTTP Semantics',
+}
+
+/** The fixed form of an RFC citation: `RFC <number>`, then ` §<section>` where a section is meant. */
+export const RFC_CITATION = /^RFC ([0-9]{3,5})(?: §([0-9]+(?:\.[0-9]+)*))?$/
+
 export interface Rule {
   section: Section
   /** The rule, in our words. */
   rule: string
-  /** The checks that fail when it is broken (patterns of `endpoint: name`). */
+  /**
+   * The spec's own words the rule rests on: each an exact quote of the spec (whitespace
+   * aside), or an RFC citation in the form RFC_CITATION gives. Every rule has some; an
+   * observation has none.
+   */
+  spec?: readonly string[]
+  /**
+   * `observation`: a check the kit makes where no sentence of the spec (nor of an RFC it
+   * relies on) says what it holds a deployment to; it may warn, never fail. `why` says why.
+   */
+  kind?: 'observation'
+  /** The checks that fail when it is broken (patterns of `endpoint: name`); for an observation, the checks it names. */
   checks: readonly string[]
-  /** Why no check (or only some) can tell: not shown (a profile point), an effect not visible, a rule for clients. */
+  /** Why no check (or only some) can tell: not shown (a profile point), an effect not visible, a rule for clients; for an observation, why no sentence backs it. */
   why?: string
   /** The kit's own behaviour where the spec states a rule for clients. */
   client?: string
@@ -35,75 +62,97 @@ export interface Rule {
 }
 
 const SCHEMAS = ['*/list: the first page fits the * list schema', '*/list: every other answer of the list fetched fits the schema too', '*: the detail of a listed * fits the schema']
-const PROFILE = 'profile: * is as the profile records it'
+/** Every profile point's check: it holds a deployment to its own recorded choice, not to the spec (docs/profile.md). */
+export const PROFILE = 'profile: * is as the profile records it'
 const DOWNLOAD_OK = '*: the listed link answers 200*'
+const NEXT_PAGE = 'Where a response carries `next_page`, it is a full URL of the next page of the same list, using the query parameter `page` (and `since` where given).'
+const SINCE = 'optional query `since`, format `YYYY-MM-DD HH:MM` (a space is sent as +)'
+const IN_STEP = "It is meant to keep a client's copy of the board's data in step with the board."
+const ENVELOPE = 'Every JSON response carries `status` (integer). List and detail responses also carry `total` (integer) and `data` (array).'
+const SUCCESS = 'On success the JSON body carries `status` 200.'
+const ADD_FAILS = 'On failure `status` 412 and `message` naming the invalid field, e.g. a phrase saying the salary unit is invalid.'
+const LIMIT_429 = 'Exceeding the limit yields 429 with `Retry-after` in seconds.'
+const BASIC = 'All endpoints use HTTP Basic authentication with the form `<username>:<password>`.'
 
 export const RULES: readonly Rule[] = [
-  { section: 'Resources and their fields', rule: 'Every body is JSON, said by Content-Type application/json', checks: [...SCHEMAS, 'job/fields: answers 200 with a JSON body whose status is 200', 'metrics/list: the answer fits the metrics schema'] },
-  { section: 'Resources and their fields', rule: 'Timestamps are YYYY-MM-DD HH:MM:SS unless stated', checks: SCHEMAS },
-  { section: 'Resources and their fields', rule: "A candidate has the Candidate table's fields and types, with File, Candidate application and Consent entries", checks: ['candidates/list: the first page fits the candidate list schema', 'candidates/details/{id}: the detail of a listed candidate fits the schema'] },
-  { section: 'Resources and their fields', rule: 'sector_disciplines writes a discipline <Sector>::<Discipline> and a sector without one alone; they are the sectors the candidate has', checks: ['candidates/list: the first page fits the candidate list schema', 'candidates/list: every sector sector_disciplines names is among the sectors'] },
-  { section: 'Resources and their fields', rule: 'available_from_year, _day and _month are the year, day number and month name of available_from', checks: ['candidates/list: available_from_year, _month and _day tell the date available_from gives'] },
-  { section: 'Resources and their fields', rule: "A File entry's href is the URL of the download endpoint for that file", checks: ['candidates/list: file hrefs point at /candidates/{timesheet,resume,document}/{id}', DOWNLOAD_OK] },
-  { section: 'Resources and their fields', rule: "A candidate's application entry links to applications/details/{id}", checks: ['candidates/list: application hrefs point at /applications/details/{id}', 'candidates/list: an application href resolves'] },
-  { section: 'Resources and their fields', rule: "An application has the Application table's fields; a list item's href is its own applications/details/{id}", checks: ['applications/list: the first page fits the application list schema', 'applications/details/{id}: the detail of a listed application fits the schema', 'applications/list: hrefs point at /applications/details/{id} of the application'] },
-  { section: 'Resources and their fields', rule: "An applicant's attachment href is the URL of applications/attachment/{id}", checks: ['applications/list: attachment hrefs point at /applications/attachment/{id}', 'applications/attachment/{id}: the listed link answers 200 with Content-Type application/octet-stream'] },
-  { section: 'Resources and their fields', rule: "A vacancy's salary is display text with a currency symbol and a unit", checks: ["applications/list: a vacancy's salary shows a currency symbol and a unit"] },
-  { section: 'Resources and their fields', rule: "A timesheet entry links its download and its candidate's details; filesize is integer bytes", checks: ['timesheets/list: the first page fits the timesheet list schema', 'timesheets/list: attachment hrefs point at /candidates/timesheet/{id}', 'timesheets/list: candidate hrefs point at /candidates/details/{id} of the candidate', 'timesheets/list: an attachment href resolves', 'timesheets/list: a candidate href resolves'] },
-  { section: 'Resources and their fields', rule: 'A marketing record has a candidate (email, id, ip_address), an action and created_at', checks: ['marketing/list: the first page fits the marketing record list schema'] },
-  { section: 'Resources and their fields', rule: 'Metrics return the ten labels the spec names, each with a total and monthly aggregations', checks: ['metrics/list: the answer fits the metrics schema', 'metrics/list: every label the spec names is there once', 'metrics/list: each total is the sum of its months'] },
-  { section: 'Resources and their fields', rule: 'Aggregations run newest month first; months with no activity are included with total 0', checks: ['metrics/list: months are newest first within each metric', 'metrics/list: no month is missing between the first and the last of a metric'] },
-  { section: 'Resources and their fields', rule: 'A job/add needs every required field; constrained fields take the values job/fields gives', checks: ['job/add: a job without a required field answers 412', 'job/add: an invalid salary_unit answers 412 with a message naming salary_unit'] },
-  { section: 'Resources and their fields', rule: 'A job read back, seeking, notice_period and consent values, marketing id 0, the approval action', checks: [], why: 'not shown: the schemas take any string there; what comes is observed (drift)' },
+  { section: 'Resources and their fields', rule: 'Every body is JSON, said by Content-Type application/json', spec: ['All bodies are JSON.', 'RFC 8259 §11', 'RFC 9110 §8.3'], checks: [...SCHEMAS, 'job/fields: answers 200 with a JSON body whose status is 200', 'metrics/list: the answer fits the metrics schema'] },
+  { section: 'Resources and their fields', rule: 'Timestamps are YYYY-MM-DD HH:MM:SS unless stated', spec: ['Timestamps are strings of the form `YYYY-MM-DD HH:MM:SS` unless stated.'], checks: SCHEMAS },
+  { section: 'Resources and their fields', rule: "A candidate has the Candidate table's fields and types, with File, Candidate application and Consent entries", spec: ['Returned by candidates/list and candidates/details/{id}.', '`status`, `total`, `data` array of Candidate'], checks: ['candidates/list: the first page fits the candidate list schema', 'candidates/details/{id}: the detail of a listed candidate fits the schema'] },
+  { section: 'Resources and their fields', rule: 'sector_disciplines writes a discipline <Sector>::<Discipline> and a sector without one alone', spec: ['array of string; a discipline is written `<Sector>::<Discipline>`, a sector without discipline is written alone'], checks: ['candidates/list: the first page fits the candidate list schema'] },
+  { section: 'Resources and their fields', kind: 'observation', rule: 'Every sector sector_disciplines names is among the candidate’s sectors', checks: ['candidates/list: every sector sector_disciplines names is among the sectors'], why: 'the spec gives sectors and sector_disciplines as two fields of the Candidate table and never ties one to the other: a deployment whose candidates name a discipline in a sector their sectors leave out is legal' },
+  { section: 'Resources and their fields', rule: 'available_from_year, _day and _month are the year, day number and month name of available_from', spec: ['available_from_year, available_from_day, available_from_month | string (year, day number, month name)'], checks: ['candidates/list: available_from_year, _month and _day tell the date available_from gives'] },
+  { section: 'Resources and their fields', rule: "A File entry's href is the URL of the download endpoint for that file", spec: ['`href` string URL of the download endpoint for that file'], checks: ['candidates/list: file hrefs point at /candidates/{timesheet,resume,document}/{id}', DOWNLOAD_OK] },
+  { section: 'Resources and their fields', rule: "A candidate's application entry links to applications/details/{id}", spec: ['`href` string URL of applications/details/{id}'], checks: ['candidates/list: application hrefs point at /applications/details/{id}', 'candidates/list: an application href resolves'] },
+  { section: 'Resources and their fields', rule: "An application has the Application table's fields", spec: ['`status`, `total`, `data` array of Application, `next_page` (URL string)', '`status`, `total`, `data` array of one Application'], checks: ['applications/list: the first page fits the application list schema', 'applications/details/{id}: the detail of a listed application fits the schema'] },
+  { section: 'Resources and their fields', rule: "A list item's href is its own applications/details/{id}", spec: ['string URL of applications/details/{id} (in list items)'], checks: ['applications/list: hrefs point at /applications/details/{id} of the application'] },
+  { section: 'Resources and their fields', rule: "An applicant's attachment href is the URL of applications/attachment/{id}", spec: ['object: `href` (URL of applications/attachment/{id}), `filename` (string)'], checks: ['applications/list: attachment hrefs point at /applications/attachment/{id}', 'applications/attachment/{id}: the listed link answers 200 with Content-Type application/octet-stream'] },
+  { section: 'Resources and their fields', rule: "A vacancy's salary is display text with a currency symbol and a unit", spec: ['salary is display text with currency symbol and unit'], checks: ["applications/list: a vacancy's salary shows a currency symbol and a unit"] },
+  { section: 'Resources and their fields', rule: "A timesheet entry has the Timesheet list entry table's fields; filesize is integer bytes", spec: ['`status`, `total`, `next_page` (URL string), `prev_page` (URL string, or false when there is none), `data` array of Timesheet list entry', 'object: `href` (URL of the timesheet download), `filename` string, `filesize` integer bytes'], checks: ['timesheets/list: the first page fits the timesheet list schema'] },
+  { section: 'Resources and their fields', rule: "A timesheet entry's attachment links its download", spec: ['object: `href` (URL of the timesheet download), `filename` string, `filesize` integer bytes'], checks: ['timesheets/list: attachment hrefs point at /candidates/timesheet/{id}', 'timesheets/list: an attachment href resolves'] },
+  { section: 'Resources and their fields', rule: "A timesheet entry's candidate links the candidate's details", spec: ['`href` URL of candidates/details/{id}'], checks: ['timesheets/list: candidate hrefs point at /candidates/details/{id} of the candidate', 'timesheets/list: a candidate href resolves'] },
+  { section: 'Resources and their fields', rule: 'A marketing record has a candidate (email, id, ip_address), an action and created_at', spec: ['`status`, `total`, `data` array of Marketing record, `next_page` (URL string)', 'object: `email` string, `id` integer, `ip_address` string'], checks: ['marketing/list: the first page fits the marketing record list schema'] },
+  { section: 'Resources and their fields', rule: 'Metrics come as the Metric table says: a label, a total and monthly aggregations', spec: ['`status`, `metrics` array of Metric'], checks: ['metrics/list: the answer fits the metrics schema'] },
+  { section: 'Resources and their fields', rule: 'Metrics return the ten labels the spec names', spec: ['Labels returned: `Jobs created`, `Job searches`, `Client enquiries`, `Registrations`, `Applications`, `Timesheets`, `Consent opt-ins`, `Consent opt-outs`, `Job submissions`, `Candidate interest`.'], checks: ['metrics/list: every label the spec names is there once'] },
+  { section: 'Resources and their fields', kind: 'observation', rule: "A metric's total is the sum of its months' totals", checks: ['metrics/list: each total is the sum of its months'], why: 'the spec gives a metric a total and monthly aggregations and says "The number of months per metric differs"; it never says the total is their sum: a total over all time beside the last months listed is legal' },
+  { section: 'Resources and their fields', rule: 'Aggregations run newest month first', spec: ['Aggregations are ordered newest month first.'], checks: ['metrics/list: months are newest first within each metric'] },
+  { section: 'Resources and their fields', rule: 'Months with no activity are included with total 0', spec: ['Months with no activity are included with total 0.'], checks: ['metrics/list: no month is missing between the first and the last of a metric'] },
+  { section: 'Resources and their fields', rule: 'A job/add needs every required field', spec: ['Required fields, all of which must be present:', ADD_FAILS], checks: ['job/add: a job without a required field answers 412'] },
+  { section: 'Resources and their fields', rule: 'Constrained fields take the values job/fields gives', spec: ['salary_unit: `Per hour`, `Per year`, `Per week`, `Per month`.', 'Constrained values (values may change over time; the job/fields endpoint returns the current ones):'], checks: ['job/add: an invalid salary_unit answers 412 with a message naming salary_unit'] },
+  { section: 'Resources and their fields', rule: 'A job read back, seeking, notice_period and consent values, marketing id 0, the approval action', spec: ['The fields of a job record as returned by any read operation: not shown.', 'Allowed values of seeking, notice_period and consent type and value: not shown beyond the values seen above.', 'The meaning of 0 is not shown.', 'The action value for an approval: not shown.'], checks: [], why: 'not shown: the schemas take any string there; what comes is observed (drift)' },
 
-  { section: 'States and transitions', rule: 'job/add creates a job with an id, published as `published` says', checks: ['job/add: a valid job answers 200 with the public page URL and the new id', 'job/add: the public page of the new published job answers 200'] },
-  { section: 'States and transitions', rule: 'job/close unpublishes the job: its public page then answers 404', checks: ['job/close: closing the job answers status 200 with a message', 'job/close: the public page answers 404 after close'] },
-  { section: 'States and transitions', rule: 'job/expire stops the job accepting applications', checks: ['job/expire: expiring the job answers status 200 with a message'], why: 'the effect is not visible through the API (applications are not made through it)' },
-  { section: 'States and transitions', rule: 'job/repost gives new closing and expiry dates, closing_date as sent', checks: ['job/repost: reposting the job with a closing_date answers status 200 with a message'], why: 'the dates cannot be read back: job records are not shown' },
-  { section: 'States and transitions', rule: 'job/delete removes the job for good', checks: ['job/delete: deleting the job answers status 200 with a message', 'job/delete: the public page answers 404 after delete', 'job/delete: * of the deleted job is refused'] },
-  { section: 'States and transitions', rule: 'From which states each operation applies, and its error otherwise; states of the other records', checks: [], why: 'not shown: refusals after delete are observed (error-body)' },
+  { section: 'States and transitions', rule: 'job/add creates a job with an id, published as `published` says', spec: ['Job is created and gets an id; it is published or not according to `published`.'], checks: ['job/add: a valid job answers 200 with the public page URL and the new id', 'job/add: the public page of the new published job answers 200'] },
+  { section: 'States and transitions', rule: 'job/close unpublishes the job: its public page then answers 404', spec: ['Job is marked unpublished; its public page then answers 404.'], checks: ['job/close: the public page answers 404 after close'] },
+  { section: 'States and transitions', rule: 'job/expire stops the job accepting applications', spec: ['Job is marked as no longer accepting applications.'], checks: [], why: 'the effect is not visible through the API (applications are not made through it); its answer is checked under Endpoints' },
+  { section: 'States and transitions', rule: 'job/repost gives new closing and expiry dates, closing_date as sent', spec: ['Job is reposted with new closing and expiry dates one month later. The request may carry `closing_date`.'], checks: [], why: 'the dates cannot be read back: job records are not shown; its answer is checked under Endpoints' },
+  { section: 'States and transitions', rule: 'job/delete removes the job for good', spec: ['Job is removed from the system permanently.'], checks: ['job/delete: the public page answers 404 after delete', 'job/delete: * of the deleted job is refused'] },
+  { section: 'States and transitions', rule: 'From which states each operation applies, and its error otherwise; states of the other records', spec: ['The states that each operation may be applied from, and the error when an operation does not fit the current state: not shown.', 'States and transitions of candidates, applications, timesheets and marketing records: not shown.'], checks: [], why: 'not shown: refusals after delete are observed (error-body)' },
 
-  { section: 'Endpoints', rule: 'Every JSON answer carries status; lists and details also total and data', checks: [...SCHEMAS, 'metrics/list: the answer fits the metrics schema'] },
-  { section: 'Endpoints', rule: 'POST bodies are JSON with Content-Type application/json; a GET content-type is ignored', checks: [], why: 'a rule for requests', client: 'the kit sends every POST as JSON with that Content-Type', verdict: ['post-json'] },
-  { section: 'Endpoints', rule: 'job/add answers status 200, a message holding the public job page URL, and the id', checks: ['job/add: a valid job answers 200 with the public page URL and the new id'] },
-  { section: 'Endpoints', rule: 'job/delete, close, expire and repost answer status 200 with a message', checks: ['job/*: * answers status 200 with a message'] },
-  { section: 'Endpoints', rule: 'job/fields gives the current values of the constrained fields', checks: ['job/fields: answers 200 with a JSON body whose status is 200', 'job/fields: gives every constrained list, each a non-empty list of distinct strings', "job/fields: values the spec lists keep the spec's exact casing"] },
-  { section: 'Endpoints', rule: 'A details answer holds the one record asked for', checks: ['*: the detail holds exactly the listed *'] },
-  { section: 'Endpoints', rule: 'since (YYYY-MM-DD HH:MM) keeps the records at or after it', checks: ['*/list: the answer with since *', '*/list: every record of the answer with since is at or after since'], verdict: ['since-no-gap', 'copy-in-step'] },
-  { section: 'Endpoints', rule: 'applications/list takes vacancy and answers only that vacancy’s applications', checks: ['applications/list: the vacancy filter answers only applications for that vacancy', 'applications/list: next_page of the vacancy answer carries vacancy and page'] },
-  { section: 'Endpoints', rule: 'applications/list runs newest first (highest id first)', checks: ['applications/list: applications are newest first (highest id first) within and across pages'] },
-  { section: 'Endpoints', rule: 'timesheets/list carries prev_page, a URL or false when there is none', checks: ['timesheets/list: prev_page is false on the first page', 'timesheets/list: prev_page on the second page is a URL of the first page'] },
-  { section: 'Endpoints', rule: 'Timesheet entries link /candidates/timesheet/{id}; both timesheet paths are downloads', checks: ['timesheets/list: attachment hrefs point at /candidates/timesheet/{id}', 'candidates/timesheets/download/{id}: the listed link answers 200 with an octet-stream Content-Type'], verdict: ['download-listed-ids'] },
-  { section: 'Endpoints', rule: 'The body of close and expire; the paging of candidates/list', checks: [PROFILE], why: 'not shown: profile points (closeExpireIdField, pageCandidates)' },
+  { section: 'Endpoints', rule: 'Every JSON answer carries status; lists and details also total and data', spec: [ENVELOPE], checks: [...SCHEMAS, 'metrics/list: the answer fits the metrics schema'] },
+  { section: 'Endpoints', rule: 'POST bodies are JSON with Content-Type application/json; a GET content-type is ignored', spec: ['POST bodies must be JSON with header `Content-Type: application/json`. A content-type header on GET requests is ignored.'], checks: [], why: 'a rule for requests', client: 'the kit sends every POST as JSON with that Content-Type', verdict: ['post-json'] },
+  { section: 'Endpoints', rule: 'job/add answers status 200, a message holding the public job page URL, and the id', spec: ['On success `status` 200, `message` string holding the public job page URL, `id` integer.'], checks: ['job/add: a valid job answers 200 with the public page URL and the new id'] },
+  { section: 'Endpoints', rule: 'job/delete answers status 200 with a message saying the job has been deleted', spec: ['`status` 200, `message` text saying the job has been deleted'], checks: ['job/delete: *answers status 200 with a message*'] },
+  { section: 'Endpoints', rule: 'job/close answers status 200 with a message saying the job has been closed', spec: ['`status` 200, `message` text saying the job has been closed (unpublished)'], checks: ['job/close: *answers status 200 with a message*'] },
+  { section: 'Endpoints', rule: 'job/expire answers status 200 with a message saying the job has been expired', spec: ['`status` 200, `message` text saying the job has been expired'], checks: ['job/expire: *answers status 200 with a message*'] },
+  { section: 'Endpoints', rule: 'job/repost takes the id and a closing_date and answers status 200 with a message saying the job has been reposted', spec: ['`{id: integer, closing_date: string}` in the form of the date fields', '`status` 200, `message` text saying the job has been reposted'], checks: ['job/repost: *answers status 200 with a message*'] },
+  { section: 'Endpoints', rule: 'job/fields gives the current values of the constrained fields', spec: ['the current values of the constrained job fields', 'Constrained values (values may change over time; the job/fields endpoint returns the current ones):'], checks: ['job/fields: answers 200 with a JSON body whose status is 200', 'job/fields: gives every constrained list, each a non-empty list of distinct strings'] },
+  { section: 'Endpoints', kind: 'observation', rule: "job/fields writes the values the spec lists in the spec's casing", checks: ["job/fields: values the spec lists keep the spec's exact casing"], why: 'the spec lists the values as they were and says "values may change over time; the job/fields endpoint returns the current ones": a value in another casing is such a change (one value gone, another added), which the job-fields observation reports' },
+  { section: 'Endpoints', rule: 'A details answer holds the one record asked for', spec: ['`status`, `total`, `data` array of one Candidate', '`status`, `total`, `data` array of one Application'], checks: ['*: the detail holds exactly the listed *'] },
+  { section: 'Endpoints', rule: 'since (YYYY-MM-DD HH:MM) keeps the records at or after it', spec: [SINCE, IN_STEP], checks: ['*/list: the answer with since *', '*/list: every record of the answer with since is at or after since'], verdict: ['since-no-gap', 'copy-in-step'] },
+  { section: 'Endpoints', rule: 'applications/list takes vacancy and answers only that vacancy’s applications', spec: ['optional `vacancy` (vacancy id, integer)'], checks: ['applications/list: the vacancy filter answers only applications for that vacancy', 'applications/list: next_page of the vacancy answer carries vacancy and page'] },
+  { section: 'Endpoints', rule: 'applications/list runs newest first (highest id first)', spec: ['List entries are ordered newest first (highest id first).'], checks: ['applications/list: applications are newest first (highest id first) within and across pages'] },
+  { section: 'Endpoints', rule: 'timesheets/list carries prev_page, a URL or false when there is none', spec: ['`prev_page` (URL string, or false when there is none)'], checks: ['timesheets/list: prev_page is false on the first page', 'timesheets/list: prev_page on the second page is a URL of the first page'] },
+  { section: 'Endpoints', rule: 'Timesheet entries link /candidates/timesheet/{id}; both timesheet paths are downloads', spec: ['The list entries point their download links at /candidates/timesheet/{id}; both download paths are listed as timesheet downloads.'], checks: ['timesheets/list: attachment hrefs point at /candidates/timesheet/{id}', 'candidates/timesheets/download/{id}: the listed link answers 200 with an octet-stream Content-Type'], verdict: ['download-listed-ids'] },
+  { section: 'Endpoints', rule: 'The body of close and expire; the paging of candidates/list', spec: ['body of close: not shown', 'body of expire: not shown', 'Paging links of the candidates list: not shown.'], checks: [PROFILE], why: 'not shown: profile points (closeExpireIdField, pageCandidates)' },
 
-  { section: 'Paging', rule: 'next_page is a full URL of the next page of the same list, with page (and since, vacancy where given), on the deployment itself', checks: ['*/list: next_page of the first page is an absolute URL on the same origin carrying page', '*/list: next_page of the answer with since carries since and page', 'applications/list: next_page of the vacancy answer carries vacancy and page'], verdict: ['walk-to-last-page'] },
-  { section: 'Paging', rule: 'The next page continues the same list: the same total, other records (a live board aside)', checks: ['*/list: total is the same on the first and the second page, but for records that arrived during the run', "*/list: the second page's records are not the first page's, but for those pushed on by arrivals"] },
-  { section: 'Paging', rule: "The page size; the last page's next_page; a page past the last", checks: [PROFILE], why: 'not shown: profile points (pageSize, lastPageNextPage, outOfRangePage)' },
+  { section: 'Paging', rule: 'next_page is a full URL of the next page of the same list, with page (and since, vacancy where given), on the deployment itself', spec: [NEXT_PAGE], checks: ['*/list: next_page of the first page is an absolute URL on the same origin carrying page', '*/list: next_page of the answer with since carries since and page', 'applications/list: next_page of the vacancy answer carries vacancy and page'], verdict: ['walk-to-last-page'] },
+  { section: 'Paging', rule: 'The next page continues the same list: the same total, other records (a live board aside)', spec: [NEXT_PAGE], checks: ['*/list: total is the same on the first and the second page, but for records that arrived during the run', "*/list: the second page's records are not the first page's, but for those pushed on by arrivals"] },
+  { section: 'Paging', rule: "The page size; the last page's next_page; a page past the last", spec: ['The page size: not shown.'], checks: [PROFILE], why: 'not shown: profile points (pageSize, lastPageNextPage, outOfRangePage)' },
 
-  { section: 'Downloads', rule: 'A download answers the raw file', checks: [DOWNLOAD_OK, '*: Content-Length equals the bytes received'] },
-  { section: 'Downloads', rule: 'Content-Type application/octet-stream for attachments, an octet-stream type for timesheets', checks: ['applications/attachment/{id}: the listed link answers 200 with Content-Type application/octet-stream', '*: the listed link answers 200 with an octet-stream Content-Type'] },
-  { section: 'Downloads', rule: 'Content-Length gives the bytes', checks: ['*: Content-Length equals the bytes received', '*: Content-Length equals the listed filesize'] },
-  { section: 'Downloads', rule: 'Content-Disposition: attachment, with the original file name', checks: ['*: Content-Disposition is attachment with the listed filename'] },
-  { section: 'Downloads', rule: 'Content-Transfer-Encoding: binary', checks: ['*: Content-Transfer-Encoding is binary'] },
-  { section: 'Downloads', rule: 'Downloaded files are the caller’s to scan for malware', checks: [], why: 'a rule for clients', client: 'the kit keeps no downloaded file' },
+  { section: 'Downloads', rule: 'A download answers the raw file', spec: ['A file download answers with the raw file.'], checks: [DOWNLOAD_OK, '*: Content-Length equals the bytes received'] },
+  { section: 'Downloads', rule: 'Content-Type application/octet-stream for attachments, an octet-stream type for timesheets', spec: ['`Content-Type` (application/octet-stream for application attachments; a timesheet-specific octet-stream type for timesheets)'], checks: ['applications/attachment/{id}: the listed link answers 200 with Content-Type application/octet-stream', '*: the listed link answers 200 with an octet-stream Content-Type'] },
+  { section: 'Downloads', rule: 'Content-Length gives the bytes', spec: ['`Content-Length` (bytes)', 'RFC 9110 §8.6'], checks: ['*: Content-Length equals the bytes received'] },
+  { section: 'Downloads', rule: 'Content-Length is the size the list gives the file', spec: ['`Content-Length` (bytes)', '`filesize` string of bytes', '`filesize` integer bytes'], checks: ['*: Content-Length equals the listed filesize'] },
+  { section: 'Downloads', rule: 'Content-Disposition: attachment, with the original file name', spec: ['`Content-Disposition: attachment` with `filename` set to the original file name', 'RFC 6266 §4'], checks: ['*: Content-Disposition is attachment with the listed filename'] },
+  { section: 'Downloads', rule: 'Content-Transfer-Encoding: binary', spec: ['`Content-Transfer-Encoding: binary`'], checks: ['*: Content-Transfer-Encoding is binary'] },
+  { section: 'Downloads', rule: 'Downloaded files are the caller’s to scan for malware', spec: ["Downloaded files are the caller's responsibility to scan for malware."], checks: [], why: 'a rule for clients', client: 'the kit keeps no downloaded file' },
 
-  { section: 'Authentication', rule: 'Every operation requires HTTP Basic credentials user:password: reads, details, downloads, writes; a wrong password is refused', checks: ['auth: *', 'job/repost: a write without credentials is refused with 401 or 403'], verdict: ['credentials'] },
-  { section: 'Authentication', rule: 'No token exchange exists', checks: [], why: 'an absence: nothing to call' },
-  { section: 'Authentication', rule: 'The status, challenge and body of a refusal', checks: [PROFILE], why: 'not shown: profile points (authStatus, authChallenge, authBody)' },
+  { section: 'Authentication', rule: 'Every operation requires HTTP Basic credentials user:password: reads, details, downloads, writes; a wrong password is refused', spec: ['Every operation requires authentication (see Authentication).', BASIC, 'The credentials are sent with every request.', 'RFC 7617 §2'], checks: ['auth: *', 'job/repost: a write without credentials is refused with 401 or 403'], verdict: ['credentials'] },
+  { section: 'Authentication', rule: 'No token exchange exists', spec: ['No token exchange exists.'], checks: [], why: 'an absence: nothing to call' },
+  { section: 'Authentication', rule: 'The status, challenge and body of a refusal', spec: ['Error codes other than 412, 429 and 404: not shown.'], checks: [PROFILE], why: 'not shown: profile points (authStatus, authChallenge, authBody)' },
 
-  { section: 'Errors', rule: 'An invalid posted field answers status 412 with a message naming it', checks: ['job/add: an invalid salary_unit answers 412 with a message naming salary_unit'] },
-  { section: 'Errors', rule: 'Too many requests answer HTTP 429 with Retry-after in seconds', checks: ['rate limit: a repeated request within the window answers 429 with Retry-after in seconds'] },
-  { section: 'Errors', rule: "A closed job's public page answers 404", checks: ['job/close: the public page answers 404 after close'] },
-  { section: 'Errors', rule: 'On success the JSON body carries status 200', checks: ['job/fields: answers 200 with a JSON body whose status is 200', 'job/*: * answers status 200 with a message', ...SCHEMAS] },
-  { section: 'Errors', rule: 'Other error codes; error bodies of reads and missing ids', checks: [PROFILE], why: 'not shown: profile points (notFoundBody, malformedSince, errorHttpStatus, rateLimitBody)' },
+  { section: 'Errors', rule: 'An invalid posted field answers status 412 with a message naming it', spec: ['JSON body with `status` 412 and `message` naming the problem', ADD_FAILS], checks: ['job/add: an invalid salary_unit answers 412 with a message naming salary_unit'] },
+  { section: 'Errors', rule: 'Too many requests answer HTTP 429 with Retry-after in seconds', spec: ['HTTP 429 with header `Retry-after` holding the seconds to wait before retrying', 'RFC 9110 §10.2.3'], checks: ['rate limit: a repeated request within the window answers 429 with Retry-after in seconds'] },
+  { section: 'Errors', rule: "A closed job's public page answers 404", spec: ["A closed (unpublished) job's public page is requested | 404"], checks: ['job/close: the public page answers 404 after close'] },
+  { section: 'Errors', rule: 'On success the JSON body carries status 200', spec: [SUCCESS], checks: ['job/fields: answers 200 with a JSON body whose status is 200', 'job/*: * answers status 200 with a message', ...SCHEMAS] },
+  { section: 'Errors', rule: 'Other error codes; error bodies of reads and missing ids', spec: ['Error codes other than 412, 429 and 404: not shown.', 'Error bodies of the read endpoints and of missing ids: not shown.'], checks: [PROFILE], why: 'not shown: profile points (notFoundBody, malformedSince, errorHttpStatus, rateLimitBody)' },
 
-  { section: 'Limits', rule: 'Each full request may be made once per 15 minutes; more answers 429 with Retry-after', checks: ['rate limit: a repeated request within the window answers 429 with Retry-after in seconds'], client: 'the kit makes each full request at most once per window and keeps windows across runs (--ledger)', verdict: ['one-request-per-window', 'retry-after', 'download-once'] },
-  { section: 'Limits', rule: 'A full request is counted by path and query: another page, since or download is a fresh one', checks: ['rate limit: fresh full requests (another page, a since, another download) are not limited by the 429 of another'] },
-  { section: 'Limits', rule: 'Maximum page size, payload size and field lengths; the window a deployment keeps', checks: [PROFILE], why: 'not shown: page size and window are profile points (pageSize, rateLimitWindow)' },
+  { section: 'Limits', rule: 'Each full request may be made once per 15 minutes; more answers 429 with Retry-after', spec: ['Each endpoint may be requested once per 15 minutes.', LIMIT_429, 'RFC 9110 §10.2.3'], checks: ['rate limit: a repeated request within the window answers 429 with Retry-after in seconds'], client: 'the kit makes each full request at most once per window and keeps windows across runs (--ledger)', verdict: ['one-request-per-window', 'retry-after', 'download-once'] },
+  { section: 'Limits', rule: 'A full request is counted by path and query: another page, since or download is a fresh one', spec: ['An endpoint is counted by full request: different paths count separately (for example a document download and a resume download), and different query values count separately (for example page=1 and page=2).'], checks: ['rate limit: fresh full requests (another page, a since, another download) are not limited by the 429 of another'] },
+  { section: 'Limits', rule: 'Maximum page size, payload size and field lengths; the window a deployment keeps', spec: ['Maximum page size, payload size and field lengths: not shown.'], checks: [PROFILE], why: 'not shown: page size and window are profile points (pageSize, rateLimitWindow)' },
 
-  { section: 'Versioning', rule: 'The version is the path prefix /api/v1: every link stays under it', checks: ['*: *hrefs point at *', '*/list: next_page of the first page is an absolute URL on the same origin carrying page'] },
-  { section: 'Versioning', rule: 'Constrained values change; job/fields gives the current ones and clients check it periodically', checks: ['job/fields: gives every constrained list, each a non-empty list of distinct strings'], client: 'the kit reads job/fields first in every run and checks answers against its values', verdict: ['current-job-fields', 'no-unchanged-resend'] },
-  { section: 'Versioning', rule: 'Deprecation and compatibility policy', checks: [], why: 'not shown' },
+  { section: 'Versioning', rule: 'The version is the path prefix /api/v1: every link stays under it', spec: ['The version is carried in the path prefix /api/v1.', 'All paths are relative to {base_url} and begin with /api/v1.'], checks: ['*: *hrefs point at *', '*/list: next_page of the first page is an absolute URL on the same origin carrying page'] },
+  { section: 'Versioning', rule: 'Constrained values change; job/fields gives the current ones and clients check it periodically', spec: ['The sets of allowed values of constrained job fields can change as industries are added or removed; the job/fields endpoint gives the current values and clients should check it periodically.'], checks: ['job/fields: gives every constrained list, each a non-empty list of distinct strings'], client: 'the kit reads job/fields first in every run and checks answers against its values', verdict: ['current-job-fields', 'no-unchanged-resend'] },
+  { section: 'Versioning', rule: 'Deprecation and compatibility policy', spec: ['Deprecation and compatibility policy for new versions: not shown.'], checks: [], why: 'not shown' },
 ]
 
 /** Whether a check (`endpoint: name`) is one a row names. */
@@ -112,19 +161,80 @@ export function matches(pattern: string, check: string): boolean {
   return new RegExp(`^${source}$`).test(check)
 }
 
+/** How much of a check a pattern names outright: the more it spells out, the more it is about that check. */
+const literal = (pattern: string) => pattern.replace(/\*/g, '').length
+
+/**
+ * The rows a check (`endpoint: name`) rests on: of the rows naming it, those whose
+ * pattern spells out most of it (a row naming the check outright before one naming a
+ * family of checks with `*`), in the catalogue's order.
+ */
+export function rulesOf(check: string, rules: readonly Rule[] = RULES): Rule[] {
+  const named = rules.flatMap((rule) => {
+    const best = Math.max(-1, ...rule.checks.filter((pattern) => matches(pattern, check)).map(literal))
+    return best < 0 ? [] : [{ rule, best }]
+  })
+  const top = Math.max(-1, ...named.map((n) => n.best))
+  return named.filter((n) => n.best === top).map((n) => n.rule)
+}
+
+/** What a check may fail a run for: the spec's words (and RFC sections) it rests on, or why it has none. */
+export type Citation =
+  | { kind: 'spec'; words: readonly string[] }
+  /** No sentence backs it: it warns, never fails. */
+  | { kind: 'observation'; why: string }
+  /** A profile point's check: the deployment's own recorded choice, where the spec says "not shown". */
+  | { kind: 'profile' }
+  /** A check no row names (the rules test keeps there being none). */
+  | { kind: 'none' }
+
+export function citationOf(check: string, rules: readonly Rule[] = RULES): Citation {
+  if (matches(PROFILE, check)) return { kind: 'profile' }
+  const observation = rules.find((rule) => rule.kind === 'observation' && rule.checks.some((pattern) => matches(pattern, check)))
+  if (observation) return { kind: 'observation', why: observation.why ?? 'no sentence of the spec says what it holds a deployment to' }
+  const words = [...new Set(rulesOf(check, rules.filter((rule) => rule.kind !== 'observation')).flatMap((rule) => rule.spec ?? []))]
+  return words.length > 0 ? { kind: 'spec', words } : { kind: 'none' }
+}
+
+/** An RFC citation with its title (`RFC 9110 §10.2.3 (HTTP Semantics)`), or a quote in quotation marks. */
+export function wordsText(words: string): string {
+  const rfc = RFC_CITATION.exec(words)
+  if (rfc) return `${words}${RFCS[rfc[1] as string] === undefined ? '' : ` (${RFCS[rfc[1] as string]})`}`
+  return `"${words.replace(/\s+/g, ' ')}"`
+}
+
+/**
+ * The lines that say what a failing check rests on, as the summary, the report and the
+ * JUnit file show them: `spec: "…"` per quote or RFC section; for an observation, that
+ * no sentence backs it and why; for a profile point, that the profile pins it.
+ */
+export function citationLines(check: string, rules: readonly Rule[] = RULES): string[] {
+  const citation = citationOf(check, rules)
+  if (citation.kind === 'spec') return citation.words.map((words) => `spec: ${wordsText(words)}`)
+  if (citation.kind === 'observation') return [`spec: no sentence backs this check, an observation: ${citation.why}`]
+  if (citation.kind === 'profile') return ['spec: not shown; the profile (--profile) pins the deployment’s own earlier choice']
+  return []
+}
+
 /** The table for docs/contract.md, section by section. */
 export function renderRules(rules: readonly Rule[] = RULES): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|')
   const lines: string[] = []
   for (const section of SECTIONS) {
-    lines.push(`### ${section}`, '', '| rule | checks that fail when it is broken | |', '|---|---|---|')
+    lines.push(`### ${section}`, '', "| rule | the spec's words | checks that fail when it is broken | |", '|---|---|---|---|')
     for (const rule of rules.filter((r) => r.section === section)) {
+      const observation = rule.kind === 'observation'
+      const words = observation ? '— (an observation: no sentence backs it)' : (rule.spec ?? []).map((w) => cell(wordsText(w))).join('<br>')
       const checks = rule.checks.length === 0 ? '—' : rule.checks.map((c) => `\`${cell(c)}\``).join('<br>')
-      const notes = [rule.why, rule.client ? `clients: ${rule.client}` : undefined, rule.verdict ? `client verdict: ${rule.verdict.map((id) => `\`${id}\``).join(', ')}` : undefined]
+      const notes = [
+        observation ? `observation, never a failure: ${rule.why ?? ''}` : rule.why,
+        rule.client ? `clients: ${rule.client}` : undefined,
+        rule.verdict ? `client verdict: ${rule.verdict.map((id) => `\`${id}\``).join(', ')}` : undefined,
+      ]
         .filter((n) => n !== undefined)
         .map(cell)
         .join('; ')
-      lines.push(`| ${cell(rule.rule)} | ${checks} | ${notes} |`)
+      lines.push(`| ${cell(rule.rule)} | ${words} | ${checks} | ${notes} |`)
     }
     lines.push('')
   }

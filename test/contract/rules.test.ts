@@ -1,11 +1,12 @@
 // The rule table keeps the kit honest from the spec's side: every section of the spec has
-// rows, every row names checks that exist (or says why no check can), every check a full
-// run makes appears in some row, and docs/contract.md shows the table as
-// src/contract/rules.ts renders it.
+// rows, every row carries the spec's own words (a quote the spec holds, or an RFC section)
+// or is marked an observation, every row names checks that exist (or says why no check
+// can), every check a full run makes appears in some row, and docs/contract.md shows the
+// table as src/contract/rules.ts renders it.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { matches, renderRules, RULES, SECTIONS } from '../../src/contract/rules.js'
+import { citationOf, matches, renderRules, RFC_CITATION, RFCS, RULES, SECTIONS } from '../../src/contract/rules.js'
 import { RULE_IDS } from '../../src/fake/verdict/rules.js'
 import { ROOT } from '../helpers/cli.js'
 import { board, contract } from './helpers.js'
@@ -24,6 +25,48 @@ t.test('every row names existing checks and every check of a full run is in a ro
   }
   const orphans = checks.filter((c) => !RULES.some((rule) => rule.checks.some((pattern) => matches(pattern, c))))
   t.same(orphans, [], 'every check rests on a rule of the spec')
+  // a check is an observation or cites words, never both: a row naming it as an observation and another as a rule would contradict
+  const both = checks.filter((c) => {
+    const named = RULES.filter((rule) => rule.checks.some((pattern) => matches(pattern, c)))
+    return named.some((rule) => rule.kind === 'observation') && named.some((rule) => rule.kind !== 'observation')
+  })
+  t.same(both, [], 'no check is named both by an observation and by a rule')
+  const uncited = checks.filter((c) => citationOf(c).kind === 'none')
+  t.same(uncited, [], 'every check of a full run cites the spec, or is an observation or a profile point')
+})
+
+// the spec as CI has it: a copy of shared/ beside the clone
+const SPEC = join(ROOT, '..', 'shared', 'spec', 'job-board-api.md')
+const squeeze = (text: string) => text.replace(/\s+/g, ' ').trim()
+
+t.test("every rule carries the spec's own words: each a quote the spec holds, or an RFC section in the fixed form", async (t) => {
+  const spec = squeeze(readFileSync(SPEC, 'utf8'))
+  for (const rule of RULES.filter((r) => r.kind !== 'observation')) {
+    t.ok((rule.spec ?? []).length > 0, `"${rule.rule}" carries the spec's words`)
+    for (const words of rule.spec ?? []) {
+      const rfc = RFC_CITATION.exec(words)
+      if (rfc) t.ok(RFCS[rfc[1] as string], `"${rule.rule}" cites ${words}, an RFC the kit names`)
+      else t.ok(spec.includes(squeeze(words)), `"${rule.rule}" quotes the spec: ${JSON.stringify(words)}`)
+    }
+  }
+})
+
+t.test('a quote the spec does not hold, or an RFC in another form, is told apart from one it does', async (t) => {
+  const spec = squeeze(readFileSync(SPEC, 'utf8'))
+  t.ok(spec.includes(squeeze('Aggregations are   ordered\nnewest month first.')), 'whitespace aside, a quote is found')
+  t.notOk(spec.includes(squeeze('Aggregations are ordered oldest month first.')), 'a word changed, it is not')
+  for (const form of ['RFC 9110 §10.2.3', 'RFC 7617', 'RFC 6266 §4']) t.ok(RFC_CITATION.test(form), `${form} is the fixed form`)
+  for (const form of ['RFC9110 §10.2.3', 'rfc 9110', 'RFC 9110 section 10.2.3', 'RFC 9110 §']) t.notOk(RFC_CITATION.test(form), `${form} is not`)
+})
+
+t.test('an observation carries no words and says why no sentence backs it', async (t) => {
+  const observations = RULES.filter((rule) => rule.kind === 'observation')
+  t.ok(observations.length > 0, `${observations.length} checks are marked observations`)
+  for (const rule of observations) {
+    t.same(rule.spec ?? [], [], `"${rule.rule}" quotes nothing`)
+    t.ok(rule.why, `"${rule.rule}" says why`)
+    t.ok(rule.checks.length > 0, `"${rule.rule}" names the checks it makes observations`)
+  }
 })
 
 t.test("every section of the spec's, from Resources to Versioning, has rows", async (t) => {
