@@ -2,11 +2,14 @@
 // with junit-report-builder (tap's own junit reporter also lists each assertion inside
 // a check as a test case, and counts suites as tests). A failed check is a <failure>; a
 // check the service erred on (5xx, no answer, timeout) an <error> holding the status and
-// the start of the body; a check not made a <skipped message="why">; every test case and
-// suite has a `time`; the observations (warnings) are properties of their endpoint's
-// suite (a suite without test cases when no check is grouped under that endpoint).
+// the start of the body; a failure's text names the spec's words the check fails for
+// (`spec: "…"`, src/contract/rules.ts), then every problem it found; a check not made a
+// <skipped message="why">; every test case and suite has a `time`; the observations
+// (warnings) are properties of their endpoint's suite (a suite without test cases when
+// no check is grouped under that endpoint).
 import junit, { type Builder } from 'junit-report-builder'
 import type { Observation } from './observations.js'
+import { citationLines } from './rules.js'
 import type { CheckResult } from './suite.js'
 
 // the package is CommonJS: its module.exports is the builder its types call the default export
@@ -49,7 +52,8 @@ export function junitXml(results: readonly CheckResult[], name: string, observat
     entry.ms += result.ms
     const testCase = entry.suite.testCase().className(`contract.${result.endpoint}`).name(result.name).time(seconds(result.ms))
     if (result.status === 'fail') {
-      testCase.failure(result.failures[0] ?? 'failed', 'contract').stacktrace(result.failures.join('\n'))
+      const cited = citationLines(`${result.endpoint}: ${result.name}`)
+      testCase.failure(result.failures[0] ?? 'failed', 'contract').stacktrace([...cited, ...result.failures].join('\n'))
     } else if (result.status === 'error') {
       testCase.error(result.reason ?? 'the service erred', 'service', result.reason)
     } else if (result.status === 'skip') {

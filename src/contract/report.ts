@@ -7,6 +7,7 @@ import type { CreatedJob } from './context.js'
 import type { RequestRecord } from './http.js'
 import type { PendingJob } from './ledger.js'
 import type { Observation } from './observations.js'
+import { citationLines } from './rules.js'
 import type { ContractSettings } from './settings.js'
 import type { CheckResult } from './suite.js'
 
@@ -167,12 +168,16 @@ export function buildReport(
   }
 }
 
-/** One check as the screen shows it. */
+/**
+ * One check as the screen shows it. A failing check says, on the lines after, the spec's
+ * words it fails for (src/contract/rules.ts), then what it found.
+ */
 export function checkLines(result: CheckResult): string[] {
   if (result.status === 'pass') return [`  pass  ${result.name}`]
   if (result.status === 'skip') return [`  skip  ${result.name} (${result.reason ?? 'skipped'})`]
   if (result.status === 'error') return [`  ERROR ${result.name}`, `          - ${result.reason ?? 'the service erred'}`]
-  return [`  FAIL  ${result.name}`, ...result.failures.map((failure) => `          - ${failure}`)]
+  const cited = citationLines(`${result.endpoint}: ${result.name}`).map((line) => `          ${line}`)
+  return [`  FAIL  ${result.name}`, ...cited, ...result.failures.map((failure) => `          - ${failure}`)]
 }
 
 /** The end of the human summary: observations, requests, jobs, then the tally line. */

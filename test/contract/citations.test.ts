@@ -1,0 +1,89 @@
+// Every failing check cites its sentence: the summary prints, on the lines after a FAIL,
+// the spec's words the check rests on (a quote, or an RFC section with its title), and
+// the JUnit <failure> holds them before the problems found; a check no sentence backs
+// says it is an observation, a profile point's check that the spec leaves it open.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { XMLParser } from 'fast-xml-parser'
+import t from 'tap'
+import { junitXml } from '../../src/contract/junit.js'
+import { checkLines } from '../../src/contract/report.js'
+import { citationLines, rulesOf } from '../../src/contract/rules.js'
+import type { CheckResult } from '../../src/contract/suite.js'
+import { board, changeJson, contract, dropHeader } from './helpers.js'
+
+interface Failure {
+  '@_message': string
+  '#text'?: string
+}
+interface Junit {
+  testsuites: { testsuite: Array<{ '@_name': string; testcase: Array<{ '@_name': string; failure?: Failure }> }> }
+}
+
+const parse = (xml: string) => new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'testsuite' || name === 'testcase' || name === 'property' }).parse(xml) as Junit
+
+const failureOf = (xml: Junit, endpoint: string, name: string) =>
+  xml.testsuites.testsuite.find((s) => s['@_name'] === endpoint)?.testcase.find((c) => c['@_name'] === name)?.failure
+
+/** The lines of the summary that follow a check's FAIL line, up to the next check. */
+function linesAfter(output: string, name: string): string[] {
+  const lines = output.split('\n')
+  const at = lines.indexOf(`  FAIL  ${name}`)
+  if (at < 0) return []
+  const next = lines.findIndex((line, i) => i > at && !line.startsWith('          '))
+  return lines.slice(at + 1, next < 0 ? undefined : next)
+}
+
+const failed = (endpoint: string, name: string, failures: string[]): CheckResult => ({ endpoint, name, status: 'fail', skip: undefined, reason: undefined, ms: 1, failures, passes: [] })
+
+t.test("a deployment listing months oldest first fails the order check, whose summary and JUnit failure quote the spec's sentence", async (t) => {
+  const { url } = await board(t, changeJson(/^\/metrics\/list$/, (body) => {
+    for (const metric of (body as { metrics: Array<{ aggregations: unknown[] }> }).metrics) metric.aggregations.reverse()
+  }))
+  const junit = join(t.testdir(), 'contract.xml')
+  const run = await contract({ baseUrl: url, only: 'metrics', junit })
+  const name = 'months are newest first within each metric'
+  t.ok(run.failed().includes(`metrics/list: ${name}`), 'the order check fails')
+  const after = linesAfter(run.output, name)
+  t.equal(after[0], '          spec: "Aggregations are ordered newest month first."', 'the line after the FAIL quotes the sentence')
+  t.match(after.slice(1).join('\n'), /^ {10}- Jobs created: month 2 /, 'then come the problems found')
+  const failure = failureOf(parse(readFileSync(junit, 'utf8')), 'metrics/list', name)
+  t.match(failure?.['#text'], /^spec: "Aggregations are ordered newest month first."\nJobs created: month 2 /, "the JUnit failure's text quotes it before the problems")
+  const passing = run.output.split('\n').filter((line, i, lines) => line.startsWith('          spec:') && !/^ {2}FAIL |^ {10}spec:/.test(lines[i - 1] ?? ''))
+  t.same(passing, [], 'no passing check prints words')
+})
+
+t.test('a download without Content-Disposition fails a check that cites the spec and the RFC section it relies on', async (t) => {
+  const { url } = await board(t, dropHeader('content-disposition', /^\/applications\/attachment\//))
+  const junit = join(t.testdir(), 'contract.xml')
+  const run = await contract({ baseUrl: url, only: 'applications', junit })
+  const name = 'Content-Disposition is attachment with the listed filename'
+  t.same(run.failed(), [`applications/attachment/{id}: ${name}`], 'only that check fails')
+  const words = ['spec: "`Content-Disposition: attachment` with `filename` set to the original file name"', 'spec: RFC 6266 §4 (Use of the Content-Disposition Header Field in HTTP)']
+  t.same(linesAfter(run.output, name), [...words.map((line) => `          ${line}`), '          - there is no Content-Disposition'])
+  const failure = failureOf(parse(readFileSync(junit, 'utf8')), 'applications/attachment/{id}', name)
+  t.equal(failure?.['#text'], [...words, 'there is no Content-Disposition'].join('\n'))
+  t.equal(failure?.['@_message'], 'there is no Content-Disposition', 'the message stays the first problem')
+})
+
+t.test('a check no sentence backs says it is an observation; a profile point says the spec leaves it open', async (t) => {
+  const sectors = checkLines(failed('candidates/list', 'every sector sector_disciplines names is among the sectors', ['candidate 1: …']))
+  t.match(sectors[1], /^ {10}spec: no sentence backs this check, an observation: the spec gives sectors and sector_disciplines as two fields/)
+  t.equal(sectors[2], '          - candidate 1: …')
+  const profile = checkLines(failed('profile', 'pageSize is as the profile records it', ['profile: pageSize 20; deployment now answers 50']))
+  t.match(profile[1], /^ {10}spec: not shown; the profile \(--profile\) pins/)
+  const unknown = checkLines(failed('somewhere', 'a check no row names', ['wrong']))
+  t.same(unknown, ['  FAIL  a check no row names', '          - wrong'], 'a check no row names prints only its problems')
+  const xml = parse(junitXml([failed('metrics/list', 'each total is the sum of its months', ['Jobs created: total 5 but its months add up to 4'])], 'kit'))
+  t.match(failureOf(xml, 'metrics/list', 'each total is the sum of its months')?.['#text'], /^spec: no sentence backs this check, an observation: .*\nJobs created: total 5/)
+})
+
+t.test('a check named by several rows cites the rows that name it most exactly', async (t) => {
+  const close = 'job/close: closing the job answers status 200 with a message'
+  t.same(citationLines(close), ['spec: "`status` 200, `message` text saying the job has been closed (unpublished)"'], "close's own answer, not the general success sentence")
+  t.ok(rulesOf(close).every((rule) => rule.section === 'Endpoints'))
+  const add = citationLines('job/add: a valid job answers 200 with the public page URL and the new id')
+  t.same(add, ['spec: "Job is created and gets an id; it is published or not according to `published`."', 'spec: "On success `status` 200, `message` string holding the public job page URL, `id` integer."'], 'two rows name it outright: both are cited')
+  const schema = citationLines('marketing/list: every other answer of the list fetched fits the schema too')
+  t.ok(schema.length >= 3 && schema.includes('spec: "All bodies are JSON."'), 'a check only families of checks name cites each family')
+})
