@@ -53,7 +53,7 @@ export function applicationsGroup(root: Minimal, ctx: RunContext): void {
     })
   })
   endpoint(root, 'applications/details/{id}', (t) =>
-    detailChecks(t, ctx, { endpoint: 'applications/details/{id}', noun: 'application', schema: applicationDetail, pick: () => plan.applicationDetail() }),
+    detailChecks(t, ctx, { list: APPLICATIONS, endpoint: 'applications/details/{id}', noun: 'application', schema: applicationDetail, pick: () => plan.applicationDetail() }),
   )
   endpoint(root, 'applications/attachment/{id}', (t) =>
     downloadChecks(t, ctx, { endpoint: 'applications/attachment/{id}', pick: () => plan.attachment(), contentType: 'application/octet-stream' }),

@@ -49,7 +49,7 @@ export function candidatesGroup(root: Minimal, ctx: RunContext): void {
     })
   })
   endpoint(root, 'candidates/details/{id}', (t) =>
-    detailChecks(t, ctx, { endpoint: 'candidates/details/{id}', noun: 'candidate', schema: candidateDetail, pick: () => plan.candidateDetail() }),
+    detailChecks(t, ctx, { list: CANDIDATES, endpoint: 'candidates/details/{id}', noun: 'candidate', schema: candidateDetail, pick: () => plan.candidateDetail() }),
   )
   for (const { kind } of FILE_KINDS) {
     const name = `candidates/${kind}/{id}`

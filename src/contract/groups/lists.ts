@@ -122,18 +122,38 @@ export function sinceVerdict(list: ListDef, since: string, answer: Page, without
 }
 
 /**
- * What arrived while the run read a live board: records newer than anything the first
- * walk (the pages read without filters) held — an id above its highest, or a created_at
- * after its newest — in any answer of the list fetched since, and how much `total` grew
- * between the first and the second page. Consistency checks allow what arrived; where
- * they cannot tell an arrival from a fault they leave the check unmade (incomplete).
+ * What may have arrived between two answers of a list, while the run read a live board:
+ * a record newer than anything the first walk (the pages read without filters) held —
+ * an id above its highest, or a created_at after its newest — or a record of the walk
+ * whose time of change moved on (its updated_at later than the walk saw it); and how much
+ * `total` grew between the first and the second page. Every comparison across two answers
+ * goes through `judge`: consistent, inconsistent, or cannot tell (the check is left unmade
+ * and the run is incomplete, never failed).
  */
 export interface Arrivals {
-  isNew(record: Rec): boolean
-  /** Records seen that arrived during the run. */
+  /** Whether a record is one that arrived, or changed, after the first walk read the board. */
+  arrived(record: Rec): boolean
+  /** Records seen that arrived (or changed) during the run. */
   seen: Rec[]
   /** How much total grew from the first page to the second (0 when it did not, or cannot be told). */
   growth: number
+  /** Whether anything tells the board changed during the run. */
+  live: boolean
+}
+
+export type Consistency = { verdict: 'consistent'; because: string } | { verdict: 'inconsistent'; because: string } | { verdict: 'cannot tell'; because: string }
+
+/**
+ * A count compared across two answers: `got` must be at most `atMost`, plus the records
+ * seen to have arrived (`allowance`). Beyond that, on a board that changed during the run,
+ * the excess may be arrivals the kit did not see: it cannot tell.
+ */
+export function judgeCount(arrived: Arrivals, got: number | undefined, atMost: number | undefined, allowance: number, what: string): Consistency {
+  if (got === undefined || atMost === undefined) return { verdict: 'inconsistent', because: `${what}: ${String(got)} against ${String(atMost)}, not integers` }
+  if (got <= atMost) return { verdict: 'consistent', because: `${what}: ${got}, at most ${atMost}` }
+  if (got <= atMost + allowance) return { verdict: 'consistent', because: `${what}: ${got}, at most ${atMost} and the ${allowance} seen arriving during the run` }
+  if (arrived.live) return { verdict: 'cannot tell', because: `${what}: ${got}, more than ${atMost} and the ${allowance} seen arriving, on a board that changed during the run` }
+  return { verdict: 'inconsistent', because: `${what}: ${got}, more than ${atMost}` }
 }
 
 export async function arrivals(ctx: RunContext, list: ListDef): Promise<Arrivals> {
@@ -143,22 +163,38 @@ export async function arrivals(ctx: RunContext, list: ListDef): Promise<Arrivals
   const highest = keys.length > 0 ? keys.reduce((x, y) => (x > y ? x : y)) : undefined
   const created = walk.map((r) => str(r.created_at)).filter((v): v is string => v !== undefined && isTimestamp(v)).sort()
   const newest = created.at(-1)
+  const before = new Map(walk.map((r) => [list.identity(r), r]))
   const isNew = (record: Rec) => {
     const key = list.orderKey(record)
     const at = str(record.created_at)
     return (highest !== undefined && key !== undefined && key > highest) || (newest !== undefined && at !== undefined && isTimestamp(at) && at > newest)
   }
+  // a record the walk held whose time of change moved on: it changed after the walk read it
+  const changed = (record: Rec) => {
+    const earlier = before.get(list.identity(record))
+    return earlier !== undefined && list.sinceFields.some((field) => {
+      const [was, now] = [str(earlier[field]), str(record[field])]
+      return was !== undefined && now !== undefined && isTimestamp(was) && isTimestamp(now) && now > was
+    })
+  }
+  const arrived = (record: Rec) => isNew(record) || changed(record)
   const later = await fetched(ctx, list)
-  const seen = later.flatMap(({ got }) => (got.kind === 'answer' ? (pageOf(got)?.data ?? []) : [])).filter(isNew)
+  const seen = later.flatMap(({ got }) => (got.kind === 'answer' ? (pageOf(got)?.data ?? []) : [])).filter(arrived)
   const [first, second] = [await ctx.plan.first(list), await ctx.plan.next(list)]
   const totals = [first, second].map((got) => (got.kind === 'answer' ? int(pageOf(got)?.total) : undefined))
   const growth = totals[0] !== undefined && totals[1] !== undefined ? Math.max(0, totals[1] - totals[0]) : 0
   const unique = [...new Map(seen.map((r) => [list.identity(r), r])).values()]
-  return { isNew, seen: unique, growth }
+  return { arrived, seen: unique, growth, live: growth > 0 || unique.length > 0 }
 }
 
 /** A check that cannot tell an arrival on a live board from a fault: not made, so the run is incomplete rather than failed. */
-const undecidable = (reason: string) => new Skip(`the board changed during the run and this cannot tell an arrival from a fault: ${reason}`, 'unavailable')
+export const undecidable = (reason: string) => new Skip(`the board changed during the run and this cannot tell an arrival from a fault: ${reason}`, 'unavailable')
+
+/** Passes, fails or leaves unmade a check by a comparison's verdict. */
+function decide(a: { ok(cond: boolean, pass: string, fail: string): boolean }, consistency: Consistency): void {
+  if (consistency.verdict === 'cannot tell') throw undecidable(consistency.because)
+  a.ok(consistency.verdict === 'consistent', consistency.because, consistency.because)
+}
 
 export function listChecks(t: Minimal, ctx: RunContext, list: ListDef): void {
   const { plan, client } = ctx
@@ -260,11 +296,9 @@ export function listChecks(t: Minimal, ctx: RunContext, list: ListDef): void {
     // records older than the oldest fetched without since are not known, nor are those that arrived during the run
     const strangers = answer.data.filter((r) => {
       const key = list.orderKey(r)
-      return oldest !== undefined && key !== undefined && key >= oldest && !known.has(list.identity(r)) && !arrived.isNew(r)
+      return oldest !== undefined && key !== undefined && key >= oldest && !known.has(list.identity(r)) && !arrived.arrived(r)
     })
-    const [total, all] = [int(answer.total), int(first.total)]
-    const allowance = answer.data.filter(arrived.isNew).length
-    a.ok(total !== undefined && all !== undefined && total <= all + allowance, `total ${String(total)} with since is at most ${String(all)} without${allowance > 0 ? `, and ${allowance} that arrived during the run` : ''}`, `total with since is ${JSON.stringify(answer.total)}, without ${JSON.stringify(first.total)}`)
+    decide(a, judgeCount(arrived, int(answer.total), int(first.total), answer.data.filter(arrived.arrived).length, 'total with since against total without'))
     if (comparable(list, without, first.total)) {
       a.ok(strangers.length === 0, `its records are among those without since`, `${strangers.length} records with since are not in the answer without: ${strangers.slice(0, 3).map(list.identity).join(', ')}`)
     }
@@ -280,10 +314,10 @@ export function listChecks(t: Minimal, ctx: RunContext, list: ListDef): void {
       return value !== undefined && isTimestamp(value) && value < since
     }))
     if (older.length === 0) throw new Skip(`no record fetched is before since ${since}`)
-    const [total, all] = [int(answer.total), int(first.total)]
-    const allowance = answer.data.filter((await arrivals(ctx, list)).isNew).length
-    a.ok(total !== undefined && all !== undefined && total <= all - older.length + allowance, `total ${String(total)} leaves out at least the ${older.length} records fetched that are before since`,
-      `total with since is ${JSON.stringify(answer.total)}, without ${JSON.stringify(first.total)}, though ${older.length} records fetched are before since: since is not applied`)
+    const arrived = await arrivals(ctx, list)
+    const all = int(first.total)
+    const verdict = judgeCount(arrived, int(answer.total), all === undefined ? undefined : all - older.length, answer.data.filter(arrived.arrived).length, `total with since, against total without (${String(all)}) less the ${older.length} records fetched that are before since`)
+    decide(a, verdict.verdict === 'inconsistent' ? { ...verdict, because: `${verdict.because}: since is not applied` } : verdict)
   })
 
   check(t, 'every record of the answer with since is at or after since', async (a) => {
@@ -336,7 +370,7 @@ export function listChecks(t: Minimal, ctx: RunContext, list: ListDef): void {
     if (countable.length < list.sinceFields.length) throw new Skip(`the records fetched do not run newest first by ${list.sinceFields.join(' or ')} down to since ${at}: the records at or after it cannot be counted`)
     const total = int(answer.total)
     const arrived = await arrivals(ctx, list)
-    const allowance = answer.data.filter(arrived.isNew).length
+    const allowance = answer.data.filter(arrived.arrived).length
     const match = countable.find((c) => total !== undefined && total >= c.count && total <= c.count + allowance)
     if (match) return a.pass(`total ${String(total)} is the ${match.count} records at or after ${at} by ${match.field}${total !== match.count ? `, and ${(total as number) - match.count} that arrived during the run` : ''}`)
     if (total !== undefined && arrived.growth > 0 && countable.some((c) => total > c.count)) throw undecidable(`total with since is ${total}, more than the records fetched at or after ${at}, and total grew by ${arrived.growth} between the pages`)
