@@ -122,6 +122,9 @@ export async function board(t: Test, breakage: Breakage = {}, options: BuildOpti
     if (breakage.reply) reply = await breakage.reply(exchange, reply)
     send(response, reply)
   }
+  // Node's 5 s keep-alive races the kit's reuse of an idle connection on a loaded machine (a POST
+  // then meets ECONNRESET: an outage the deployment did not have); a staging gateway keeps them for a minute
+  proxy.keepAliveTimeout = 60_000
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
   fake = await createMockServer({ clock: 'virtual', port: 0, publicBaseUrl: url, ...checked(t), ...options })
