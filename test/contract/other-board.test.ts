@@ -1,0 +1,111 @@
+// The contract kit on a deployment we did not write: the second server
+// (test/helpers/other-board.ts, from the spec alone), in both of its styles, with
+// credentials of every shape: a long password, a one-letter one (as in a quick local
+// try), and one that occurs in the base URL (a staging path named like its password).
+// Each is a correct deployment, so every run exits 0 (a live board: 0 or 3, never 1),
+// and with a long password no output holds it. Issues 27 and 28.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import t, { type Test } from 'tap'
+import { type OtherBoardOptions, startOtherBoard } from '../helpers/other-board.js'
+import { contract, type KitRun } from './helpers.js'
+
+type Style = 'a' | 'b'
+
+const SHAPES = [
+  // a colon, a slash, quotes and an ampersand: Basic splits at the first colon; JSON, URLs and XML escape the rest
+  { shape: 'a long password', username: 'staging-sync', password: 'Tr0ub4dor:&"correct/horse"-battery-staple-2026', basePath: '' },
+  { shape: 'a one-letter password', username: 'u', password: 'p', basePath: '' },
+  { shape: 'a password that occurs in the base URL', username: 'jobboard', password: 'secret-stage', basePath: '/secret-stage' },
+] as const
+
+/**
+ * Checks that fail on this deployment for a rule the spec does not state: the spec
+ * gives sectors and sector_disciplines as two fields of the Candidate table and never
+ * ties one to the other, and style a's candidates name disciplines in sectors they did
+ * not tick. The kit is to make it an observation (issue 27); until then style a's runs
+ * fail on it alone.
+ */
+const KIT_RULES: Record<string, string> = {
+  'candidates/list: every sector sector_disciplines names is among the sectors': 'the kit holds sector_disciplines to the sectors, which the spec never ties (issue 27)',
+}
+const KIT_TODO: Record<Style, { todo?: string }> = {
+  a: { todo: 'the contract kit fails "every sector sector_disciplines names is among the sectors", a rule the spec does not state (issue 27)' },
+  b: {},
+}
+
+async function serve(t: Test, options: OtherBoardOptions): Promise<string> {
+  const board = await startOtherBoard(options)
+  t.teardown(() => board.close())
+  return board.url
+}
+
+/** Every failing check, with its failures, for the message of a failed assertion. */
+const failures = (run: KitRun) =>
+  run.report.checks
+    .filter((c) => c.status === 'fail')
+    .map((c) => `${c.endpoint}: ${c.name}: ${(c.failures ?? []).join('; ')}`)
+    .join('\n')
+
+/** Exit 0 (a todo while the kit fails a rule of its own), and no check failing but those rules. */
+function conforms(t: Test, run: KitRun, style: Style, exit: (code: number) => boolean = (code) => code === 0, expected = 'exit 0'): void {
+  const ours = run.failed().filter((name) => !(name in KIT_RULES))
+  t.same(ours, [], `no check fails but the kit's own rules${ours.length > 0 ? `\n${failures(run)}` : ''}`)
+  t.ok(exit(run.exitCode), `${expected} (exit ${run.exitCode}${run.reason ? `: ${run.reason}` : ''})`, KIT_TODO[style])
+  t.same(run.failed(), [], 'no check fails', KIT_TODO[style])
+}
+
+for (const style of ['a', 'b'] as const) {
+  for (const { shape, username, password, basePath } of SHAPES) {
+    t.test(`style ${style}, ${shape}: a read-only run with the rate limit on exits 0`, async (t) => {
+      const baseUrl = await serve(t, { style, username, password, basePath })
+      const run = await contract({ baseUrl, username, password })
+      conforms(t, run, style)
+      t.ok(run.report.checks.filter((c) => c.status === 'pass').length > 80, 'the read checks were made')
+    })
+
+    t.test(`style ${style}, ${shape}: a run with --writes exits 0`, async (t) => {
+      const baseUrl = await serve(t, { style, username, password, basePath, rateLimitWindow: 0 })
+      const run = await contract({ baseUrl, username, password, writes: true, rateLimitWindow: 0 })
+      conforms(t, run, style)
+      for (const name of ['closing the job answers status 200 with a message', 'the public page answers 404 after close']) t.equal(run.check('job/close', name)?.status, 'pass', `job/close: ${name}`)
+      t.equal(run.check('job/add', 'an invalid salary_unit answers 412 with a message naming salary_unit')?.status, 'pass', 'the 412 is read from the body')
+    })
+  }
+
+  t.test(`style ${style}: the 429 check passes on the board's own limiter`, async (t) => {
+    const baseUrl = await serve(t, { style, username: 'u', password: 'p' })
+    const run = await contract({ baseUrl, username: 'u', password: 'p', only: 'rate-limit' })
+    t.equal(run.exitCode, 0, run.reason ?? 'exit 0')
+    t.equal(run.check('rate limit', 'a repeated request within the window answers 429 with Retry-after in seconds')?.status, 'pass')
+  })
+
+  t.test(`style ${style}: a live board (a record arriving before every third request) never fails a run`, async (t) => {
+    const baseUrl = await serve(t, { style, username: 'jobboard', password: 'jobboard', live: 3 })
+    const run = await contract({ baseUrl, username: 'jobboard', password: 'jobboard' })
+    conforms(t, run, style, (code) => code === 0 || code === 3, 'exit 0 or 3')
+  })
+}
+
+t.test('with a long password, no output of a run holds it', async (t) => {
+  const { username, password } = SHAPES[0]
+  const dir = t.testdir()
+  const files = { report: join(dir, 'report.json'), junit: join(dir, 'contract.xml'), writeProfile: join(dir, 'profile.json') }
+  for (const style of ['a', 'b'] as const) {
+    const baseUrl = await serve(t, { style, username, password, rateLimitWindow: 0 })
+    const run = await contract({ baseUrl, username, password, writes: true, rateLimitWindow: 0, ...files })
+    const outputs: Record<string, string> = { output: run.output }
+    for (const [name, path] of Object.entries(files)) outputs[name] = readFileSync(path, 'utf8')
+    const forms = {
+      plain: password,
+      'JSON-escaped': JSON.stringify(password).slice(1, -1),
+      'URL-encoded': encodeURIComponent(password),
+      'XML-escaped': password.replace(/&/g, '&amp;').replace(/"/g, '&quot;'),
+      'base64 of user:pass': Buffer.from(`${username}:${password}`).toString('base64'),
+    }
+    for (const [name, text] of Object.entries(outputs)) {
+      t.ok(text.length > 0, `style ${style}: ${name} was written`)
+      for (const [form, secret] of Object.entries(forms)) t.notOk(text.includes(secret), `style ${style}: ${name} holds no ${form} of the password`)
+    }
+  }
+})
