@@ -1,5 +1,6 @@
 // The second server (test/helpers/other-board.ts) does what its header says: the tests
 // of the tools that read it are only worth what it is. Each subtest asks it over HTTP.
+import { readdirSync, readFileSync } from 'node:fs'
 import t, { type Test } from 'tap'
 import { type OtherBoardOptions, startOtherBoard } from './other-board.js'
 
@@ -189,4 +190,14 @@ t.test('the same options make the same board', async (t) => {
   const two = await serve(t, { style: 'b' })
   const text = async (s: typeof one) => (await s.get('/applications/list?page=2')).text.replace(/127\.0\.0\.1:\d+/g, 'host')
   t.equal(await text(one), await text(two))
+})
+
+t.test('it is written from the spec alone: no file of it imports from src/ or schemas/', async (t) => {
+  const dir = new URL('./other-board/', import.meta.url)
+  const files = ['../other-board.ts', ...readdirSync(dir).filter((name) => name.endsWith('.ts'))]
+  for (const name of files) {
+    const text = readFileSync(new URL(name, dir), 'utf8')
+    const imports = [...text.matchAll(/\bfrom\s+'([^']+)'/g)].map((m) => m[1] as string)
+    t.same(imports.filter((path) => !path.startsWith('node:') && !/^\.\.?\/(?:other-board\/)?[a-z-]+\.js$/.test(path)), [], `${name} imports only node: and its own files`)
+  }
 })
