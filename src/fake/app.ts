@@ -14,6 +14,7 @@ import { apiAdmission, settleLimit } from './http/admission.js'
 import { registerAnswers } from './http/answers.js'
 import { type Auth, registerAuth } from './http/auth.js'
 import { registerBodies, requireJson } from './http/body.js'
+import { registerDrain } from './http/drain.js'
 import { answerNodeRefusals, clientErrorHandler, errorPolicy, hostRequired, frameworkErrorHandler, registerErrorAnswers } from './http/error-style.js'
 import { type ArmedFault, faultAnswers } from './http/faults.js'
 import { requestJournal } from './http/journal.js'
@@ -143,6 +144,7 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   app.decorateRequest('nextPage', undefined)
 
   registerBodies(app, board)
+  registerDrain(app)
   const shutdown = registerShutdown(app, options.shutdownTimeout)
   const journal = requestJournal(board, requestLog)
   const faults = faultAnswers(board.faults, options.connectionTimeout, shutdown.signal)

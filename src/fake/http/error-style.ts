@@ -12,6 +12,7 @@ import type { Board } from '../board.js'
 import { boardError, clientErrorBody, clientErrorResponse, sendError, type ErrorAnswer, type ErrorPolicy, type ErrorStyle } from '../../core/errors.js'
 import { API_PREFIX } from '../store/links.js'
 import type { Auth } from './auth.js'
+import { bodyTooLarge, draining } from './drain.js'
 
 export function errorPolicy(board: Board): ErrorPolicy {
   return (answer: ErrorAnswer, request): ErrorStyle => {
@@ -55,6 +56,11 @@ export function frameworkErrorHandler(policy: ErrorPolicy, auth: () => Auth | un
 /** What Node's parser refuses (a 16 KiB header, a body that never ends) never reaches Fastify: answered on the socket. */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return
+  // the rest of a refused body, still arriving when requestTimeout ends: its 413 was the answer
+  if (draining(socket)) {
+    socket.destroy()
+    return
+  }
   const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage
   if (socket.writable && !pending?.headersSent) socket.end(clientErrorResponse(error))
   else socket.destroy()
@@ -86,7 +92,9 @@ export function hostRequired(request: FastifyRequest, reply: FastifyReply, polic
 
 /** The one error handler, and the 404 of paths no route answers (the whole API is behind auth, those paths included). */
 export function registerErrorAnswers(app: FastifyInstance, policy: ErrorPolicy, auth: Auth): void {
-  app.setErrorHandler((error, request, reply) => sendError(request, reply, error, policy))
+  app.setErrorHandler((error, request, reply) =>
+    sendError(request, reply, (error as FastifyError).code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? bodyTooLarge(request) : error, policy),
+  )
   app.setNotFoundHandler(
     {
       preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
