@@ -11,6 +11,7 @@ import type { Board, ResetOptions } from './board.js'
 import { boardError, BoardError, BoardInputError } from '../core/errors.js'
 import { inRange, step } from '../core/clock.js'
 import type { ActivityStatus } from './activity/play.js'
+import { poisonPath, poisonRefusal } from './http/body.js'
 import type { ArmedFault } from './http/faults.js'
 import { type LoadedScenario, parseScenario, ScenarioError } from './scenario.js'
 import { boardLists, type Page } from './store/store.js'
@@ -337,6 +338,10 @@ export class Controller {
       throw boardError.invalidField('The state is invalid: it must be what GET /__mock/state answers (format "jobboard-kit/state").', 'format')
     }
     if (valueNestsDeeper(state)) throw boardError.invalidField('The state is invalid: it nests deeper than 64 levels.', '')
+    // PUT /__mock/state's parser refuses these in the text; a state handed over in process (JSON.parse of a
+    // saved file, which makes `__proto__` an own key) is refused the same way, naming the place
+    const poisoned = poisonPath(state)
+    if (poisoned !== undefined) throw boardError.invalidField(poisonRefusal('The state', poisoned, 'no field of a saved board has that name'), poisoned)
     const given = head.scenario as Record<string, unknown> | undefined
     const withCredentials =
       given !== null && typeof given === 'object' && !Array.isArray(given) && !('credentials' in given)

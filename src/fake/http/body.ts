@@ -77,7 +77,7 @@ const MAY_POISON = /__proto__|constructor|prototype|\\u/
  * undefined. JSON.parse makes every key an own property, `__proto__` too, so a walk of
  * own keys sees them all; the body nests at most MAX_JSON_DEPTH levels by then.
  */
-function poisonPath(value: unknown, path = ''): string | undefined {
+export function poisonPath(value: unknown, path = ''): string | undefined {
   if (value === null || typeof value !== 'object') return undefined
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
@@ -93,6 +93,12 @@ function poisonPath(value: unknown, path = ''): string | undefined {
     if (found !== undefined) return found
   }
   return undefined
+}
+
+/** What a refusal of a poison key says: the key, and where (`at the top level`, `at store.jobs[0].__proto__`). */
+export function poisonRefusal(subject: string, path: string, why: string): string {
+  const key = path.slice(path.lastIndexOf('.') + 1)
+  return `${subject} holds the key ${key} (${path === key ? 'at the top level' : `at ${path}`}), which is refused: ${why}.`
 }
 
 /**
@@ -120,8 +126,7 @@ function parseJson(_request: FastifyRequest, text: string | Buffer, done: (error
   }
   const poisoned = MAY_POISON.test(body) ? poisonPath(parsed) : undefined
   if (poisoned !== undefined) {
-    const key = poisoned.slice(poisoned.lastIndexOf('.') + 1)
-    done(new BoardInputError(poisoned, `The body holds the key ${key} (${poisoned === key ? 'at the top level' : `at ${poisoned}`}), which is refused: no field of the API or the control API has that name.`))
+    done(new BoardInputError(poisoned, poisonRefusal('The body', poisoned, 'no field of the API or the control API has that name')))
     return
   }
   done(null, parsed)
