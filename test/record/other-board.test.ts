@@ -1,0 +1,71 @@
+// `record` on a deployment we did not write: the second server (test/helpers/other-board.ts),
+// in both styles, with a long and a one-letter password. The recording must hold every
+// record the deployment lists, guest applicants included (applications whose applicant
+// is no listed candidate: the spec never says an applicant is one), so that served, it
+// answers the source's four totals; and no file it writes holds the password. Issue 28.
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import t, { type Test } from 'tap'
+import { main } from '../../src/cli/main.js'
+import { createMockServer } from '../../src/fake/server.js'
+import { loadScenario } from '../../src/fake/scenario.js'
+import { AUTHORIZATION } from '../contract/helpers.js'
+import { captureIo } from '../helpers/cli.js'
+import { startOtherBoard } from '../helpers/other-board.js'
+
+const SHAPES = [
+  { shape: 'a long password', username: 'staging-sync', password: 'Tr0ub4dor:&"correct/horse"-battery-staple-2026' },
+  { shape: 'a one-letter password', username: 'u', password: 'p' },
+] as const
+
+const LISTS = ['candidates', 'applications', 'timesheets', 'marketing'] as const
+
+/** The recorder keeps no application whose applicant is not a listed candidate (issue 28, item 2). */
+const GUESTS_TODO = { todo: 'record drops guest applicants without a word (issue 28): the applications total of the recording is short of the source by them' }
+
+async function servedTotals(t: Test, scenario: string): Promise<Record<string, unknown>> {
+  const copy = await createMockServer({ scenario, clock: 'virtual', rateLimitWindow: 0 })
+  t.teardown(() => copy.close())
+  const url = await copy.listen(0)
+  const totals: Record<string, unknown> = {}
+  for (const list of LISTS) {
+    const body = (await (await fetch(`${url}/api/v1/${list}/list`, { headers: { authorization: AUTHORIZATION } })).json()) as { total?: unknown }
+    totals[list] = body.total
+  }
+  return totals
+}
+
+for (const style of ['a', 'b'] as const) {
+  for (const { shape, username, password } of SHAPES) {
+    t.test(`style ${style}, ${shape}: record keeps every record, and served, the recording answers the source's totals`, async (t) => {
+      const source = await startOtherBoard({ style, username, password })
+      t.teardown(() => source.close())
+      const counts = source.counts()
+      t.ok(counts.guestApplications > 0, `the source holds ${counts.guestApplications} guest applications`)
+      const dir = t.testdir()
+      const out = join(dir, 'staging.json')
+      const captured = captureIo()
+      const code = await main([process.execPath, 'jobboard-kit', 'record', '--base-url', source.url, '--username', username, '--password', password, '--out', out], captured.io)
+      t.equal(code, 0, `record exits 0\n${captured.stderr().split('\n').slice(-6).join('\n')}`)
+      const scenario = loadScenario(out)
+      t.equal(scenario.recording?.complete, true, 'the recording says it is complete')
+      const records = scenario.records as Record<string, unknown[] | undefined>
+      for (const list of ['candidates', 'timesheets', 'marketing'] as const) t.equal(records[list]?.length ?? 0, counts[list], `${list}: every record of the source is written`)
+      t.equal(records.applications?.length ?? 0, counts.applications, 'applications: every record of the source is written, guests included', GUESTS_TODO)
+
+      const served = await servedTotals(t, out)
+      for (const list of ['candidates', 'timesheets', 'marketing'] as const) t.equal(served[list], counts[list], `served, ${list} total ${counts[list]} as the source`)
+      t.equal(served.applications, counts.applications, `served, applications total ${counts.applications} as the source`, GUESTS_TODO)
+
+      if (password.length > 1) {
+        const files = readdirSync(dir).map((name) => ({ name, text: readFileSync(join(dir, name), 'utf8') }))
+        files.push({ name: 'stdout and stderr', text: captured.stdout() + captured.stderr() })
+        for (const { name, text } of files) {
+          for (const secret of [password, encodeURIComponent(password), JSON.stringify(password).slice(1, -1), Buffer.from(`${username}:${password}`).toString('base64')]) {
+            t.notOk(text.includes(secret), `${name} holds no form of the password`)
+          }
+        }
+      }
+    })
+  }
+}
