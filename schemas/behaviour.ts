@@ -2,7 +2,9 @@
 // the fake's default. A scenario sets them under `behaviour`; a deployment profile
 // (schemas/profile.ts) records them; options and CLI flags override both.
 // docs/behaviour.md explains each default. Every default is the fake's answer before
-// the knob existed, so adding a knob changes no answer.
+// the knob existed, so adding a knob changes no answer; one on purpose aside:
+// guestApplicants' 0.1 puts guests on every generated board, so that every client meets
+// an application by no candidate without asking (0 gives the boards of before).
 import type { JSONSchema } from 'json-schema-to-ts'
 import { application } from './application.js'
 import { candidate } from './candidate.js'
@@ -177,6 +179,14 @@ export const behaviourProperties = {
       timesheet: extraFieldsOf(EXTRA_FIELD_RECORDS.timesheet),
       marketing: extraFieldsOf(EXTRA_FIELD_RECORDS.marketing),
     },
+  },
+  guestApplicants: {
+    type: 'number',
+    minimum: 0,
+    maximum: 1,
+    default: 0.1,
+    description:
+      'Share of generated applications made by guests: applicants with no candidate account, listed under no candidate (0 to 1)',
   },
 } as const satisfies Record<string, JSONSchema>
 

@@ -37,12 +37,31 @@ export const jobSeed = {
   properties: { ...jobFields, id, state: { type: 'string', enum: JOB_STATES }, created_at: timestamp },
 } as const satisfies JSONSchema
 
+/**
+ * The applicant of an application by a guest: a person of its own, with no candidate
+ * account (the spec's Application carries its applicant's name, e-mail and telephone
+ * itself). Fields left out are generated; `{}` is a guest made up whole.
+ */
+export const guestApplicant = {
+  type: 'object',
+  additionalProperties: false,
+  description: 'An applicant with no candidate account; fields left out are generated',
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    email,
+    telephone: { type: 'string', maxLength: 100 },
+  },
+} as const satisfies JSONSchema
+
 export const applicationSeed = {
   type: 'object',
   additionalProperties: false,
   properties: {
     id,
+    /** The candidate who applied; not with `applicant`. */
     candidate_id: id,
+    /** A guest applicant instead of a candidate; not with `candidate_id`. */
+    applicant: guestApplicant,
     job_id: id,
     created_at: timestamp,
     cover_letter: { type: 'string' },

@@ -76,7 +76,12 @@ export const storeState = {
         type: 'object',
         additionalProperties: false,
         required: ['candidate_id', 'record'],
-        properties: { candidate_id: id, attachment_filesize: fileSize, record: application },
+        properties: {
+          // 0: an applicant with no candidate account (a guest), listed under no candidate
+          candidate_id: { type: 'integer', minimum: 0, maximum: id.maximum },
+          attachment_filesize: fileSize,
+          record: application,
+        },
       },
     },
     timesheets: { type: 'array', items: boundedTimesheet },

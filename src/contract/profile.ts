@@ -23,7 +23,7 @@ import { firstDisorder, sinceVerdict } from './groups/lists.js'
 import { isServiceError, type Answer, type Credentials, type Seen } from './http.js'
 import { APPLICATIONS, CANDIDATES, MARKETING, TIMESHEETS, type ListDef } from './lists.js'
 import { ID_PATHS, MALFORMED_SINCE, UNKNOWN_ID } from './plan.js'
-import { isRec, pageOf, rec, recs } from './records.js'
+import { int, isRec, pageOf, rec, recs, str } from './records.js'
 
 type SeenHow = 'directly' | 'inferred' | 'not-seen'
 
@@ -403,6 +403,50 @@ function rateLimitWindow(e: Evidence): Reading {
   return notSeen('no request answered 429 and none was made twice (the rate-limit group makes one twice)')
 }
 
+/** The id at the end of an applications/details/{id} link, if it ends in one. */
+const linkedId = (href: unknown) => {
+  const found = typeof href === 'string' ? /\/([0-9]+)\/?$/.exec(href) : null
+  return found ? Number(found[1]) : undefined
+}
+
+/**
+ * The share of listed applications whose applicant matches no listed candidate (no
+ * candidate lists it among its applications, none has its e-mail): guests. Told only when
+ * every candidate was listed (as many as candidates/list's total): otherwise the applicant
+ * may be a candidate on a page the run did not read.
+ */
+function guestApplicants(e: Evidence): Reading {
+  const plain = (g: Got) => !g.query.has('since') && !g.query.has('vacancy') && pageOf(g.answer) !== undefined
+  const appPages = e.on(APPLICATIONS.path, plain)
+  const applications = new Map<unknown, Record<string, unknown>>()
+  for (const got of appPages) for (const a of pageOf(got.answer)?.data ?? []) applications.set(a.id, a)
+  const [first] = appPages
+  if (!first || applications.size === 0) return notSeen(e.selected(APPLICATIONS) ? 'no application was listed' : 'the applications group did not run', e.missed(APPLICATIONS.path))
+  const candidatePages = e.on(CANDIDATES.path, plain)
+  const candidates = new Map<unknown, Record<string, unknown>>()
+  for (const got of candidatePages) for (const c of pageOf(got.answer)?.data ?? []) candidates.set(c.id, c)
+  const total = candidatePages.map((g) => int(pageOf(g.answer)?.total)).find((n) => n !== undefined)
+  if (total === undefined || candidates.size < total) {
+    const read = total === undefined ? 'no candidates/list page was read' : `${candidates.size} of the ${total} candidates were listed`
+    return notSeen(`${read}: an applicant no listed candidate matches may be one on a page not read`, e.missed(CANDIDATES.path))
+  }
+  const theirs = new Set<number | undefined>()
+  const emails = new Set<string>()
+  for (const c of candidates.values()) {
+    for (const entry of recs(c.applications)) theirs.add(linkedId(entry.href))
+    for (const email of [c.email, c.signup_email]) if (typeof email === 'string') emails.add(email.toLowerCase())
+  }
+  const guests = [...applications.values()].filter((a) => {
+    const email = str(rec(a.applicant).email)
+    return !theirs.has(int(a.id)) && (email === undefined || !emails.has(email.toLowerCase()))
+  })
+  const share = Math.round((guests.length / applications.size) * 100) / 100
+  return {
+    ...directly(first, share, `${guests.length} of the ${applications.size} applications listed match none of the ${candidates.size} candidates (all of them)`),
+    seen: 'inferred',
+  }
+}
+
 /** Every point's recorder: the schema's points, each read from the answers in hand. */
 export const RECORDERS: { readonly [P in ProfilePointName]: (e: Evidence) => Reading } = {
   lastPageNextPage,
@@ -426,6 +470,7 @@ export const RECORDERS: { readonly [P in ProfilePointName]: (e: Evidence) => Rea
   listOrder,
   closeExpireIdField,
   extraFields,
+  guestApplicants,
   pageSize,
   rateLimitWindow,
 }
@@ -451,8 +496,16 @@ const structure = (value: unknown) =>
       .map(([kind, fields]) => [kind, Object.fromEntries(Object.entries(rec(fields)).map(([name, field]) => [name, rec(field).type]))]),
   )
 
+/**
+ * How far two readings of the guest share may be and still say the same: the kit reads
+ * a page or two of applications (25 to 50 at the fake's page size), so a share is known
+ * to a record or two. None and some guests always differ.
+ */
+const GUEST_SHARE_TOLERANCE = 0.1
+
 /** Whether two values of a point say the same. */
 export function sameValue(point: ProfilePointName, a: unknown, b: unknown): boolean {
+  if (point === 'guestApplicants' && typeof a === 'number' && typeof b === 'number') return (a === 0) === (b === 0) && Math.abs(a - b) <= GUEST_SHARE_TOLERANCE + 1e-9
   return point === 'extraFields' ? isDeepStrictEqual(structure(a), structure(b)) : isDeepStrictEqual(a, b)
 }
 

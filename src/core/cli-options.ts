@@ -21,6 +21,11 @@ function parseInteger(value: string): number {
   return Number(value)
 }
 
+function parseNumber(value: string): number {
+  if (!/^-?([0-9]+\.?[0-9]*|\.[0-9]+)$/.test(value)) throw new InvalidArgumentError('expected a number.')
+  return Number(value)
+}
+
 function parseJson(value: string): unknown {
   try {
     return JSON.parse(value)
@@ -77,10 +82,11 @@ export function schemaOptions(schema: { properties: object }): Option[] {
     const option =
       property.type === 'boolean'
         ? new Option(`${flag} [on|off]`, description).argParser(parseSwitch)
-        : new Option(`${flag} <${property.type === 'integer' ? 'n' : property.type === 'object' ? 'json' : 'value'}>`, description)
+        : new Option(`${flag} <${property.type === 'integer' || property.type === 'number' ? 'n' : property.type === 'object' ? 'json' : 'value'}>`, description)
     if (property.enum) option.choices(property.enum.map(String))
     // set after choices, which replaces the parser: an integer enum (--auth-status) still arrives as a number
     if (property.type === 'integer') option.argParser(parseInteger)
+    if (property.type === 'number') option.argParser(parseNumber)
     if (property.type === 'object') option.argParser(parseJson)
     return option
   })

@@ -35,6 +35,7 @@ export const NON_DEFAULT_VALUES: { readonly [K in ProfilePointName]: unknown } =
   listOrder: 'oldest-first',
   closeExpireIdField: 'job_id',
   extraFields: EXTRA_FIELDS,
+  guestApplicants: 0.5,
   pageSize: 7,
   rateLimitWindow: 60,
 }

@@ -7,7 +7,7 @@ import t from 'tap'
 import { candidate } from '../../schemas/candidate.js'
 import { PROFILE_POINTS, type ProfilePointName } from '../../schemas/profile.js'
 import type { BuildOptions } from '../../src/fake/app.js'
-import { board, call } from '../helpers/board.js'
+import { allPages, board, call } from '../helpers/board.js'
 import { EXTRA_FIELDS, nonDefaultValue } from '../helpers/profile-values.js'
 import { jobInputSample } from '../fixtures/samples.js'
 
@@ -124,6 +124,19 @@ const PROBES: Record<ProfilePointName, Probe> = {
       marketing: Object.keys(EXTRA_FIELDS.marketing).sort(),
       types: ['string', 'number', 'boolean', true, null, true, 'object'],
     },
+  },
+  guestApplicants: {
+    // the share of the first page's applications that no candidate lists, to a tenth
+    look: async (app) => {
+      const listed = new Set<string>()
+      for (const page of await allPages(app, '/api/v1/candidates/list')) {
+        for (const c of page.body.data as Array<{ applications: Array<{ href: string }> }>) for (const entry of c.applications) listed.add(new URL(entry.href).pathname)
+      }
+      const { body } = await call(app, '/api/v1/applications/list')
+      const guests = body.data.filter((a: { href: string }) => !listed.has(new URL(a.href).pathname)).length
+      return Math.round((guests / body.data.length) * 10) / 10
+    },
+    expected: 0.5,
   },
   pageSize: { look: async (app) => (await call(app, '/api/v1/candidates/list')).body.data.length, expected: 7 },
   rateLimitWindow: {

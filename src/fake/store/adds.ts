@@ -142,8 +142,15 @@ export class RecordAdds {
   application(input: ApplicationSeed = {}): Application {
     const { board } = this
     const seed = checkInput<ApplicationSeed>(board.validators, applicationSeed, input)
+    if (seed.applicant !== undefined && seed.candidate_id !== undefined) {
+      throw boardError.invalidField(
+        `The application names both candidate ${seed.candidate_id} and a guest applicant (field applicant): an application is by a candidate or by a guest, not both.`,
+        'applicant',
+      )
+    }
     const maker = this.#maker()
-    const owner = this.#candidateOrThrow(seed.candidate_id, maker)
+    // a guest applicant has no candidate account: listed under no candidate
+    const owner = seed.applicant === undefined ? this.#candidateOrThrow(seed.candidate_id, maker) : undefined
     let job: StoredJob | undefined
     if (seed.job_id !== undefined) {
       job = board.jobs.get(seed.job_id)
@@ -156,10 +163,11 @@ export class RecordAdds {
     }
     const id = this.#newId(board.applications, seed.id, 'Application')
     const createdMs = seed.created_at ? parseTime(seed.created_at) : board.clock.now()
-    const record = maker.application(id, createdMs, createdMs, owner, vacancyOf(job as StoredJob), seed)
+    const applicant = owner ?? maker.guest(id, seed.applicant)
+    const record = maker.application(id, createdMs, createdMs, applicant, vacancyOf(job as StoredJob), seed)
     const stored = board.applications.insert(id, this.#finish('application', { ...record, updated_at: record.created_at }))
-    this.owners.noteApplication(stored, owner.id, seed.attachment_filesize)
-    this.#attach('applicant', owner, stored)
+    this.owners.noteApplication(stored, owner?.id ?? 0, seed.attachment_filesize)
+    if (owner) this.#attach('applicant', owner, stored)
     board.metrics.add(COUNTED_METRICS.applications, monthOfTimestamp(stored.created_at))
     return this.#added(stored)
   }

@@ -231,10 +231,13 @@ class GeneratedRecords {
 
   application(id: number): Application {
     const a = this.#rel.applications
-    const owner = this.candidateBase(a.candidate[id - 1] as number)
+    const candidate = a.candidate[id - 1] as number
+    const { created_at: _pinnedTime, ...pinned } = a.pinned.get(id) ?? {}
+    // a guest (candidate 0) is a person of the application's own, made from a seed of its own
+    if (candidate === 0) this.#at('guest', id)
+    const owner = candidate === 0 ? this.#maker.guest(id, pinned.applicant) : this.candidateBase(candidate)
     const post = this.#vacancy(a.job[id - 1] as number)
     const created = a.created[id - 1] as number
-    const { created_at: _pinnedTime, ...pinned } = a.pinned.get(id) ?? {}
     this.#at('application', id)
     return this.#maker.application(id, created, this.#rel.nowMs, owner, post, pinned, lateOf(a.late, id) ?? created)
   }

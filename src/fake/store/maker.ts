@@ -33,6 +33,12 @@ export interface MakerContext {
 /** A candidate before its files, applications and consent are attached. */
 export type CandidateBase = Omit<Candidate, 'timesheets' | 'resumes' | 'documents' | 'applications' | 'consent'>
 
+/** Who made an application, as it shows them: a candidate, or a guest (its `id` then the application's). */
+export type Applicant = Pick<CandidateBase, 'id' | 'name' | 'email' | 'telephone'>
+
+/** What a scenario or an add may give of a guest applicant. */
+export type GuestSeed = NonNullable<ApplicationSeed['applicant']>
+
 const slug = (text: string) => text.normalize('NFKD').replace(/[^A-Za-z0-9]+/g, '')
 
 /** The letters a board's applications share: 64 strings, not one per application. */
@@ -265,6 +271,26 @@ export class RecordMaker {
     return { id, kind, candidate_id: candidate.id, filename, filesize, created_at: formatTimestamp(createdMs) }
   }
 
+  /**
+   * An applicant with no candidate account (a guest): the name, e-mail and telephone
+   * given, the rest made up. Its e-mail carries no id, so it is never a generated
+   * candidate's (theirs end in their id). `id` is the application's.
+   */
+  guest(id: number, seed: GuestSeed = {}): Applicant {
+    const f = this.#f
+    const [givenFirst, ...givenRest] = seed.name?.trim().split(/\s+/) ?? []
+    const first = givenFirst || f.person.firstName()
+    const last = givenRest.join(' ') || (seed.name === undefined ? f.person.lastName() : '')
+    const local = [slug(first), slug(last)].filter((part) => part !== '').join('.').toLowerCase() || 'applicant'
+    const domain = this.#pick(V.EMAIL_DOMAINS)
+    return {
+      id,
+      name: seed.name ?? `${first} ${last}`,
+      email: seed.email ?? `${local}@${domain}`,
+      telephone: seed.telephone ?? f.phone.number(),
+    }
+  }
+
   attachmentName(candidate: Pick<CandidateBase, 'name' | 'id'>): string {
     let stem = this.#stems.get(candidate)
     if (stem === undefined) {
@@ -296,7 +322,7 @@ export class RecordMaker {
     id: number,
     createdMs: number,
     nowMs: number,
-    candidate: CandidateBase,
+    candidate: Applicant,
     vacancy: Application['vacancy'],
     seed: ApplicationSeed = {},
     /** When the application was last changed, if already drawn (a procedural board draws it in bulk). */

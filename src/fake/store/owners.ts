@@ -27,7 +27,7 @@ export class Owners implements OwnerLookup {
     for (const [id, size] of board.relations.applications.attachmentSizes) this.#attachmentSizes.set(id, size)
   }
 
-  /** The candidate who made an application. */
+  /** The candidate who made an application: 0 for a guest (no candidate account). */
   applicantOf(applicationId: number): number | undefined {
     const written = this.#applicant.get(applicationId)
     if (written !== undefined) return written
@@ -64,7 +64,7 @@ export class Owners implements OwnerLookup {
     return all
   }
 
-  /** A written application: its candidate, its attachment's size if given, and its place under its job. */
+  /** A written application: its candidate (0 for a guest), its attachment's size if given, and its place under its job. */
   noteApplication(application: Application, applicant: number, attachmentSize: number | undefined): void {
     this.#applicant.set(application.id, applicant)
     if (attachmentSize !== undefined) this.#attachmentSizes.set(application.id, attachmentSize)

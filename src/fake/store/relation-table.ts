@@ -28,6 +28,7 @@ export type ListEntry = Candidate[CandidateList][number]
 
 /** What a record does not say of itself: the candidate who made an application is kept beside it. */
 export interface OwnerLookup {
+  /** The candidate who made an application, 0 for a guest, undefined for no application. */
   applicantOf(applicationId: number): number | undefined
 }
 
@@ -52,7 +53,7 @@ export interface Relation<C extends CollectionName = CollectionName> {
   readonly owner: 'candidates' | 'jobs'
   /** The owner's id as the child gives it. */
   ownerOf(child: BoardRecords[C], lookup: OwnerLookup): number | undefined
-  /** Owner id 0 means "none" (a marketing record from an e-mail with no account). */
+  /** Owner id 0 means "none" (a marketing record from an e-mail with no account, an application by a guest). */
   readonly optional?: boolean
   /** The owner may go while the child stays (a deleted job keeps its applications): not checked on restore. */
   readonly outlived?: boolean
@@ -86,6 +87,8 @@ export const RELATIONS = {
     child: 'applications',
     owner: 'candidates',
     ownerOf: (a: Application, lookup: OwnerLookup) => lookup.applicantOf(a.id),
+    // 0: a guest, an applicant with no candidate account, listed under no candidate
+    optional: true,
     describe: (a: Application) => `Application ${a.id}`,
     mirror: { list: 'applications', entry: (a: Application) => applicationEntry(a), link: linkOf('applications') },
   },

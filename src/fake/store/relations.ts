@@ -62,6 +62,7 @@ export interface Relations {
   }
   files: Record<FileKind, Kind<FileSeed> & { candidate: Uint32Array }>
   applications: Kind<ApplicationSeed> & {
+    /** The candidate by id - 1, or 0 for a guest: an applicant with no candidate account. */
     candidate: Uint32Array
     job: Uint32Array
     /** Applications changed after they were made (ascending ids), and when. */
@@ -221,8 +222,9 @@ class Draw {
 export function drawRelations(scenario: LoadedScenario, options: RelationOptions): Relations {
   const draw = new Draw(scenario, options.progress ?? (() => {}))
   const { counts } = scenario
-  if (counts.applications > 0 && (counts.jobs === 0 || counts.candidates === 0)) {
-    draw.refuse('applications need at least one job and one candidate.', 'counts.applications')
+  // every applicant may be a guest (behaviour.guestApplicants 1): then no candidate is needed
+  if (counts.applications > 0 && (counts.jobs === 0 || (counts.candidates === 0 && scenario.behaviour.guestApplicants < 1))) {
+    draw.refuse('applications need at least one job and one candidate (or every applicant a guest: behaviour.guestApplicants 1).', 'counts.applications')
   }
   const jobs = drawJobs(draw)
   const candidates = drawCandidates(draw)
@@ -395,7 +397,9 @@ function pinTimesheets(draw: Draw, candidates: DrawnCandidates, timesheets: Rela
 /** Applications: by a candidate registered by then, to a job posted in the two months before; then the scenario's. */
 function drawApplications(draw: Draw, jobs: Kind<JobSeed>, candidates: DrawnCandidates): Relations['applications'] {
   const jobsByTime = byTime(jobs)
-  const firstMs = Math.max(jobsByTime.ms[0] ?? draw.nowMs, candidates.byTime.ms[0] ?? draw.nowMs)
+  const firstJobMs = jobsByTime.ms[0] ?? draw.nowMs
+  // with no candidate at all every applicant is a guest, from the first job on
+  const firstMs = Math.max(firstJobMs, candidates.byTime.ms[0] ?? firstJobMs)
   const n = draw.scenario.counts.applications
   const applications: Relations['applications'] = {
     ...draw.kind<ApplicationSeed>(n, firstMs, draw.nowMs),
@@ -405,6 +409,7 @@ function drawApplications(draw: Draw, jobs: Kind<JobSeed>, candidates: DrawnCand
     attachmentSizes: new Map(),
   }
   const late = linkApplications(draw, applications, jobsByTime, candidates)
+  markGuests(draw, applications)
   pinApplications(draw, applications, jobs, candidates)
   const keep = late.ids.map((id) => !applications.pinned.has(id))
   applications.late = { ids: Uint32Array.from(late.ids.filter((_, i) => keep[i])), ms: Float64Array.from(late.ms.filter((_, i) => keep[i])) }
@@ -463,25 +468,56 @@ function linkApplications(draw: Draw, applications: Relations['applications'], j
   return { ids: lateIds, ms: lateMs }
 }
 
-/** The scenario's applications: on their id or after the last, by the candidate and for the job they name. */
+/**
+ * Which generated applications are by guests (candidate 0): a share of them, spread evenly
+ * over the ids from a seeded start, so that any run of n applications (a page, two) holds
+ * n × share of them, give or take one. Drawn from a generator of its own: the rest of the
+ * board is what it would be with no guests, but for the candidates these applications
+ * would have been listed under.
+ */
+function markGuests(draw: Draw, applications: Relations['applications']): void {
+  const share = draw.scenario.behaviour.guestApplicants
+  if (share <= 0) return
+  const phase = new Prng(hash32(draw.scenario.seed, 'guests')).float32()
+  const { candidate } = applications
+  for (let i = 0; i < applications.count; i++) {
+    if (Math.floor((i + 1) * share + phase) > Math.floor(i * share + phase)) candidate[i] = 0
+  }
+}
+
+/** The scenario's applications: on their id or after the last, by the candidate (or the guest) and for the job they name. */
 function pinApplications(draw: Draw, applications: Relations['applications'], jobs: Kind<JobSeed>, candidates: DrawnCandidates): void {
   const present = candidates.byTime.ms.length
   for (const [index, seed] of ((draw.scenario.records.applications ?? []) as ApplicationSeed[]).entries()) {
     const id = seed.id ?? applications.count + 1
     const existing = id <= applications.count && !applications.absent.includes(id)
-    const owner = seed.candidate_id ?? (existing ? applications.candidate[id - 1] : undefined) ?? (present > 0 ? 1 : undefined)
+    if (seed.applicant !== undefined && seed.candidate_id !== undefined) {
+      draw.refuse(
+        `application ${id} names both candidate ${seed.candidate_id} and a guest applicant: an application is by a candidate or by a guest, not both.`,
+        `records.applications[${index}].applicant`,
+      )
+    }
+    // a guest: given as one, or a generated guest's application pinned without another applicant
+    const guest = seed.applicant !== undefined || (seed.candidate_id === undefined && existing && applications.candidate[id - 1] === 0)
+    const owner = guest ? 0 : (seed.candidate_id ?? (existing ? applications.candidate[id - 1] : undefined) ?? (present > 0 ? 1 : undefined))
     const job = seed.job_id ?? (existing ? applications.job[id - 1] : undefined) ?? (jobs.count > 0 ? 1 : undefined)
-    const ownerOk = isCandidate(candidates, owner)
+    const ownerOk = guest || isCandidate(candidates, owner)
     const jobOk = job !== undefined && job <= jobs.count && !jobs.absent.includes(job)
     if (!ownerOk || !jobOk) {
-      draw.refuse(`application ${id} names a ${ownerOk ? 'job' : 'candidate'} that does not exist.`, `records.applications[${index}].${ownerOk ? 'job_id' : 'candidate_id'}`)
+      const why = ownerOk
+        ? `names job ${job ?? '(none: the board has no job)'}, which does not exist`
+        : seed.candidate_id === undefined
+          ? 'names no candidate and the board has none (give candidate_id, or a guest applicant)'
+          : `names candidate ${seed.candidate_id}, which does not exist`
+      draw.refuse(`application ${id} ${why}.`, `records.applications[${index}].${ownerOk ? 'job_id' : 'candidate_id'}`)
     }
-    const ms = seed.created_at ? parseTime(seed.created_at) : existing ? (applications.created[id - 1] as number) : draw.timeFrom(candidates.kind.created[owner - 1] as number)
+    const since = owner ? (candidates.kind.created[(owner as number) - 1] as number) : draw.startMs
+    const ms = seed.created_at ? parseTime(seed.created_at) : existing ? (applications.created[id - 1] as number) : draw.timeFrom(since)
     pin(applications, [{ ...seed, id }], () => ms)
     applications.candidate = grown(applications.candidate, applications.count).subarray(0, applications.count)
     applications.job = grown(applications.job, applications.count).subarray(0, applications.count)
-    applications.candidate[id - 1] = owner
-    applications.job[id - 1] = job
+    applications.candidate[id - 1] = owner as number
+    applications.job[id - 1] = job as number
     if (seed.attachment_filesize !== undefined) applications.attachmentSizes.set(id, seed.attachment_filesize)
   }
 }

@@ -1,0 +1,49 @@
+// The kit's reading of guestApplicants: the share of listed applications whose applicant
+// matches no listed candidate. It is told only when the run listed every candidate; a
+// walk of candidates cut short (a page size under half the candidates: the kit reads two
+// pages) leaves it not seen, saying why. Two readings a page's worth apart say the same.
+import { join } from 'node:path'
+import t, { type Test } from 'tap'
+import { sameValue } from '../../src/contract/profile.js'
+import { createMockServer } from '../../src/fake/server.js'
+import type { ServerOptionsInput } from '../../src/core/types.js'
+import { loadProfile } from '../../src/profile/profile.js'
+import { contract } from '../contract/helpers.js'
+
+async function reading(t: Test, options: ServerOptionsInput): Promise<{ value?: unknown; seen: string; note?: string } | undefined> {
+  const fake = await createMockServer({ clock: 'virtual', rateLimitWindow: 0, ...options })
+  t.teardown(() => fake.close())
+  const url = await fake.listen(0)
+  const file = join(t.testdir(), 'profile.json')
+  const run = await contract({ baseUrl: url, rateLimitWindow: 0, only: 'candidates,applications', writeProfile: file })
+  t.not(run.exitCode, 2, `the run went through: ${run.reason ?? ''}`)
+  return (loadProfile(file).points as Record<string, { value?: unknown; seen: string; note?: string } | undefined>).guestApplicants
+}
+
+t.test("a default fake's share of guests is read off the applications listed, every candidate having been listed", async (t) => {
+  const point = await reading(t, {})
+  t.equal(point?.seen, 'inferred')
+  t.equal(point?.value, 0.1, 'a tenth: 5 of the 50 applications read')
+  t.match(point?.note, /5 of the 50 applications listed match none of the 48 candidates/)
+})
+
+t.test('a fake with no guests reads 0', async (t) => {
+  const point = await reading(t, { guestApplicants: 0 })
+  t.equal(point?.value, 0)
+})
+
+t.test('with candidates left unlisted the kit cannot tell a guest from a candidate on a page not read', async (t) => {
+  // 48 candidates at 10 a page: the kit reads two pages, 20 of them
+  const point = await reading(t, { pageSize: 10 })
+  t.same(point?.value, undefined, 'no value')
+  t.equal(point?.seen, 'not-seen')
+  t.match(point?.note, /20 of the 48 candidates were listed/)
+})
+
+t.test('two readings of the share say the same within a tenth; none and some differ', async (t) => {
+  t.ok(sameValue('guestApplicants', 0.1, 0.14))
+  t.ok(sameValue('guestApplicants', 0.3, 0.4))
+  t.notOk(sameValue('guestApplicants', 0.1, 0.25))
+  t.notOk(sameValue('guestApplicants', 0, 0.04), 'no guests at all is not a few guests')
+  t.ok(sameValue('guestApplicants', 0, 0))
+})
