@@ -17,6 +17,8 @@ const SHAPES = [
   { shape: 'a long password', username: 'staging-sync', password: 'Tr0ub4dor:&"correct/horse"-battery-staple-2026', basePath: '' },
   { shape: 'a one-letter password', username: 'u', password: 'p', basePath: '' },
   { shape: 'a password that occurs in the base URL', username: 'jobboard', password: 'secret-stage', basePath: '/secret-stage' },
+  // a word the answers hold in keys and values (created_at, updated_at, application_date)
+  { shape: 'a password that occurs in the keys of the answers', username: 'jobboard', password: 'date', basePath: '' },
 ] as const
 
 /**

@@ -19,7 +19,9 @@
 // - The last page: next_page absent (a) or false (b), as prev_page is "false when there is none".
 // - Keys: a sorts every object's keys; b writes the spec's order. JSON objects are unordered.
 // - a prints JSON as PHP's json_encode does by default: `\/` for `/` and `\uXXXX` for
-//   what is not ASCII (both are JSON's own escapes, RFC 8259 §7); b prints UTF-8 as is.
+//   what is not ASCII (both are JSON's own escapes, RFC 8259 §7); b prints UTF-8 as is, and
+//   sends its JSON chunked, without Content-Length (RFC 9112 §6.1: the spec names
+//   Content-Length for downloads only).
 // - Fields beyond the spec's: `channel` on applications (a), `profile_completeness` on
 //   candidates (b). The spec lists the fields a record has, not that it has no others.
 // - A 412 is HTTP 412 (a) or HTTP 200 with `status: 412` in the body (b): "On failure

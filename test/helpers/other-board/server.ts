@@ -78,12 +78,15 @@ export async function startOtherBoard(options: OtherBoardOptions): Promise<Other
 
   const json = (response: ServerResponse, httpStatus: number, body: unknown, headers: Record<string, string> = {}) => {
     const bytes = Buffer.from(encode(style, body), 'utf8')
-    response.writeHead(httpStatus, {
-      'Content-Type': a ? 'application/json' : 'application/json; charset=utf-8',
-      'Content-Length': String(bytes.length),
-      ...headers,
-    })
-    response.end(bytes)
+    // style b streams its JSON (chunked, no Content-Length), as a framework writing as it encodes does
+    const length: Record<string, string> = a ? { 'Content-Length': String(bytes.length) } : {}
+    response.writeHead(httpStatus, { 'Content-Type': a ? 'application/json' : 'application/json; charset=utf-8', ...length, ...headers })
+    if (a) response.end(bytes)
+    else {
+      const half = bytes.length >> 1
+      response.write(bytes.subarray(0, half))
+      response.end(bytes.subarray(half))
+    }
   }
   const error = (response: ServerResponse, e: HttpError) => json(response, e.httpStatus, a ? { message: e.message, status: e.status } : { status: e.status, message: e.message })
 
