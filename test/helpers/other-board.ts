@@ -40,10 +40,13 @@
 //   or 404 (b); an unknown id is HTTP 404 JSON in both, in other words. "Error bodies of
 //   the read endpoints and of missing ids: not shown".
 // - Marketing approvals are `Granted` ("The action value for an approval: not shown");
-//   consent entries have type `Email marketing`; style b writes month names short (`Nov`).
+//   consent entries have type `Email marketing`; style b writes month names short (`Nov`);
+//   style a writes available_from_day with a leading zero (`07`, PHP's date('d')): a
+//   "day number" either way.
 // - Metrics: the ten labels, counted from the board where it holds the events, in the
-//   spec's order (a) or reversed (b); newest month first, empty months at 0, a different
-//   number of months per metric.
+//   spec's order (a) or reversed with an eleventh label of its own (b: "Labels returned"
+//   lists what comes, not that nothing else may); newest month first, empty months at 0,
+//   a different number of months per metric.
 // - The rate limit: each full request (method, path and query as sent) once per window,
 //   900 s by default ("Each endpoint may be requested once per 15 minutes"), 429 with
 //   `Retry-after` (a) / `Retry-After` (b) in whole seconds; `rateLimitWindow: 0` turns it off.

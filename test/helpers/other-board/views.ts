@@ -101,7 +101,8 @@ export function candidateView(board: Board, links: Links, c: Candidate): Obj {
     sector_disciplines: c.sectorDisciplines,
     available_from: stamp(c.availableFrom).slice(0, 10),
     available_from_year: String(year),
-    available_from_day: String(day),
+    // style a writes the day number with a leading zero ("07"), as PHP's date('d') does
+    available_from_day: style === 'a' ? String(day).padStart(2, '0') : String(day),
     available_from_month: monthName(month, style),
     available_from_hr: `${dayWithSuffix(day)} ${monthName(month, 'a')} ${year}`,
     experience: '5 years,small animals',
@@ -181,7 +182,8 @@ export function metricsView(board: Board, jobsAdded: number): Obj[] {
     'Consent opt-outs': board.marketing.filter((m) => m.action === 'Revoked').map((m) => m.created),
   }
   // the number of months per metric differs (the spec): history is seeded per label
-  const labels = style === 'a' ? LABELS : [...LABELS].reverse()
+  // style b adds a label of its own: the spec lists the labels returned, not that no other comes
+  const labels = style === 'a' ? LABELS : [...LABELS].reverse().concat('Job alerts sent')
   return labels.map((label, i) => {
     const times = counted[label]
     const months = times ? Math.max(1, ...times.map((t) => monthIndex(t) + 1)) : 3 + ((i * 5 + (style === 'a' ? 2 : 7)) % 11)
