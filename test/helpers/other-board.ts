@@ -17,6 +17,8 @@
 //   same list, using the query parameter page (and since where given)": the order and the
 //   encoding of a URL's query are the URL's own.
 // - The last page: next_page absent (a) or false (b), as prev_page is "false when there is none".
+//   The option `lastPageNextPage: ''` gives the empty string instead: a "URL string" with
+//   no URL in it, whose legality the spec leaves open (no style uses it by default).
 // - Keys: a sorts every object's keys; b writes the spec's order. JSON objects are unordered.
 // - a prints JSON as PHP's json_encode does by default: `\/` for `/` and `\uXXXX` for
 //   what is not ASCII (both are JSON's own escapes, RFC 8259 §7); b prints UTF-8 as is, and

@@ -13,6 +13,7 @@ const { values } = parseArgs({
     'rate-limit-window': { type: 'string', default: '900' },
     live: { type: 'string' },
     now: { type: 'string' },
+    'last-page-next-page': { type: 'string' },
   },
 })
 if (values.style !== 'a' && values.style !== 'b') throw new Error('--style is a or b')
@@ -24,6 +25,7 @@ const board = await startOtherBoard({
   rateLimitWindow: Number(values['rate-limit-window']),
   live: values.live === undefined ? undefined : Number(values.live),
   now: values.now,
+  lastPageNextPage: ({ absent: 'absent', false: false, empty: '' } as const)[values['last-page-next-page'] as 'absent' | 'false' | 'empty'],
 })
 process.stdout.write(`${board.url}\n${JSON.stringify(board.counts())}\n`)
 process.on('SIGTERM', () => void board.close().then(() => process.exit(0)))

@@ -25,6 +25,8 @@ export interface OtherBoardOptions {
   rateLimitWindow?: number
   /** Milliseconds of a monotonic clock, for the rate limit's windows (default: process.hrtime). */
   elapsed?: () => number
+  /** What next_page holds on the last page: left out (style a's default), false (style b's) or the empty string. */
+  lastPageNextPage?: 'absent' | false | ''
   /** A live board: a record arrives before every `live`-th request that passes authentication. */
   live?: number
 }
@@ -69,6 +71,7 @@ export async function startOtherBoard(options: OtherBoardOptions): Promise<Other
     guestShare: options.guestShare ?? (a ? 0.2 : 0.3),
   })
   const pageSize = options.pageSize ?? (a ? 7 : 9)
+  const lastPage = options.lastPageNextPage ?? (a ? 'absent' : false)
   const window = (options.rateLimitWindow ?? 900) * 1000
   const elapsed = options.elapsed ?? monotonic
   const windows = new Map<string, number>()
@@ -310,7 +313,7 @@ export async function startOtherBoard(options: OtherBoardOptions): Promise<Other
     if (page > pages && !a) throw new HttpError(404, `Page ${page} does not exist`)
     const data = rows.slice((page - 1) * pageSize, page * pageSize)
     // the last page: style a leaves next_page out, style b says false (as prev_page does)
-    const next = page < pages ? pageLink(links, route, given, page + 1) : a ? undefined : false
+    const next = page < pages ? pageLink(links, route, given, page + 1) : lastPage === 'absent' ? undefined : lastPage
     const prev = kind !== 'timesheets' ? undefined : page === 1 ? false : pageLink(links, route, given, page - 1)
     return envelope(total, data, { next: next, prev })
   }
