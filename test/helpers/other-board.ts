@@ -56,8 +56,11 @@
 //   `application/vnd.timesheet.octet-stream` (a) or `application/timesheet-octet-stream` (b)
 //   ("a timesheet-specific octet-stream type"); resumes and documents `application/pdf` (a)
 //   or octet-stream (b) (not shown). Content-Disposition per RFC 6266: a quoted filename
-//   with an RFC 5987 `filename*` where the name is not ASCII (a), a bare token (b).
-//   Content-Transfer-Encoding: binary; Content-Length.
+//   with an RFC 5987 `filename*` where the name is not ASCII (a), a bare token after
+//   `Attachment` (b: the disposition type is case-insensitive, RFC 6266 §4.2).
+//   Content-Transfer-Encoding `binary` (a) or `Binary` (b: RFC 2045 §6.1, case-insensitive);
+//   Content-Length. Style b's attachments are `application/octet-stream; charset=binary`
+//   (PHP's finfo: the spec's type, with a parameter) and its JSON `application/json;charset=UTF-8`.
 // - Jobs: public pages at `{base}/job/{id}` (a) or `{base}/vacancies/{id}/{slug}` (b), 404
 //   once closed ("its public page then answers 404") or deleted, and for a job added with
 //   published 0; job/add's message is the URL (a) or a sentence holding it (b); messages

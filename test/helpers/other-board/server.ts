@@ -83,7 +83,7 @@ export async function startOtherBoard(options: OtherBoardOptions): Promise<Other
     const bytes = Buffer.from(encode(style, body), 'utf8')
     // style b streams its JSON (chunked, no Content-Length), as a framework writing as it encodes does
     const length: Record<string, string> = a ? { 'Content-Length': String(bytes.length) } : {}
-    response.writeHead(httpStatus, { 'Content-Type': a ? 'application/json' : 'application/json; charset=utf-8', ...length, ...headers })
+    response.writeHead(httpStatus, { 'Content-Type': a ? 'application/json' : 'application/json;charset=UTF-8', ...length, ...headers })
     if (a) response.end(bytes)
     else {
       const half = bytes.length >> 1
@@ -219,7 +219,7 @@ export async function startOtherBoard(options: OtherBoardOptions): Promise<Other
     if (family === 'applications' && kind === 'attachment') {
       const x = board.applications.find((y) => String(y.id) === id)
       if (!x) throw missing('Attachment', id as string)
-      return { file: { type: 'application/octet-stream', filename: x.filename, bytes: fileBytes(x.id, x.filename, x.filesize) } }
+      return { file: { type: a ? 'application/octet-stream' : 'application/octet-stream; charset=binary', filename: x.filename, bytes: fileBytes(x.id, x.filename, x.filesize) } }
     }
     throw new HttpError(404, a ? 'Endpoint not found.' : `No route for ${route}`)
   }
@@ -228,7 +228,7 @@ export async function startOtherBoard(options: OtherBoardOptions): Promise<Other
 
   /** Content-Disposition per RFC 6266: a quoted name with an RFC 5987 filename* for what is not ASCII (a), or a bare token (b). */
   function disposition(filename: string): string {
-    if (!a && /^[A-Za-z0-9._-]+$/.test(filename)) return `attachment; filename=${filename}`
+    if (!a && /^[A-Za-z0-9._-]+$/.test(filename)) return `Attachment; filename=${filename}`
     const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
     const extended = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
     return ascii === filename ? `attachment; filename="${filename}"` : `attachment; filename="${ascii}"; filename*=UTF-8''${extended}`
@@ -239,7 +239,7 @@ export async function startOtherBoard(options: OtherBoardOptions): Promise<Other
       'Content-Type': type,
       'Content-Length': String(bytes.length),
       'Content-Disposition': disposition(filename),
-      'Content-Transfer-Encoding': 'binary',
+      'Content-Transfer-Encoding': a ? 'binary' : 'Binary',
     })
     response.end(bytes)
   }
