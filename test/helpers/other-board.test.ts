@@ -61,6 +61,13 @@ t.test('every list walks to its true total, with the page size of the style', as
   }
 })
 
+t.test('a list may have a page size of its own', async (t) => {
+  const { board, get } = await serve(t, { style: 'b', pageSizes: { applications: 12 } })
+  t.equal((await get('/applications/list')).body.data.length, 12)
+  t.equal((await get('/candidates/list')).body.data.length, 9)
+  t.equal((await walk(get, '/applications/list')).records.length, board.counts().applications)
+})
+
 t.test('style a prints JSON as PHP does, links page first with %20, and leaves next_page out at the end', async (t) => {
   const { get } = await serve(t, { style: 'a', basePath: '/staging' })
   const first = await get('/applications/list?since=2026-01-01+00:00')

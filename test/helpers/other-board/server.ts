@@ -18,6 +18,8 @@ export interface OtherBoardOptions {
   seed?: number
   /** Records per page of every paged list; default 7 (style a) or 9 (style b). */
   pageSize?: number
+  /** A page size of its own for some lists (the spec gives none, nor says it is one for all lists). */
+  pageSizes?: Partial<Record<'candidates' | 'applications' | 'timesheets' | 'marketing', number>>
   counts?: Partial<Counts>
   /** Share of applications by people with no candidate account; default 0.2 (a) or 0.3 (b). */
   guestShare?: number
@@ -309,9 +311,10 @@ export async function startOtherBoard(options: OtherBoardOptions): Promise<Other
       rows = items.map((m) => marketingView(board, m))
     }
     const total = rows.length
-    const pages = Math.max(1, Math.ceil(total / pageSize))
+    const size = options.pageSizes?.[kind] ?? pageSize
+    const pages = Math.max(1, Math.ceil(total / size))
     if (page > pages && !a) throw new HttpError(404, `Page ${page} does not exist`)
-    const data = rows.slice((page - 1) * pageSize, page * pageSize)
+    const data = rows.slice((page - 1) * size, page * size)
     // the last page: style a leaves next_page out, style b says false (as prev_page does)
     const next = page < pages ? pageLink(links, route, given, page + 1) : lastPage === 'absent' ? undefined : lastPage
     const prev = kind !== 'timesheets' ? undefined : page === 1 ? false : pageLink(links, route, given, page - 1)
