@@ -30,6 +30,18 @@ const DOING: Record<Operation, string> = {
   delete: 'deleting the job',
 }
 
+/**
+ * What the spec says each operation's success message says ("text saying the job has been
+ * deleted", "closed (unpublished)", "expired", "reposted"), as the word it must hold in any
+ * wording: a message that says another operation's word instead is that operation's.
+ */
+const SAYS: Record<Operation, { words: string; word: RegExp }> = {
+  close: { words: 'closed (unpublished)', word: /\b(clos(ed|ing)?|unpublish(ed)?)\b/i },
+  expire: { words: 'expired', word: /\bexpir(ed|es|y)?\b/i },
+  repost: { words: 'reposted', word: /\bre-?post(ed)?\b/i },
+  delete: { words: 'deleted', word: /\b(delet(ed|ion)?|removed)\b/i },
+}
+
 const DAY_MS = 86_400_000
 
 /** The required field the missing-field add leaves out (the type says it is one job/add requires). */
@@ -192,6 +204,13 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
     }
     return client.post(url, { [other]: id })
   }
+  /** The lifecycle's own request of each operation, made once and read by every check of it. */
+  const lifecycle = new Map<Operation, ReturnType<typeof operation>>()
+  const lifecycleOf = (op: Operation, id: number) => {
+    const outcome = lifecycle.get(op) ?? operation(op, id)
+    lifecycle.set(op, outcome)
+    return outcome
+  }
   const deleted = (job: CreatedJob, answer: Answer) => {
     job.deletedBy = `POST ${where(answer.url)}`
     ctx.ledger.setDeleted(ctx.deployment, job.id)
@@ -257,10 +276,18 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
       check(t, `${DOING[op]} answers status 200 with a message`, async (a) => {
         due('lifecycle')
         const job = theJob()
-        const answer = need(await operation(op, job.id))
+        const answer = need(await lifecycleOf(op, job.id))
         if (op === 'delete' && answer.status === 200 && rec(answer.json).status === 200) deleted(job, answer)
         if (!a.ok(answer.status === 200, 'answers HTTP 200', `answered HTTP ${answer.status}: ${JSON.stringify(answer.json)}`)) return
         ctx.fits(a, messageAnswer, answer, `job/${op}`, 'the answer')
+      })
+      check(t, `the message of ${DOING[op]} says the job has been ${SAYS[op].words}`, async (a) => {
+        due('lifecycle')
+        const job = theJob()
+        const answer = need(await lifecycleOf(op, job.id))
+        const message = str(rec(answer.json).message)
+        if (answer.status !== 200 || message === undefined) throw new Skip(`job/${op} answered HTTP ${answer.status} without a message (see the check before)`)
+        a.ok(SAYS[op].word.test(message), `the message says ${SAYS[op].words}: ${JSON.stringify(message)}`, `the message ${JSON.stringify(message)} does not say the job has been ${SAYS[op].words}`)
       })
       if (op === 'close') {
         check(t, 'the public page answers 404 after close', async (a) => {
