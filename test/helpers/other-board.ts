@@ -73,5 +73,7 @@
 //   timesheet, a marketing record, in turn) before every N-th authenticated request,
 //   with a higher id and a newer timestamp, as a staging board receives records while a
 //   tool reads it.
-// Deterministic: a seeded generator of its own, and the board's time from `now`.
+// Deterministic: a seeded generator of its own, and the board's time from `now` (it moves
+// only when a record arrives); the rate limit's windows run on a monotonic clock
+// (process.hrtime, or the `elapsed` option a test drives).
 export { startOtherBoard, type OtherBoard, type OtherBoardOptions } from './other-board/server.js'
