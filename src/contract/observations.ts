@@ -2,7 +2,8 @@
 // schemas: drift (fields the schemas lack), page size, the last page's next_page, error
 // bodies, the job/fields shape, download content types, what an unknown id answers,
 // which field `since` compares, month name style, metric labels and constrained values
-// beyond the spec's. Observations warn; they never fail a run.
+// beyond the spec's, and what a check no sentence of the spec backs found. Observations
+// warn; they never fail a run.
 
 export const TOPICS = [
   'drift',
@@ -21,6 +22,8 @@ export const TOPICS = [
   'rate-limit',
   'jobs',
   'links',
+  // what a check no sentence of the spec backs found (src/contract/rules.ts, kind: 'observation')
+  'unbacked',
 ] as const
 export type Topic = (typeof TOPICS)[number]
 

@@ -17,6 +17,7 @@ import { metricsGroup } from './groups/metrics.js'
 import { rateLimitGroup } from './groups/rate-limit.js'
 import { timesheetsGroup } from './groups/timesheets.js'
 import { profileGroup } from './profile.js'
+import { citationOf } from './rules.js'
 import type { Group } from './settings.js'
 
 /**
@@ -80,6 +81,19 @@ function collect(parser: Parser, onResult: (result: CheckResult) => void): void 
   })
 }
 
+/**
+ * A failed check that no sentence of the spec (nor of an RFC) backs may not fail a run:
+ * what it found is an observation, and the check is left as not applicable to failing.
+ */
+function unbacked(ctx: RunContext, result: CheckResult): CheckResult {
+  if (result.status !== 'fail') return result
+  const citation = citationOf(`${result.endpoint}: ${result.name}`)
+  if (citation.kind !== 'observation') return result
+  ctx.observations.add({ topic: 'unbacked', endpoint: result.endpoint, summary: `${result.name}: not so (${result.failures.length} found; no sentence of the spec says it must be)`, details: { failures: result.failures, why: citation.why } })
+  const reason = `an observation, never a failure: ${citation.why}; what it found is under Observations`
+  return { ...result, status: 'skip', skip: 'not-applicable', reason, failures: [] }
+}
+
 export interface SuiteRun {
   results: CheckResult[]
   /** The run's TAP, as tap wrote it. */
@@ -90,7 +104,8 @@ export async function runSuite(ctx: RunContext, found: () => FieldLists | undefi
   const root = new Minimal({ name: 'jobboard-kit contract' })
   const parser = new Parser()
   const results: CheckResult[] = []
-  collect(parser, (result) => {
+  collect(parser, (made) => {
+    const result = unbacked(ctx, made)
     results.push(result)
     onResult(result)
   })

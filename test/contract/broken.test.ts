@@ -248,16 +248,6 @@ const VARIANTS: Variant[] = [
     says: /Content-Type text\/html; charset=utf-8, expected application\/json/,
   },
   {
-    deviation: 'job/fields writing a spec value in another casing',
-    breakage: changeJson(/^\/job\/fields$/, (b) => {
-      b.data.job_type = b.data.job_type.map((v: string) => (v === 'Full time' ? 'Full Time' : v))
-    }),
-    flags: { only: 'fields' },
-    endpoint: 'job/fields',
-    check: "values the spec lists keep the spec's exact casing",
-    says: /job_type lists "Full Time", expected "Full time"/,
-  },
-  {
     deviation: "a candidate's sector_disciplines value in another casing",
     breakage: changeJson(/^\/candidates\/list$/, (b) => {
       for (const c of (b.data as Array<{ sector_disciplines: string[] }>).slice(0, 1)) c.sector_disciplines = ['veterinary surgeon::small animal vet surgeon']
