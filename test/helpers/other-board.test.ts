@@ -208,3 +208,14 @@ t.test('it is written from the spec alone: no file of it imports from src/ or sc
     t.same(imports.filter((path) => !path.startsWith('node:') && !/^\.\.?\/(?:other-board\/)?[a-z-]+\.js$/.test(path)), [], `${name} imports only node: and its own files`)
   }
 })
+
+t.test("style b downloads a timesheet's file by its own id, and the record by the record's id, the same bytes", async (t) => {
+  const { get } = await serve(t, { style: 'b' })
+  const entry = (await get('/timesheets/list')).body.data[0] as { id: number; attachment: { href: string; filesize: number } }
+  const fileId = Number(/\/candidates\/timesheet\/(\d+)$/.exec(entry.attachment.href)?.[1])
+  t.not(fileId, entry.id, `the file's id ${fileId} is not the record's ${entry.id}`)
+  const [byFile, byRecord] = [await get(entry.attachment.href), await get(`/candidates/timesheets/download/${entry.id}`)]
+  t.same([byFile.status, byRecord.status], [200, 200])
+  t.equal(byFile.text.length > 0 && byFile.text === byRecord.text, true, 'both paths give the same file')
+  t.equal((await get(`/candidates/timesheet/${entry.id}`)).status, 404, "the record's id is no file id")
+})

@@ -61,6 +61,11 @@
 //   Content-Transfer-Encoding `binary` (a) or `Binary` (b: RFC 2045 §6.1, case-insensitive);
 //   Content-Length. Style b's attachments are `application/octet-stream; charset=binary`
 //   (PHP's finfo: the spec's type, with a parameter) and its JSON `application/json;charset=UTF-8`.
+// - Timesheet ids: style b gives a timesheet's file its own id (the record's id + 400000):
+//   `/candidates/timesheet/{file id}` (the href in timesheets/list and in a candidate's
+//   timesheets) and `/candidates/timesheets/download/{record id}`. The spec gives the first
+//   path "id of a timesheet taken from a candidate's timesheets" and the second only
+//   "path id integer"; style a uses one id for both.
 // - Jobs: public pages at `{base}/job/{id}` (a) or `{base}/vacancies/{id}/{slug}` (b), 404
 //   once closed ("its public page then answers 404") or deleted, and for a job added with
 //   published 0; job/add's message is the URL (a) or a sentence holding it (b); messages

@@ -5,7 +5,7 @@ import { timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Board, type Counts, fileBytes, JOB_FIELDS, PLACES, parseStamp, type Style, stamp } from './data.js'
-import { applicationView, candidateView, encode, type Json, type Links, marketingView, metricsView, ordered, timesheetView } from './views.js'
+import { applicationView, candidateView, encode, type Json, type Links, marketingView, metricsView, ordered, timesheetFileId, timesheetView } from './views.js'
 
 export interface OtherBoardOptions {
   style?: Style
@@ -213,7 +213,7 @@ export async function startOtherBoard(options: OtherBoardOptions): Promise<Other
     }
     if (family === 'candidates' && kind !== undefined && kind !== 'attachment') {
       const fileKind = kind === 'timesheets/download' ? 'timesheet' : kind
-      const file = board.files.find((f) => f.kind === fileKind && String(f.id) === id)
+      const file = board.files.find((f) => f.kind === fileKind && String(kind === 'timesheet' ? timesheetFileId(style, f) : f.id) === id)
       if (!file) throw missing(fileKind === 'timesheet' ? 'Timesheet' : fileKind === 'resume' ? 'Resume' : 'Document', id as string)
       const type = fileKind === 'timesheet' ? (a ? 'application/vnd.timesheet.octet-stream' : 'application/timesheet-octet-stream') : a ? 'application/pdf' : 'application/octet-stream'
       return { file: { type, filename: file.filename, bytes: fileBytes(file.id, file.filename, file.filesize) } }

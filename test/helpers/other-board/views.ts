@@ -29,10 +29,13 @@ const api = (links: Links, path: string) => `${links.base}/api/v1${path}`
 export const nameOf = (c: Candidate) => `${c.first} ${c.last}`
 export const phoneOf = (id: number) => `07${String((id * 7919) % 1_000_000_000).padStart(9, '0')}`
 
+/** The id a timesheet's file is downloaded by at /candidates/timesheet/{id}: style b keeps it apart from the record's id. */
+export const timesheetFileId = (style: Style, f: FileEntry) => (style === 'b' ? f.id + 400_000 : f.id)
+
 function fileEntry(style: Style, links: Links, f: FileEntry): Obj {
   return ordered(style, {
     filename: f.filename,
-    href: api(links, `/candidates/${f.kind}/${f.id}`),
+    href: api(links, `/candidates/${f.kind}/${f.kind === 'timesheet' ? timesheetFileId(style, f) : f.id}`),
     filesize: String(f.filesize),
     created_at: stamp(f.created),
   })
@@ -149,7 +152,7 @@ export function timesheetView(board: Board, links: Links, f: FileEntry): Obj {
   const c = board.candidates.find((x) => x.id === f.candidateId) as Candidate
   return ordered(style, {
     id: f.id,
-    attachment: ordered(style, { href: api(links, `/candidates/timesheet/${f.id}`), filename: f.filename, filesize: f.filesize }),
+    attachment: ordered(style, { href: api(links, `/candidates/timesheet/${timesheetFileId(style, f)}`), filename: f.filename, filesize: f.filesize }),
     created_at: stamp(f.created),
     candidate: ordered(style, { id: c.id, name: nameOf(c), email: board.emailOf(c), href: api(links, `/candidates/details/${c.id}`) }),
   })
