@@ -200,3 +200,19 @@ t.test('a restored board whose candidate lists a guest application is refused', 
   t.equal(answer.status, 412)
   t.match(answer.body.message, /applications\/details\/500, which is not one of their applications/)
 })
+
+t.test("the copy oracle holds a client's copy of applications to the guests' too: a copy that drops them is named missing exactly them", async (t) => {
+  const server = await createMockServer({ clock: 'virtual', rateLimitWindow: 0, ...checked(t) })
+  t.teardown(() => server.close())
+  const all = await everything(server.app)
+  const guests = new Set(guestsOf(all).map((a) => a.id as number))
+  t.ok(guests.size > 0, 'the default board holds guests')
+  const judge = async (applications: Json[]) =>
+    (await server.inject({ method: 'POST', url: '/__mock/verdict/copy', payload: { applications: applications.map((a) => ({ id: a.id, updated_at: a.updated_at })) } })).json()
+  const whole = await judge(all.applications)
+  t.equal(whole.outcome, 'pass', 'a copy of every application is in step')
+  // a client that keeps only the applications it can tie to a candidate loses the guests'
+  const tied = await judge(all.applications.filter((a) => !guests.has(a.id)))
+  t.equal(tied.outcome, 'fail')
+  t.same([...tied.lists.applications.missing].sort((a: number, b: number) => a - b), [...guests].sort((a, b) => a - b))
+})
