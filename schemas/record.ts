@@ -29,6 +29,11 @@ export const recordOptions = {
     maxWait: { ...maxWait, description: 'Seconds the run may spend waiting for rate-limit windows before it stops, incomplete (run it again later to go on)' },
     rateLimitWindow: { ...rateLimitWindow, description: "The deployment's rate-limit window in seconds: each full request once per window" },
     requestTimeout,
+    allowLoss: {
+      type: 'boolean',
+      default: false,
+      description: 'Write the scenario and exit 0 though some records read cannot be carried over (they are still named on stderr); without it such a loss exits 1',
+    },
     maxPages: {
       type: 'integer',
       minimum: 1,

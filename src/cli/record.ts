@@ -1,7 +1,8 @@
 // `jobboard-kit record`: records a deployment into a scenario the fake loads (docs/record.md).
 // Flags or JOBBOARD_* variables give the settings; progress goes to stderr, the summary
-// (with the requests each record cost) to stdout. Exit codes: 0 a whole recording,
-// 3 incomplete (a partial scenario was written: run again to go on), 2 a usage error,
+// (with the requests each record cost, and each kind's records seen → written) to stdout.
+// Exit codes: 0 a whole recording, 1 records read that the scenario cannot hold (named on
+// stderr; --allow-loss writes the scenario without them and exits 0), 3 incomplete (a partial scenario was written: run again to go on), 2 a usage error,
 // refused credentials or an interrupt (a partial scenario was written too, but for a usage error).
 import type { Command } from 'commander'
 import { recordOptions } from '../../schemas/record.js'
@@ -49,6 +50,8 @@ export async function recordAction(flags: RecordFlags, given: CommandIo = nodePr
     const perRecord = result.records === 0 ? 'no records' : `${(result.requests / result.records).toFixed(3)} requests per record`
     io.stdout.write(
       `${result.complete ? 'Recorded' : 'Recorded part of'} ${settings.baseUrl}: ${result.records} records in ${result.requests} requests (${perRecord}).\n` +
+        `Records seen → written: ${Object.entries(result.carried).map(([kind, c]) => `${kind} ${c.seen} → ${c.written}`).join(', ')}${result.guests > 0 ? ` (${result.guests} applications by guest applicants, no listed candidate being theirs)` : ''}\n` +
+        `Jobs: ${result.jobs}, recorded as the applications and the candidates' entries show them (the API cannot list jobs)\n` +
         `Scenario: ${result.scenarioPath}${result.complete ? '' : ' (incomplete: run the same command again to go on)'}\n` +
         `Profile: ${result.profilePath}\n` +
         (counts.some(([, n]) => n > 0) ? `Generated besides the recorded records: ${counts.filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ')}\n` : '') +

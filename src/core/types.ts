@@ -37,6 +37,7 @@ export type IdParams = FromSchema<typeof S.idParams>
 export type CandidateSeed = FromSchema<typeof S.candidateSeed>
 export type JobSeed = FromSchema<typeof S.jobSeed>
 export type ApplicationSeed = FromSchema<typeof S.applicationSeed>
+export type GuestSeed = FromSchema<typeof S.guestApplicant>
 export type TimesheetSeed = FromSchema<typeof S.timesheetSeed>
 export type MarketingSeed = FromSchema<typeof S.marketingSeed>
 

@@ -14,7 +14,7 @@ import { FIELD_NAMES, MARKETING_ACTIONS, METRIC_LABELS } from '../../schemas/val
 import { PACKAGE_VERSION } from '../core/paths.js'
 import { hash32 } from '../core/random.js'
 import { formatTimestamp, parseTime } from '../core/time.js'
-import type { ApplicationSeed, CandidateSeed, JobSeed, MarketingSeed, Scenario, ScenarioFile, TimesheetSeed } from '../core/types.js'
+import type { ApplicationSeed, CandidateSeed, GuestSeed, JobSeed, MarketingSeed, Scenario, ScenarioFile, TimesheetSeed } from '../core/types.js'
 import type { KitClock } from '../contract/clock.js'
 import { RunContext } from '../contract/context.js'
 import { findFieldLists } from '../contract/groups/fields.js'
@@ -60,11 +60,26 @@ export interface Progress {
   owners: Record<string, number>
   /** Application id → the applicant's e-mail as replaced: finds its candidate when no entry names it. */
   applicantEmails: Record<string, string>
+  /** Application id → its applicant as replaced: kept as a guest applicant when no listed candidate is theirs. */
+  applicants?: Record<string, GuestSeed>
+  /** Records read that the scenario cannot hold, with why: never dropped without a word. */
+  lost?: LostRecord[]
   applications: ApplicationSeed[]
   timesheets: TimesheetSeed[]
   marketing: MarketingSeed[]
   oldest?: string
 }
+
+/** A record the recording read and could not carry over. */
+export interface LostRecord {
+  kind: ListName
+  /** Its id, or its place in the list when it has none. */
+  id: string
+  why: string
+}
+
+/** The kinds of record a recording reads, each as `seen → written`. */
+export type Carried = Record<ListName, { seen: number; written: number }>
 
 const emptyProgress = (): Progress => ({
   lists: Object.fromEntries(LIST_NAMES.map((name) => [name, { next: null, pages: 0, records: 0 }])) as unknown as Record<ListName, ListProgress>,
@@ -75,6 +90,8 @@ const emptyProgress = (): Progress => ({
   candidates: [],
   owners: {},
   applicantEmails: {},
+  applicants: {},
+  lost: [],
   applications: [],
   timesheets: [],
   marketing: [],
@@ -90,8 +107,8 @@ export interface RecordIo {
 export type StopKind = 'auth' | 'incomplete' | 'interrupted'
 
 export interface RecordResult {
-  /** 0 complete, 2 refused credentials or interrupted, 3 incomplete. */
-  exitCode: 0 | 2 | 3
+  /** 0 complete, 1 records read that the scenario cannot hold (unless --allow-loss), 2 refused credentials or interrupted, 3 incomplete. */
+  exitCode: 0 | 1 | 2 | 3
   complete: boolean
   reason?: string
   scenarioPath: string
@@ -102,6 +119,14 @@ export interface RecordResult {
   /** Values that did not fit the scenario format and were left to the generator, as field paths. */
   dropped: string[]
   counts: Record<string, number>
+  /** Per kind, the records read and the records the scenario holds of them. */
+  carried: Carried
+  /** The records read that the scenario cannot hold, and why. */
+  lost: LostRecord[]
+  /** Jobs recorded as the applications and the candidates' entries show them (the API cannot list jobs). */
+  jobs: number
+  /** Applications kept with an applicant of their own, no listed candidate being theirs. */
+  guests: number
 }
 
 class Stop extends Error {
@@ -206,11 +231,14 @@ export class Recorder {
       stop = error
     }
     const complete = stop === undefined
-    const { dropped, counts } = this.#save(complete, stop?.message)
+    const { dropped, counts, carried, lost, jobs, guests } = this.#save(complete, stop?.message)
     this.#ledger.save(this.#io.clock.now())
     const requests = this.#client.log.reduce((n, r) => n + r.attempts, 0)
+    // a record read and not written is a loss, said out loud: exit 1 unless --allow-loss asked for the partial scenario
+    if (lost.length > 0) this.#say(`${this.#settings.allowLoss ? 'warning: ' : ''}${describeLoss(lost)}`)
+    const lossExit = lost.length > 0 && !this.#settings.allowLoss
     return {
-      exitCode: stop === undefined ? 0 : stop.kind === 'incomplete' ? 3 : 2,
+      exitCode: stop !== undefined && stop.kind !== 'incomplete' ? 2 : lossExit ? 1 : stop === undefined ? 0 : 3,
       complete,
       ...(stop ? { reason: stop.message } : {}),
       scenarioPath: this.#settings.out,
@@ -219,6 +247,10 @@ export class Recorder {
       records: this.#recordedNow,
       dropped,
       counts,
+      carried,
+      lost,
+      jobs,
+      guests,
     }
   }
 
@@ -346,6 +378,12 @@ export class Recorder {
     this.#saveCost = this.#lastSave - now
   }
 
+  /** A record read that the scenario cannot hold: counted, named and said, never dropped without a word. */
+  #lose(kind: ListName, id: unknown, why: string): void {
+    this.#progress.lost ??= []
+    this.#progress.lost.push({ kind, id: typeof id === 'number' || typeof id === 'string' ? String(id) : JSON.stringify(id) ?? 'none', why })
+  }
+
   #older(at: unknown): void {
     if (isTimestamp(at) && (this.#progress.oldest === undefined || at < this.#progress.oldest)) this.#progress.oldest = at
   }
@@ -398,7 +436,10 @@ export class Recorder {
   #candidate(c: Rec): void {
     const a = this.#anon
     const id = int(c.id)
-    if (id === undefined || id < 1) return
+    if (id === undefined || id < 1) {
+      this.#lose('candidates', c.id, 'its id is not an integer of 1 or more')
+      return
+    }
     const seed: Record<string, unknown> = {}
     const replaced: Record<string, Parameters<Anonymiser['replace']>[0]> = {
       identifier: 'identifier',
@@ -440,7 +481,10 @@ export class Recorder {
 
   #application(r: Rec): void {
     const id = int(r.id)
-    if (id === undefined || id < 1) return
+    if (id === undefined || id < 1) {
+      this.#lose('applications', r.id, 'its id is not an integer of 1 or more')
+      return
+    }
     const applicant = rec(r.applicant)
     const attachment = rec(applicant.attachment)
     const vacancy = rec(r.vacancy)
@@ -453,6 +497,13 @@ export class Recorder {
     if (typeof applicant.cover_letter === 'string') seed.cover_letter = this.#anon.replace('text', applicant.cover_letter)
     if (typeof attachment.filename === 'string' && attachment.filename !== '') seed.attachment_filename = this.#anon.replace('filename', attachment.filename)
     if (typeof applicant.email === 'string') this.#progress.applicantEmails[id] = this.#anon.replace('email', applicant.email)
+    // the applicant as a guest, should no listed candidate be theirs: replaced as a candidate's values are
+    const guest: Record<string, string> = {}
+    if (typeof applicant.name === 'string' && applicant.name !== '') guest.name = this.#anon.replace('name', applicant.name)
+    if (typeof applicant.email === 'string' && applicant.email !== '') guest.email = this.#anon.replace('email', applicant.email)
+    if (typeof applicant.telephone === 'string') guest.telephone = this.#anon.replace('telephone', applicant.telephone)
+    this.#progress.applicants ??= {}
+    this.#progress.applicants[id] = guest as GuestSeed
     this.#older(r.created_at)
     this.#progress.applications.push(seed as ApplicationSeed)
   }
@@ -460,7 +511,11 @@ export class Recorder {
   #timesheet(r: Rec): void {
     const id = int(r.id)
     const owner = int(rec(r.candidate).id)
-    if (id === undefined || id < 1 || owner === undefined || owner < 1) return
+    if (id === undefined || id < 1 || owner === undefined || owner < 1) {
+      const why = id === undefined || id < 1 ? 'its id is not an integer of 1 or more' : `its candidate id is ${JSON.stringify(rec(r.candidate).id) ?? 'absent'}: a timesheet of the fake belongs to a candidate`
+      this.#lose('timesheets', r.id, why)
+      return
+    }
     const attachment = rec(r.attachment)
     this.#download('timesheet', attachment.href)
     const [file] = this.#files([{ filename: attachment.filename, filesize: attachment.filesize }], 'timesheet')
@@ -485,7 +540,7 @@ export class Recorder {
   }
 
   /** The scenario of what is gathered so far, and its profile beside it; both written through a temporary file. */
-  #save(complete: boolean, reason: string | undefined): { dropped: string[]; counts: Record<string, number> } {
+  #save(complete: boolean, reason: string | undefined): { dropped: string[]; counts: Record<string, number>; carried: Carried; lost: LostRecord[]; jobs: number; guests: number } {
     const now = this.#io.clock.now()
     // a context of its own each time: the profile reader keeps its readings by context, and more answers have come since
     const readings = readProfile(new RunContext(this.#contract, this.#client, this.#io.clock, this.#ledger))
@@ -498,14 +553,22 @@ export class Recorder {
     }
     const { profile } = mergeProfile(prior, readings, { origin: this.#origin, recordedAt: now, kitVersion: PACKAGE_VERSION })
     const points = profile.points as Record<string, { value?: unknown } | undefined>
-    const built = this.#scenario(complete, reason, now, points)
+    const { built, lost } = this.#scenario(complete, reason, now, points)
     const dropped = fitted(built)
+    const records = built.records as Record<ListName, Array<{ id?: number; applicant?: unknown }>> & { jobs: unknown[] }
+    // a whole record the format refused goes as a loss, with the place it had
+    for (const field of dropped) {
+      const whole = /^records\.(candidates|applications|timesheets|marketing)\[([0-9]+)\]$/.exec(field)
+      if (whole) lost.push({ kind: whole[1] as ListName, id: `#${whole[2]}`, why: 'it does not fit the scenario format' })
+    }
+    const carried = Object.fromEntries(LIST_NAMES.map((name) => [name, { seen: this.#progress.lists[name].records, written: records[name].length }])) as Carried
     writeAtomically(this.#settings.out, `${JSON.stringify(this.#redact.deep(built), null, 2)}\n`)
     writeAtomically(profilePath, `${JSON.stringify(this.#redact.deep(profile), null, 2)}\n`)
-    return { dropped, counts: { ...(built.counts as Record<string, number>) } }
+    const guests = records.applications.filter((a) => a.applicant !== undefined).length
+    return { dropped, counts: { ...(built.counts as Record<string, number>) }, carried, lost, jobs: records.jobs.length, guests }
   }
 
-  #scenario(complete: boolean, reason: string | undefined, now: number, points: Record<string, { value?: unknown } | undefined>): ScenarioFile {
+  #scenario(complete: boolean, reason: string | undefined, now: number, points: Record<string, { value?: unknown } | undefined>): { built: ScenarioFile; lost: LostRecord[] } {
     const p = this.#progress
     const total = (name: ListName) => p.lists[name].total ?? p.lists[name].records
     // what a list's total holds beyond the records read is generated: a sample, or a run cut short, keeps the board's size
@@ -523,16 +586,23 @@ export class Recorder {
     let genApplications = generated('applications', p.applications.length)
     if (genApplications > 0 && genCandidates === 0) genApplications = 0
     const applicationShift = offsetOf(p.applications.map((a) => a.id as number), genApplications)
-    const applications = p.applications.flatMap((a) => {
+    const lost: LostRecord[] = [...(p.lost ?? [])]
+    const applications = p.applications.flatMap((a): ApplicationSeed[] => {
       const id = a.id as number
+      if (a.job_id === undefined) {
+        lost.push({ kind: 'applications', id: String(id), why: 'its vacancy has no id: an application of the fake is for a job' })
+        return []
+      }
       const owner = ownerOf(p.owners[id] ?? byEmail.get(p.applicantEmails[id]), id)
-      if (owner === undefined || a.job_id === undefined) return []
+      // no listed candidate is theirs, and every candidate was listed: an applicant of their own (a guest)
+      if (owner === undefined) return [{ ...a, id: id + applicationShift, applicant: p.applicants?.[id] ?? {} }]
       return [{ ...a, id: id + applicationShift, candidate_id: owner }]
     })
     const genTimesheets = genCandidates + candidates.length > 0 ? generated('timesheets', p.timesheets.length) : 0
     const timesheetShift = offsetOf(p.timesheets.map((t) => t.id as number), genTimesheets)
     const timesheets = p.timesheets.flatMap((t) => {
       const owner = ownerOf(t.candidate_id, t.id as number)
+      if (owner === undefined) lost.push({ kind: 'timesheets', id: String(t.id), why: `its candidate ${String(t.candidate_id)} is not among the candidates listed` })
       return owner === undefined ? [] : [{ ...t, id: (t.id as number) + timesheetShift, candidate_id: owner }]
     })
     const marketing = p.marketing.map((m) => {
@@ -565,7 +635,7 @@ export class Recorder {
     if (this.#settings.sample !== undefined) recording.sample = this.#settings.sample
     if (!complete) recording.progress = p
     const shift = (c: CandidateSeed) => ({ ...c, id: (c.id as number) + candidateShift })
-    return {
+    const built = {
       name: /^[a-z0-9]/.test(name) ? name : `recorded-${name}`,
       description: `Recorded from ${this.#origin} on ${nowText}${complete ? '' : ' (incomplete)'}${this.#settings.sample !== undefined ? `, a sample of ${this.#settings.sample} records a list` : ''}; personal values replaced.`,
       seed: hash32('record', this.#origin),
@@ -580,7 +650,20 @@ export class Recorder {
       behaviour,
       recording,
     } as ScenarioFile
+    return { built, lost }
   }
+}
+
+/** The records a recording could not carry over, by kind, with their ids and why: one line. */
+export function describeLoss(lost: readonly LostRecord[]): string {
+  const kinds = [...new Set(lost.map((l) => l.kind))]
+  const parts = kinds.map((kind) => {
+    const of = lost.filter((l) => l.kind === kind)
+    const whys = [...new Set(of.map((l) => l.why))]
+    const ids = of.slice(0, 10).map((l) => l.id).join(', ')
+    return `${of.length} ${kind} (${ids}${of.length > 10 ? `, and ${of.length - 10} more` : ''}): ${whys.join('; ')}`
+  })
+  return `records read and not written: ${parts.join('; ')} (--allow-loss keeps the scenario without them and exits 0)`
 }
 
 /**

@@ -11,7 +11,9 @@ type Json = { data: Array<Record<string, unknown>> }
 const CASES: Array<{ choice: string; breakage: Breakage; only: string; endpoint: string; check: string; found: RegExp }> = [
   {
     choice: 'candidates whose sector_disciplines name a sector their sectors leave out (the spec never ties the two)',
-    breakage: { reply: (x, r) => (on(x, /^\/candidates\/(list|details\/[0-9]+)$/) ? json(r, (b) => (b as Json).data.forEach((c) => void (c.sectors = []))) : r) },
+    breakage: { reply: (x, r) => (on(x, /^\/candidates\/(list|details\/[0-9]+)$/) ? json(r, (b) => {
+              for (const c of (b as Json).data) c.sectors = []
+            }) : r) },
     only: 'candidates',
     endpoint: 'candidates/list',
     check: 'every sector sector_disciplines names is among the sectors',
