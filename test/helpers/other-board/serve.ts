@@ -28,5 +28,10 @@ const board = await startOtherBoard({
   lastPageNextPage: ({ absent: 'absent', false: false, empty: '' } as const)[values['last-page-next-page'] as 'absent' | 'false' | 'empty'],
 })
 process.stdout.write(`${board.url}\n${JSON.stringify(board.counts())}\n`)
-process.on('SIGTERM', () => void board.close().then(() => process.exit(0)))
-process.on('SIGINT', () => void board.close().then(() => process.exit(0)))
+/** Closes the server, and leaves after a second whatever still holds it open. */
+const stop = () => {
+  setTimeout(() => process.exit(0), 1000).unref()
+  void board.close().then(() => process.exit(0))
+}
+process.on('SIGTERM', stop)
+process.on('SIGINT', stop)
