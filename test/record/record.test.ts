@@ -61,8 +61,8 @@ const PERSON = {
 const MARKED: ScenarioFile = {
   name: 'markers',
   seed: 7,
-  // no guest applicants (applications by no candidate) until `record` carries them (issue 28, item 2): today it drops them
-  behaviour: { guestApplicants: 0 },
+  // a third of the applications by guest applicants (no candidate theirs): recorded as guests, their people replaced too
+  behaviour: { guestApplicants: 0.34 },
   counts: { jobs: 3, candidates: 6, applications: 9, timesheets: 5, resumes: 3, documents: 2, marketing: 7 },
   records: {
     candidates: [
@@ -84,7 +84,7 @@ const MARKED: ScenarioFile = {
 const LISTS = ['/candidates/list', '/applications/list', '/timesheets/list', '/marketing/list'] as const
 
 /** The source: every profile point off its default, but the rate limit off so the test may read pages itself. */
-const SOURCE = { ...nonDefaultOptions(), guestApplicants: 0, rateLimitWindow: 0, scenarioData: MARKED } as never
+const SOURCE = { ...nonDefaultOptions(), rateLimitWindow: 0, scenarioData: MARKED } as never
 
 async function recordFrom(url: string, out: string, flags: Partial<RecordFlags> = {}, io: { clock?: ReturnType<typeof steppingClock>; signal?: AbortSignal } = {}) {
   let stderr = ''
