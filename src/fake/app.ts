@@ -2,6 +2,7 @@
 // under /api/v1 behind Basic auth and the rate limit, the public job pages, and the
 // control API. It never listens: src/fake/server.ts and src/cli/main.ts do.
 import Fastify, { type FastifyInstance } from 'fastify'
+import { Accounts, type AccountInput } from './accounts.js'
 import { Board } from './board.js'
 import { boardError, sendError } from '../core/errors.js'
 import type { ActivityFile, ProfileFile, ScenarioFile, ServerOptionsInput } from '../core/types.js'
@@ -9,7 +10,7 @@ import { loadActivity } from './activity/load.js'
 import { checkResponses, registerOpenApi, type ResponseCheck, type ResponseValidators } from './openapi.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
 import { applyProfile, loadProfile, type LoadedProfile } from '../profile/profile.js'
-import { Controller } from './control.js'
+import type { Controller } from './control.js'
 import { apiAdmission, settleLimit } from './http/admission.js'
 import { registerAnswers } from './http/answers.js'
 import { type Auth, registerAuth } from './http/auth.js'
@@ -35,13 +36,18 @@ import { API_PREFIX } from './store/links.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** The first account's board (the only one's, on a fake given no accounts). */
     board: Board
-    /** What the control API does, callable in-process. */
+    /** The accounts this fake serves, each a board of its own (src/fake/accounts.ts). */
+    accounts: Accounts
+    /** What the control API does to the first account, callable in-process. */
     controller: Controller
     /** Every route registered, for the auth test and the control API's index. */
     endpoints: ReadonlyArray<{ method: string; url: string }>
   }
   interface FastifyRequest {
+    /** The board this request is answered on: its account's (set first thing in onRequest). */
+    board: Board
     /** The API user the request authenticated as ('' before auth). */
     apiUser: string
     /** The rate-limit window this request opened, if any. */
@@ -78,6 +84,8 @@ export interface BuildOptions extends Omit<ServerOptionsInput, 'profile'> {
   profile?: string | ProfileFile | LoadedProfile
   /** Called once per answered (or abandoned) request: the pretty request log. */
   requestLog?: RequestLog
+  /** The accounts to serve, each a board of its own picked by the request's user name; default: one, `default`, with the scenario's users. */
+  accounts?: readonly AccountInput[]
 }
 
 const underApi = (url: string) => url.startsWith(`${API_PREFIX}/`) || url === API_PREFIX || url.startsWith(`${API_PREFIX}?`)
@@ -89,12 +97,22 @@ const underApi = (url: string) => url.startsWith(`${API_PREFIX}/`) || url === AP
  * failing); under /api/v1 the credentials, Prefer and the rate limit; then the answer cache.
  */
 export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Promise<FastifyInstance> {
-  const { scenarioData, activityData, checkResponses: responseCheck, responseValidators, profile, requestLog, ...rest } = input as BuildOptions
+  const { scenarioData, activityData, checkResponses: responseCheck, responseValidators, profile, requestLog, accounts: declared, ...rest } = input as BuildOptions
   const options = resolveOptions(profile === undefined ? rest : applyProfile(rest, loadProfile(profile)).options)
-  const board = new Board(options, scenarioData)
-  // checked whole against the board's values before the fake answers anything: a bad file is refused at start
   const day = activityData ?? options.activity
-  if (day !== undefined) board.play(loadActivity(day, board.store.validators))
+  // checked whole against each board's values as it is built: a bad file is refused at start (by the first)
+  const accounts = new Accounts(
+    options,
+    declared,
+    scenarioData ?? options.scenario,
+    () => new Board(options, scenarioData),
+    (built) => {
+      if (day !== undefined) built.play(loadActivity(day, built.store.validators))
+    },
+  )
+  // the first board is built now: the routes' serializers and the OpenAPI document read it
+  const board = accounts.first.board
+  const routed = accounts.declared
 
   const statusPolicy = errorPolicy(board)
   let auth: Auth | undefined
@@ -124,7 +142,8 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   answerNodeRefusals(app.server)
   app.setSerializerCompiler(serializerCompiler)
   app.decorate('board', board)
-  const controller = new Controller(() => app.board)
+  app.decorate('accounts', accounts)
+  const controller = accounts.first.controller
   app.decorate('controller', controller)
   const endpoints: Array<{ method: string; url: string }> = []
   app.decorate('endpoints', endpoints)
@@ -135,6 +154,7 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
     // the API's routes describe every error they may answer, for the OpenAPI document
     if (route.url.startsWith(`${API_PREFIX}/`)) route.schema = withErrorAnswers(method, route.schema)
   })
+  app.decorateRequest('board', null as unknown as Board)
   app.decorateRequest('apiUser', '')
   app.decorateRequest('limitKey', undefined)
   app.decorateRequest('windowOpened', undefined)
@@ -143,13 +163,26 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   app.decorateRequest('answerMonth', undefined)
   app.decorateRequest('nextPage', undefined)
 
-  registerBodies(app, board)
+  registerBodies(app, board, routed)
   registerDrain(app)
   const shutdown = registerShutdown(app, options.shutdownTimeout)
   const journal = requestJournal(board, requestLog)
-  const faults = faultAnswers(board.faults, options.connectionTimeout, shutdown.signal)
+  const faults = faultAnswers(options.connectionTimeout, shutdown.signal)
 
   app.addHook('onRequest', (request, reply, done) => {
+    // the request's account first: faults, the journal, the windows and the store are its own
+    let board = app.board
+    // every hook after this one reads request.board: a refusal here is answered on the first account's
+    request.board = board
+    if (routed) {
+      try {
+        board = accounts.boardOf(request)
+      } catch (error) {
+        sendError(request, reply, error, statusPolicy)
+        return
+      }
+      request.board = board
+    }
     if (hostRequired(request, reply, statusPolicy)) return
     // the day's events up to now happen before the request is seen (an outage arms its fault)
     board.activity?.catchUp()
@@ -166,9 +199,11 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
     faults.meet(request, reply, fault, done)
   })
   // the day's timer must not outlive the fake
-  app.addHook('onClose', async () => app.board.activity?.stop())
+  app.addHook('onClose', async () => {
+    for (const built of accounts.builtBoards()) built.activity?.stop()
+  })
   auth = await registerAuth(app, board)
-  const answers = registerAnswers(app, board, journal.watchClose)
+  const answers = registerAnswers(app, board, journal.watchClose, routed)
   // one onSend: the shutdown's Connection: close, links on the request's origin and the
   // answer cache, and a truncate fault
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -178,7 +213,7 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   // last of the onSend hooks: it sees the answer as it leaves
   if (responseCheck) checkResponses(app, responseCheck, responseValidators)
   app.addHook('onResponse', (request, reply, done) => {
-    settleLimit(board, request, reply.statusCode)
+    settleLimit(request, reply.statusCode)
     if (!request.url.startsWith(CONTROL_PREFIX)) journal.record(request, reply.statusCode, undefined, reply)
     requestLog?.(request, reply, reply.statusCode)
     done()
@@ -188,7 +223,7 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   await registerOpenApi(app)
   await app.register(
     async (api) => {
-      api.addHook('onRequest', apiAdmission(board, auth, options.prefer, statusPolicy))
+      api.addHook('onRequest', apiAdmission(auth, options.prefer, statusPolicy))
       api.addHook('preValidation', requireJson)
       await api.register(candidates)
       await api.register(applications)
@@ -201,12 +236,14 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   )
   await app.register(publicPages)
   if (options.control) {
-    await app.register(control, {
-      prefix: CONTROL_PREFIX,
-      controller,
+    const controlOptions = {
+      accounts,
       stateBodyLimit: options.stateBodyLimit,
       ...(options.controlToken ? { token: options.controlToken } : {}),
-    })
+    }
+    await app.register(control, { prefix: CONTROL_PREFIX, ...controlOptions })
+    // each declared account's own control routes; today's act on the first account
+    if (routed) await app.register(control, { prefix: `${CONTROL_PREFIX}/accounts/:account`, perAccount: true, ...controlOptions })
   }
   return app
 }

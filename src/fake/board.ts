@@ -29,6 +29,8 @@ export interface ResetOptions {
 
 export class Board {
   readonly options: ResolvedOptions
+  /** The account this board is (src/fake/accounts.ts): `default` on a fake given no accounts. */
+  readonly account: string
   #source: string | ScenarioFile
   #seed: number | undefined
   scenario!: LoadedScenario
@@ -51,8 +53,9 @@ export class Board {
   /** The activity playing on this board, if any. */
   activity: ActivityPlayer | undefined
 
-  constructor(options: ResolvedOptions, scenario?: string | ScenarioFile) {
+  constructor(options: ResolvedOptions, scenario?: string | ScenarioFile, account = 'default') {
     this.options = options
+    this.account = account
     this.verdict = options.verdict ? new VerdictEvaluator({ windowSeconds: () => this.scenario.rateLimitWindow, now: () => this.clock.now(), speed: () => this.clock.speed }) : undefined
     this.journal = new Journal(JOURNAL_SIZE, this.verdict)
     this.#source = scenario ?? options.scenario

@@ -69,18 +69,12 @@ export interface MockStore {
   addJob(input: JobInput): StoredJob
 }
 
-export interface MockServer {
-  readonly app: FastifyInstance
-  readonly options: ResolvedOptions
-  /** The board behind the server: scenario, store, clock, rate-limit windows. */
+/** What a test does to one account's board: the same as the server offers for its first account. */
+export interface MockAccount {
+  /** The account's name: its API user name. */
+  readonly name: string
+  /** The board behind the account: scenario, store, clock, rate-limit windows (built on first use). */
   readonly board: Board
-  /** http://HOST:PORT once listening. */
-  readonly url: string
-  /** Listens on the port given (default: the options'; 0 picks a free one) and answers the URL. */
-  listen(port?: number): Promise<string>
-  /** A request in-process, without a socket. */
-  inject(request: InjectOptions | string): Promise<LightMyRequestResponse>
-  close(): Promise<void>
   readonly clock: ClockControl
   readonly store: MockStore
   readonly faults: { add(fault: FaultInput): ArmedFault; list(): ArmedFault[]; clear(): void }
@@ -97,8 +91,6 @@ export interface MockServer {
   readonly activity: { status(): ActivityStatus | undefined }
   /** The constrained values: read them, or retire and add some (journal, windows and records kept). */
   readonly jobFields: { get(): JobFieldsView; change(change: JobFieldsChange): JobFieldsView }
-  /** The options given beside a profile that replaced its points (serve prints them). */
-  readonly profileOverrides: readonly ProfileOverride[]
   /** A fresh board: store, clock, rate-limit windows, journal and faults. */
   reset(options?: ResetOptions): void
   /** The board as a saved state; credentials left out unless `{credentials: true}`. */
@@ -110,6 +102,24 @@ export interface MockServer {
   importState(state: SavedBoard): void
 }
 
+export interface MockServer extends MockAccount {
+  readonly app: FastifyInstance
+  readonly options: ResolvedOptions
+  /** http://HOST:PORT once listening. */
+  readonly url: string
+  /** Listens on the port given (default: the options'; 0 picks a free one) and answers the URL. */
+  listen(port?: number): Promise<string>
+  /** A request in-process, without a socket. */
+  inject(request: InjectOptions | string): Promise<LightMyRequestResponse>
+  close(): Promise<void>
+  /** The options given beside a profile that replaced its points (serve prints them). */
+  readonly profileOverrides: readonly ProfileOverride[]
+  /** The names of the accounts served, in the order declared (`['default']` when none were). */
+  accounts(): string[]
+  /** One account's controls (its board is built if it was not); a name the fake does not serve throws a 404 BoardError naming it. */
+  account(name: string): MockAccount
+}
+
 /** Where the pretty request log writes (stdout by default), and whether in colour (as useColour decides by default). */
 export interface LogOutput {
   write?: (line: string) => void
@@ -117,7 +127,7 @@ export interface LogOutput {
 }
 
 export async function createMockServer(input: BuildOptions = {}, logOutput: LogOutput = {}): Promise<MockServer> {
-  const { scenarioData, activityData, checkResponses, responseValidators, profile, ...rest } = input
+  const { scenarioData, activityData, checkResponses, responseValidators, profile, accounts, ...rest } = input
   const profiled = profile === undefined ? { options: rest, overrides: [] } : applyProfile(rest, loadProfile(profile))
   const options = resolveOptions(profiled.options)
   const requestLog = logMode(options) === 'pretty' ? await prettyRequestLog({ prefer: options.prefer, ...logOutput }) : undefined
@@ -127,27 +137,84 @@ export async function createMockServer(input: BuildOptions = {}, logOutput: LogO
     ...(activityData ? { activityData } : {}),
     ...(checkResponses ? { checkResponses, responseValidators } : {}),
     ...(requestLog ? { requestLog } : {}),
+    ...(accounts ? { accounts } : {}),
   } as BuildOptions)
-  const control = app.controller
   let url: string | undefined
 
-  /** A copy of a record, its links on the address the server listens on (as the API would answer). */
-  const copy = <T>(record: T): T => {
-    const base = app.board.store.links.base
-    const json = JSON.stringify(record)
-    if (json === undefined) return record
-    const target = app.board.scenario.publicBaseUrl ?? url
-    return JSON.parse(target === undefined || target === base ? json : json.replaceAll(`"${base}/`, `"${target}/`)) as T
+  /** The controls of one account: its controller, and reads of its board. */
+  const controls = (name: string, control: Controller, boardOf: () => Board): MockAccount => {
+    /** A copy of a record, its links on the address the server listens on (as the API would answer). */
+    const copy = <T>(record: T): T => {
+      const board = boardOf()
+      const base = board.store.links.base
+      const json = JSON.stringify(record)
+      if (json === undefined) return record
+      const target = board.scenario.publicBaseUrl ?? url
+      return JSON.parse(target === undefined || target === base ? json : json.replaceAll(`"${base}/`, `"${target}/`)) as T
+    }
+    const store = () => boardOf().store
+    const page = <T>(p: Page<T>): Page<T> => ({ ...p, items: p.items.map(copy) })
+    return {
+      name,
+      get board() {
+        return boardOf()
+      },
+      clock: control.clock,
+      store: {
+        candidate: (id) => copy(store().candidates.get(id)),
+        application: (id) => copy(store().applications.get(id)),
+        timesheet: (id) => copy(store().timesheets.get(id)),
+        job: (id) => copy(store().jobs.get(id)),
+        candidates: (query = {}) => page(store().candidateList(query)),
+        applications: (query = {}) => page(store().applicationList(query)),
+        timesheets: (query = {}) => page(store().timesheetList(query)),
+        marketing: (query = {}) => page(store().marketingList(query)),
+        // a copy: the store keeps one answer per revision and month for every caller
+        metrics: () => structuredClone(store().metricsAnswer()),
+        addCandidate: (seed) => copy(control.addCandidate(seed)),
+        addApplication: (seed) => copy(control.addApplication(seed)),
+        addTimesheet: (seed) => copy(control.addTimesheet(seed)),
+        addMarketing: (seed) => copy(control.addMarketing(seed)),
+        addJob: (input) => copy(control.addJob(input)),
+      },
+      faults: { add: (fault) => control.addFault(fault), list: () => control.faults(), clear: () => control.clearFaults() },
+      journal: { list: (path) => control.requests(path), clear: () => control.clearRequests() },
+      rateLimits: { list: () => control.rateLimits(), clear: () => control.clearRateLimits() },
+      verdict: (verdictOptions) => control.verdict(verdictOptions),
+      verdictCopy: (copy, verdictOptions) => control.judgeCopy(copy, verdictOptions),
+      activity: { status: () => control.activity() },
+      jobFields: { get: () => control.jobFields(), change: (change) => control.changeJobFields(change) },
+      reset: (resetOptions) => {
+        control.reset(resetOptions)
+      },
+      exportState: ((exportOptions?: ExportOptions) => control.exportState(exportOptions)) as MockAccount['exportState'],
+      importState: (state) => control.importState(state),
+    }
   }
-  const store = () => app.board.store
-  const page = <T>(p: Page<T>): Page<T> => ({ ...p, items: p.items.map(copy) })
+  const first = app.accounts.first
+  // each account's controls are made once, when first asked for
+  const made = new Map<string, MockAccount>()
+  const account = (name: string): MockAccount => {
+    let found = made.get(name)
+    if (found === undefined) {
+      const served = app.accounts.require(name)
+      found = controls(name, served.controller, () => served.board)
+      made.set(name, found)
+    }
+    return found
+  }
+  const firstControls = controls(first.name, first.controller, () => app.board)
+  made.set(first.name, firstControls)
 
   return {
+    ...firstControls,
     app,
     options,
     get board() {
       return app.board
     },
+    accounts: () => app.accounts.list().map((served) => served.name),
+    account,
     get url() {
       if (url === undefined) throw new ServerError('The mock server is not listening: call listen() first.')
       return url
@@ -174,36 +241,6 @@ export async function createMockServer(input: BuildOptions = {}, logOutput: LogO
       return answer
     },
     close: () => app.close(),
-    clock: control.clock,
-    store: {
-      candidate: (id) => copy(store().candidates.get(id)),
-      application: (id) => copy(store().applications.get(id)),
-      timesheet: (id) => copy(store().timesheets.get(id)),
-      job: (id) => copy(store().jobs.get(id)),
-      candidates: (query = {}) => page(store().candidateList(query)),
-      applications: (query = {}) => page(store().applicationList(query)),
-      timesheets: (query = {}) => page(store().timesheetList(query)),
-      marketing: (query = {}) => page(store().marketingList(query)),
-      // a copy: the store keeps one answer per revision and month for every caller
-      metrics: () => structuredClone(store().metricsAnswer()),
-      addCandidate: (seed) => copy(control.addCandidate(seed)),
-      addApplication: (seed) => copy(control.addApplication(seed)),
-      addTimesheet: (seed) => copy(control.addTimesheet(seed)),
-      addMarketing: (seed) => copy(control.addMarketing(seed)),
-      addJob: (input) => copy(control.addJob(input)),
-    },
-    faults: { add: (fault) => control.addFault(fault), list: () => control.faults(), clear: () => control.clearFaults() },
-    journal: { list: (path) => control.requests(path), clear: () => control.clearRequests() },
-    rateLimits: { list: () => control.rateLimits(), clear: () => control.clearRateLimits() },
-    verdict: (verdictOptions) => control.verdict(verdictOptions),
-    verdictCopy: (copy, verdictOptions) => control.judgeCopy(copy, verdictOptions),
-    activity: { status: () => control.activity() },
-    jobFields: { get: () => control.jobFields(), change: (change) => control.changeJobFields(change) },
     profileOverrides: profiled.overrides,
-    reset: (resetOptions) => {
-      control.reset(resetOptions)
-    },
-    exportState: ((exportOptions?: ExportOptions) => control.exportState(exportOptions)) as MockServer['exportState'],
-    importState: (state) => control.importState(state),
   }
 }

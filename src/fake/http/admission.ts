@@ -3,14 +3,15 @@
 // then the rate limit (the board's limiter, rate-limit.ts). A refusal answers at once;
 // under the `success` policy a failed answer gives its window back once sent.
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
-import type { Board } from '../board.js'
 import { boardError, sendError, type ErrorPolicy } from '../../core/errors.js'
 import type { Auth } from './auth.js'
 import { preferenceAsked } from './prefer.js'
 import { requestKey } from './rate-limit.js'
 
-export function apiAdmission(board: Board, auth: Auth, preferOn: boolean, statusPolicy: ErrorPolicy): onRequestHookHandler {
+export function apiAdmission(auth: Auth, preferOn: boolean, statusPolicy: ErrorPolicy): onRequestHookHandler {
   const admitted = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    // the windows of the request's account
+    const board = request.board
     if (preferOn) {
       const asked = preferenceAsked(request, board)
       if (asked) return done(asked)
@@ -32,6 +33,6 @@ export function apiAdmission(board: Board, auth: Auth, preferOn: boolean, status
 }
 
 /** After the answer: the rate-limit window the request opened learns its status. */
-export function settleLimit(board: Board, request: FastifyRequest, status: number): void {
-  if (request.limitKey !== undefined) board.limiter.settle(request.limitKey, status)
+export function settleLimit(request: FastifyRequest, status: number): void {
+  if (request.limitKey !== undefined) request.board.limiter.settle(request.limitKey, status)
 }

@@ -104,16 +104,24 @@ export interface Answers {
  * GET from the cache when its route's answers are kept (config.answerCache), or goes on to
  * the handler, watched by `watchClose` unless a fault already has it watched.
  */
-export function registerAnswers(app: FastifyInstance, board: Board, watchClose: (request: FastifyRequest, reply: FastifyReply) => void): Answers {
+export function registerAnswers(
+  app: FastifyInstance,
+  fallback: Board,
+  watchClose: (request: FastifyRequest, reply: FastifyReply) => void,
+  routed = false,
+): Answers {
+  // the request's account's board; the first account's for one refused before onRequest chose one
+  const boardOf = (request: FastifyRequest): Board => (request.board as Board | null) ?? fallback
   const answers = new AnswerCache()
 
   const answerFrom =
     (mode: 'revision' | 'month' | undefined, reads: ReadonlySet<string>): onRequestHookHandler =>
     (request, reply, done) => {
       if (mode !== undefined && request.method === 'GET') {
-        const store = board.store
+        const store = request.board.store
         const month = mode === 'month' ? store.month() : undefined
-        const key = `${baseUrl(request)} ${answerUrl(request.url, reads)}`
+        // with accounts, each account's answers are its own (not one replacing another's)
+        const key = routed ? `${request.board.account} ${baseUrl(request)} ${answerUrl(request.url, reads)}` : `${baseUrl(request)} ${answerUrl(request.url, reads)}`
         const hit = answers.get(key, store, month)
         if (hit !== undefined) {
           request.nextPage = hit.nextPage
@@ -137,7 +145,7 @@ export function registerAnswers(app: FastifyInstance, board: Board, watchClose: 
   // records carry links on the store's origin; answer with the request's when they differ.
   // A saved board keeps the store's own links, so that it restores anywhere.
   const withLinks = (request: FastifyRequest, text: string): string => {
-    const from = board.store.links.base
+    const from = boardOf(request).store.links.base
     const to = baseUrl(request)
     if (from === to || request.url.startsWith(`${CONTROL_PREFIX}/state`)) return text
     return text.replaceAll(`"href":"${from}/`, `"href":"${to}/`)
@@ -150,7 +158,8 @@ export function registerAnswers(app: FastifyInstance, board: Board, watchClose: 
       const key = request.answerKey
       if (key !== undefined && reply.statusCode === 200 && request.fault === undefined && payload.startsWith('{"status":200')) {
         const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8')
-        answers.set(key, { body: Buffer.from(out), contentType, store: board.store, revision: board.store.revision, month: request.answerMonth, nextPage: request.nextPage })
+        const { store } = boardOf(request)
+        answers.set(key, { body: Buffer.from(out), contentType, store, revision: store.revision, month: request.answerMonth, nextPage: request.nextPage })
       }
       return out
     },

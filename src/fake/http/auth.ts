@@ -34,28 +34,42 @@ export interface AuthBoard {
   readonly checkCredentials: (username: string, password: string) => boolean
 }
 
-export async function registerAuth(app: FastifyInstance, board: AuthBoard): Promise<Auth> {
+/**
+ * Auth on the board of each request (request.board: its account's, chosen by its user name),
+ * or on `fallback` for a request no account was chosen for yet.
+ */
+export async function registerAuth(app: FastifyInstance, fallback?: AuthBoard): Promise<Auth> {
+  const boardOf = (request: FastifyRequest): AuthBoard => (request.board as AuthBoard | null) ?? (fallback as AuthBoard)
   await app.register(basicAuth, {
     authenticate: { realm: REALM },
     validate: (username: string, password: string, request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
-      if (!board.checkCredentials(username, password)) return done(boardError.unauthorized(REALM, 'Wrong user name or password.'))
+      if (!boardOf(request).checkCredentials(username, password)) return done(boardError.unauthorized(REALM, 'Wrong user name or password.'))
       request.apiUser = username
       done()
     },
   })
-  // Authorization headers already accepted, per credential set: a known header skips the
-  // decoding and the constant-time comparison; an unknown one is checked in full.
-  let knownFor = board.checkCredentials
-  const known = new Map<string, string>()
-  const knownUser = (header: string | undefined): string | undefined => {
-    if (knownFor !== board.checkCredentials) {
-      known.clear()
-      knownFor = board.checkCredentials
+  // Authorization headers already accepted, per credential set (a reset may bring another;
+  // each account has its own): a known header skips the decoding and the constant-time
+  // comparison; an unknown one is checked in full. The last set used is kept at hand.
+  const sets = new WeakMap<AuthBoard['checkCredentials'], Map<string, string>>()
+  let lastFor: AuthBoard['checkCredentials'] | undefined
+  let last = new Map<string, string>()
+  const knownOf = (check: AuthBoard['checkCredentials']): Map<string, string> => {
+    if (check === lastFor) return last
+    let known = sets.get(check)
+    if (known === undefined) {
+      known = new Map()
+      sets.set(check, known)
     }
-    return header === undefined ? undefined : known.get(header)
+    lastFor = check
+    last = known
+    return known
   }
-  const rememberUser = (header: string | undefined, user: string) => {
-    if (header === undefined || knownFor !== board.checkCredentials) return
+  const knownUser = (request: FastifyRequest, header: string | undefined): string | undefined =>
+    header === undefined ? undefined : knownOf(boardOf(request).checkCredentials).get(header)
+  const rememberUser = (request: FastifyRequest, header: string | undefined, user: string) => {
+    if (header === undefined) return
+    const known = knownOf(boardOf(request).checkCredentials)
     if (known.size >= 1_000) known.clear()
     known.set(header, user)
   }
@@ -64,14 +78,14 @@ export async function registerAuth(app: FastifyInstance, board: AuthBoard): Prom
       new Promise<void>((resolve, reject) => app.basicAuth(request, reply, (error?: Error) => (error ? reject(error) : resolve()))),
     check(request, reply, fail, next) {
       const header = request.headers.authorization
-      const user = knownUser(header)
+      const user = knownUser(request, header)
       if (user !== undefined) {
         request.apiUser = user
         return next()
       }
       app.basicAuth(request, reply, (error?: Error) => {
         if (error) return fail(error)
-        rememberUser(header, request.apiUser)
+        rememberUser(request, header, request.apiUser)
         next()
       })
     },

@@ -14,9 +14,10 @@ import { compileSchema, createAjv, MAX_JSON_DEPTH, TEXT_POLICY, textNestsDeeper 
  * Body validators look the board up on every call: a reset may bring other constrained
  * values (job/fields) or another unknown-field policy without rebuilding the routes.
  */
-function bodyValidator(board: Board, schema: object, url: string): FastifyValidationResult {
+function bodyValidator(boardOf: (data: unknown) => Board, schema: object, url: string): FastifyValidationResult {
   const closeOrExpire = schema === jobIdBody && /\/job\/(close|expire)$/.test(url)
   const validate = (data: unknown): boolean | { value: unknown } => {
+    const board = boardOf(data)
     if (closeOrExpire && board.scenario.behaviour.closeExpireIdField === 'job_id') {
       // behaviour.closeExpireIdField: the deployment's {job_id} becomes the {id} the route reads
       const check = board.store.validators.get(jobIdFieldBody)
@@ -41,7 +42,7 @@ function bodyValidator(board: Board, schema: object, url: string): FastifyValida
  * ajv's coercion reads integers the way Number() does ("1e3", "0x10", " 7"); a query or
  * path integer must be written in plain digits, so those are refused first.
  */
-function textValidator(board: Board, compile: () => ValidateFunction, schema: object): FastifyValidationResult {
+function textValidator(boardOf: (data: unknown) => Board, compile: () => ValidateFunction, schema: object): FastifyValidationResult {
   // compiled on the route's first request: most routes of a fake never see one
   let compiled: ValidateFunction | undefined
   const properties = (schema as { properties?: Record<string, { type?: string }> }).properties ?? {}
@@ -56,7 +57,7 @@ function textValidator(board: Board, compile: () => ValidateFunction, schema: ob
     const coercing = compiled
     let ok = coercing(data)
     // behaviour.malformedSince "ignore": a since that alone is wrong is dropped, and the whole list answered
-    if (!ok && board.scenario.behaviour.malformedSince === 'ignore' && coercing.errors?.every((e) => e.instancePath === '/since')) {
+    if (!ok && boardOf(data).scenario.behaviour.malformedSince === 'ignore' && coercing.errors?.every((e) => e.instancePath === '/since')) {
       delete data.since
       ok = coercing(data)
     }
@@ -133,14 +134,25 @@ function parseJson(_request: FastifyRequest, text: string | Buffer, done: (error
 }
 
 /** The validator compiler and the JSON body parser of the whole app. */
-export function registerBodies(app: FastifyInstance, board: Board): void {
+export function registerBodies(app: FastifyInstance, board: Board, routed = false): void {
+  // A validator is given the data alone: with accounts, each request's parts are tied to its
+  // account's board before validation (a validator never sees two requests' parts at once,
+  // but a part is the key, so no ordering is relied upon). A fake of one account has one board.
+  const validating = new WeakMap<object, Board>()
+  const boardOf = routed ? (data: unknown) => (typeof data === 'object' && data !== null ? validating.get(data) : undefined) ?? board : () => board
+  if (routed) {
+    app.addHook('preValidation', (request, _reply, done) => {
+      for (const part of [request.body, request.query, request.params]) if (typeof part === 'object' && part !== null) validating.set(part, request.board)
+      done()
+    })
+  }
   // query strings and paths are text: coerce them; JSON bodies are validated as sent.
   // One instance for the routes whose schemas were not precompiled, made when the first is needed.
   let textAjv: Ajv | undefined
   app.setValidatorCompiler(({ schema, httpPart, url }) =>
     httpPart === 'body'
-      ? bodyValidator(board, schema, url)
-      : textValidator(board, () => compileSchema(TEXT_POLICY, schema, () => (textAjv ??= createAjv(TEXT_POLICY))), schema),
+      ? bodyValidator(boardOf, schema, url)
+      : textValidator(boardOf, () => compileSchema(TEXT_POLICY, schema, () => (textAjv ??= createAjv(TEXT_POLICY))), schema),
   )
   // JSON is the only body the API and the control API take
   app.removeContentTypeParser('text/plain')

@@ -16,7 +16,8 @@ import { bodyTooLarge, draining } from './drain.js'
 
 export function errorPolicy(board: Board): ErrorPolicy {
   return (answer: ErrorAnswer, request): ErrorStyle => {
-    const behaviour = board.scenario.behaviour
+    // the request's account's choices; `board` (the first account's) before onRequest chose one
+    const behaviour = ((request.board as Board | null) ?? board).scenario.behaviour
     const inApi = request.url.startsWith(`${API_PREFIX}/`)
     const plain: ErrorStyle = { status: answer.status, httpStatus: answer.status, body: 'json' }
     if (!inApi) return plain

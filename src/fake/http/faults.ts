@@ -100,12 +100,13 @@ export interface FaultAnswers {
  * What armed faults do to the requests that meet them. A delay waits out its time, or
  * less: clearing the faults, a reset or close() (`closing`) releases it.
  */
-export function faultAnswers(faults: Faults, connectionTimeout: number, closing: AbortSignal): FaultAnswers {
+export function faultAnswers(connectionTimeout: number, closing: AbortSignal): FaultAnswers {
   const hold = async (request: FastifyRequest, ms: number) => {
     // the socket's silence timeout must not cut a delay the test asked for
     if (!isInProcess(request) && connectionTimeout > 0) request.raw.socket.setTimeout(ms + connectionTimeout)
     try {
-      await sleep(ms, undefined, { signal: AbortSignal.any([closing, faults.released]), ref: false })
+      // the faults of the request's account: clearing them releases it
+      await sleep(ms, undefined, { signal: AbortSignal.any([closing, request.board.faults.released]), ref: false })
     } catch (error) {
       if ((error as Error).name !== 'AbortError') throw error
     }

@@ -187,8 +187,10 @@ export interface JournalBoard {
   readonly scenario: { readonly behaviour: { readonly rateLimitCounts: string } }
 }
 
-export function requestJournal(board: JournalBoard, requestLog: RequestLog | undefined): RequestJournal {
+export function requestJournal(fallback: JournalBoard, requestLog: RequestLog | undefined): RequestJournal {
   const record = (request: FastifyRequest, status: number, extra?: string, reply?: FastifyReply) => {
+    // the journal of the request's account (the first's for one refused before onRequest chose one)
+    const board: JournalBoard = (request.board as JournalBoard | null) ?? fallback
     const fault = request.fault ? faultKind(request.fault) : undefined
     const note = fault === undefined ? extra : extra === undefined ? fault : `${fault}; ${extra}`
     const header = request.headers.authorization

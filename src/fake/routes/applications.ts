@@ -18,7 +18,7 @@ export default async function applications(app: FastifyInstance): Promise<void> 
         response: { 200: answer('A page of applications, newest first (highest id first).', pagedEnvelope(withExtras(app, 'application', application))) },
       },
     },
-    async (request) => pageAnswer(request, app.board.store.applicationList(request.query), 'applications/list', request.query),
+    async (request) => pageAnswer(request, request.board.store.applicationList(request.query), 'applications/list', request.query),
   )
 
   app.get<{ Params: IdParams }>(
@@ -33,7 +33,7 @@ export default async function applications(app: FastifyInstance): Promise<void> 
         response: { 200: answer('The application, as the only item of `data`.', listEnvelope(withExtras(app, 'application', applicationInDetail))) },
       },
     },
-    async (request) => detailAnswer(app.board.store.application(request.params.id)),
+    async (request) => detailAnswer(request.board.store.application(request.params.id)),
   )
 
   app.get<{ Params: IdParams }>(
@@ -47,6 +47,6 @@ export default async function applications(app: FastifyInstance): Promise<void> 
         response: { 200: download(OCTET_STREAM, "application's attachment") },
       },
     },
-    async (request, reply) => sendDownload(reply, app.board, 'attachment', request.params.id, OCTET_STREAM),
+    async (request, reply) => sendDownload(reply, request.board, 'attachment', request.params.id, OCTET_STREAM),
   )
 }

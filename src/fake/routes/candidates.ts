@@ -21,8 +21,8 @@ export default async function candidates(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) =>
-      pageAnswer(request, app.board.store.candidateList(request.query), 'candidates/list', request.query, {
-        paged: app.board.scenario.behaviour.pageCandidates,
+      pageAnswer(request, request.board.store.candidateList(request.query), 'candidates/list', request.query, {
+        paged: request.board.scenario.behaviour.pageCandidates,
       }),
   )
 
@@ -38,7 +38,7 @@ export default async function candidates(app: FastifyInstance): Promise<void> {
         response: { 200: answer('The candidate, as the only item of `data`.', listEnvelope(record)) },
       },
     },
-    async (request) => detailAnswer(app.board.store.candidate(request.params.id)),
+    async (request) => detailAnswer(request.board.store.candidate(request.params.id)),
   )
 
   for (const kind of FILE_KINDS) {

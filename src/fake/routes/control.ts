@@ -22,6 +22,7 @@ import {
   verdictAnswer,
   verdictQuery,
 } from '../../../schemas/index.js'
+import type { Accounts } from '../accounts.js'
 import type { Controller } from '../control.js'
 import { BoardError, boardError } from '../../core/errors.js'
 import type { ApplicationSeed, CandidateSeed, CopyBody, FaultInput, JobFieldsChange, JobInput, MarketingSeed, ResetBody, TimesheetSeed } from '../../core/types.js'
@@ -36,18 +37,46 @@ const STATE_BODY_LIMIT_MAX = serverOptions.properties.stateBodyLimit.maximum
 const digest = (text: string) => createHash('sha256').update(text).digest()
 
 export interface ControlOptions {
-  controller: Controller
+  /** The accounts served: the routes act on the one the path names (`/__mock/accounts/{name}/…`), else on the first. */
+  accounts: Accounts
+  /** Registered under /__mock/accounts/:account: the routes of one named account. */
+  perAccount?: boolean
   token?: string
   /** Bytes PUT /state may read (options.stateBodyLimit). */
   stateBodyLimit: number
 }
 
-export default async function control(app: FastifyInstance, { controller, token, stateBodyLimit }: ControlOptions): Promise<void> {
+/** The account a control route's path names, if it names one (the routes under /__mock/accounts/{name}). */
+const named = (request: FastifyRequest): string | undefined => (request.params as { account?: string } | undefined)?.account
+
+export default async function control(app: FastifyInstance, { accounts, token, stateBodyLimit, perAccount = false }: ControlOptions): Promise<void> {
   if (token !== undefined) {
     const expected = digest(`Bearer ${token}`)
     app.addHook('onRequest', async (request) => {
       if (!timingSafeEqual(digest(request.headers.authorization ?? ''), expected)) throw boardError.controlToken()
     })
+  }
+  // after the token: the account the path names, or a 404 naming it; its board, built now if it was not
+  app.addHook('onRequest', (request, _reply, done) => {
+    const name = named(request)
+    if (name === undefined) return done()
+    try {
+      request.board = accounts.require(name).board
+    } catch (error) {
+      return done(error as Error)
+    }
+    done()
+  })
+  /** The controller a route acts through: the named account's, else the first's. */
+  const own = (request: FastifyRequest): Controller => {
+    const name = named(request)
+    return name === undefined ? accounts.first.controller : accounts.require(name).controller
+  }
+  /** The verdict's: with accounts, `?user=` names an account on the routes that name none. */
+  const judged = (request: FastifyRequest<{ Querystring: { user?: string } }>): Controller => {
+    const user = request.query.user
+    const account = accounts.declared && named(request) === undefined && user !== undefined ? accounts.get(user) : undefined
+    return account?.controller ?? own(request)
   }
 
   // a POST without a body (fetch(url, {method: 'POST'})) means "no settings"
@@ -61,41 +90,51 @@ export default async function control(app: FastifyInstance, { controller, token,
   const index = (prefix: string) => app.endpoints.filter((e) => e.url.startsWith(prefix) && e.method !== 'HEAD').map((e) => `${e.method} ${e.url}`)
   app.get('/', async () => ok({ control: index(CONTROL_PREFIX), api: index('/api/') }))
 
-  app.post<{ Body: ResetBody }>('/reset', { schema: { body: resetBody } }, async (request) => ok(controller.reset(request.body ?? {})))
+  // the accounts served, by name, and whether each one's board is built yet (never a password)
+  if (!perAccount) {
+    app.get('/accounts', async () => {
+      const data = accounts.list().map((account) => ({ name: account.name, built: account.built }))
+      return ok({ total: data.length, data })
+    })
+  }
 
-  const clock = () => ok({ now: controller.clock.now(), mode: controller.board.clock.mode })
-  app.get('/clock', async () => clock())
+  app.post<{ Body: ResetBody }>('/reset', { schema: { body: resetBody } }, async (request) => ok(own(request).reset(request.body ?? {})))
+
+  const clock = (controller: Controller) => ok({ now: controller.clock.now(), mode: controller.board.clock.mode })
+  app.get('/clock', async (request) => clock(own(request)))
   app.post<{ Body: { seconds: number } }>('/clock/advance', { schema: { body: advanceBody } }, async (request) => {
+    const controller = own(request)
     controller.clock.advance(request.body.seconds)
-    return clock()
+    return clock(controller)
   })
   app.post<{ Body: { now: string } }>('/clock/set', { schema: { body: setClockBody } }, async (request) => {
+    const controller = own(request)
     controller.clock.set(request.body.now)
-    return clock()
+    return clock(controller)
   })
 
   const created = <T extends object>(data: T, id?: number) => ({ status: 201, ...(id === undefined ? {} : { id }), data })
   // one route per kind of record: its seed schema and the controller's add
-  const adds: Array<[string, object, (body: never) => object & { id?: number }]> = [
-    ['/candidates', candidateSeed, (seed: CandidateSeed) => controller.addCandidate(seed)],
-    ['/applications', applicationSeed, (seed: ApplicationSeed) => controller.addApplication(seed)],
-    ['/timesheets', timesheetSeed, (seed: TimesheetSeed) => controller.addTimesheet(seed)],
-    ['/marketing', marketingSeed, (seed: MarketingSeed) => controller.addMarketing(seed)],
-    ['/jobs', jobInput, (input: JobInput) => controller.addJob(input)],
+  const adds: Array<[string, object, (controller: Controller, body: never) => object & { id?: number }]> = [
+    ['/candidates', candidateSeed, (controller, seed: CandidateSeed) => controller.addCandidate(seed)],
+    ['/applications', applicationSeed, (controller, seed: ApplicationSeed) => controller.addApplication(seed)],
+    ['/timesheets', timesheetSeed, (controller, seed: TimesheetSeed) => controller.addTimesheet(seed)],
+    ['/marketing', marketingSeed, (controller, seed: MarketingSeed) => controller.addMarketing(seed)],
+    ['/jobs', jobInput, (controller, input: JobInput) => controller.addJob(input)],
   ]
   for (const [path, body, add] of adds) {
     app.post(path, { schema: { body } }, async (request, reply) => {
-      const record = add(request.body as never)
+      const record = add(own(request), request.body as never)
       return reply.code(201).send(created(record, record.id))
     })
   }
 
   // the constrained values, changed at run time without touching the journal, the windows or the records
-  app.get('/job-fields', async () => ok(controller.jobFields()))
-  app.post<{ Body: JobFieldsChange }>('/job-fields', { schema: { body: jobFieldsChange } }, async (request) => ok(controller.changeJobFields(request.body)))
+  app.get('/job-fields', async (request) => ok(own(request).jobFields()))
+  app.post<{ Body: JobFieldsChange }>('/job-fields', { schema: { body: jobFieldsChange } }, async (request) => ok(own(request).changeJobFields(request.body)))
 
-  app.get('/activity', async () => {
-    const status = controller.activity()
+  app.get('/activity', async (request) => {
+    const status = own(request).activity()
     if (status === undefined) throw new BoardError('NOT_FOUND', 'No activity is playing: start the fake with --activity NAME (or the activity option).')
     return ok(status)
   })
@@ -104,37 +143,37 @@ export default async function control(app: FastifyInstance, { controller, token,
   app.get<{ Querystring: { path?: string } }>(
     '/requests',
     { schema: { querystring: journalQuery } },
-    async (request) => listing(controller.requests(request.query.path)),
+    async (request) => listing(own(request).requests(request.query.path)),
   )
-  app.delete('/requests', async () => {
-    controller.clearRequests()
+  app.delete('/requests', async (request) => {
+    own(request).clearRequests()
     return ok({ message: 'The journal is empty.' })
   })
 
   app.get<{ Querystring: { user?: string } }>(
     '/verdict',
     { schema: { querystring: verdictQuery, response: { 200: verdictAnswer } } },
-    async (request) => verdictJson(controller.verdict(request.query)),
+    async (request) => verdictJson(judged(request).verdict(request.query)),
   )
   app.post<{ Body: CopyBody; Querystring: { user?: string } }>(
     '/verdict/copy',
     { bodyLimit: COPY_BODY_LIMIT, schema: { querystring: verdictQuery, body: copyBody, response: { 200: copyAnswer } } },
-    async (request) => controller.judgeCopy(request.body, request.query),
+    async (request) => judged(request).judgeCopy(request.body, request.query),
   )
 
-  app.get('/faults', async () => listing(controller.faults()))
+  app.get('/faults', async (request) => listing(own(request).faults()))
   app.post<{ Body: FaultInput }>('/faults', { schema: { body: faultBody } }, async (request, reply) => {
-    const fault = controller.addFault(request.body)
+    const fault = own(request).addFault(request.body)
     return reply.code(201).send(created(fault, fault.id))
   })
-  app.delete('/faults', async () => {
-    controller.clearFaults()
+  app.delete('/faults', async (request) => {
+    own(request).clearFaults()
     return ok({ message: 'No fault is armed.' })
   })
 
-  app.get('/rate-limits', async () => listing(controller.rateLimits()))
-  app.delete('/rate-limits', async () => {
-    controller.clearRateLimits()
+  app.get('/rate-limits', async (request) => listing(own(request).rateLimits()))
+  app.delete('/rate-limits', async (request) => {
+    own(request).clearRateLimits()
     return ok({ message: 'Every rate-limit window is closed.' })
   })
 
@@ -148,6 +187,7 @@ export default async function control(app: FastifyInstance, { controller, token,
     }
     const form = request.query.form ?? 'full'
     // a full state no PUT can take back is refused before it is gathered (the large board's: 1.1 GiB, minutes)
+    const controller = own(request)
     const estimate = form === 'full' ? controller.board.store.stateBytesEstimate() : 0
     if (estimate > STATE_BODY_LIMIT_MAX) throw boardError.fullStateTooLarge(estimate, STATE_BODY_LIMIT_MAX)
     // streamed: a large board's state does not fit in one string
@@ -163,6 +203,7 @@ export default async function control(app: FastifyInstance, { controller, token,
     throw boardError.stateTooLarge(stateBodyLimit, STATE_BODY_LIMIT_MAX, Number.isSafeInteger(length) && length > stateBodyLimit ? length : undefined)
   }
   app.put('/state', { bodyLimit: stateBodyLimit, errorHandler: stateTooLarge }, async (request) => {
+    const controller = own(request)
     controller.importState(request.body)
     return ok({ message: 'The board has been restored.', now: controller.clock.now() })
   })

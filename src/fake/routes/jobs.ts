@@ -40,7 +40,7 @@ export default async function jobs(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const job = app.board.store.addJob(request.body)
+      const job = request.board.store.addJob(request.body)
       return { status: 200, message: links(baseUrl(request)).jobPage(job.id), id: job.id }
     },
   )
@@ -58,7 +58,7 @@ export default async function jobs(app: FastifyInstance): Promise<void> {
         },
       },
       async (request) => {
-        const job = app.board.store.applyJobOperation(operation, request.body.id)
+        const job = request.board.store.applyJobOperation(operation, request.body.id)
         return { status: 200, message: `Job ${job.id} ${DONE[operation]}.` }
       },
     )
@@ -76,7 +76,7 @@ export default async function jobs(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const job = app.board.store.applyJobOperation('repost', request.body.id, request.body.closing_date)
+      const job = request.board.store.applyJobOperation('repost', request.body.id, request.body.closing_date)
       return { status: 200, message: `Job ${job.id} has been reposted; it closes on ${job.closing_date} and expires on ${job.expiry_date}.` }
     },
   )
@@ -92,10 +92,10 @@ export default async function jobs(app: FastifyInstance): Promise<void> {
         response: { 200: answer('The values each constrained job field currently allows (under `data`, or beside `status` with behaviour.jobFieldsShape top-level).', eitherShape) },
       },
     },
-    async () => {
-      const lists = app.board.store.jobFields()
+    async (request) => {
+      const lists = request.board.store.jobFields()
       // behaviour.jobFieldsShape: the lists under data, or beside status
-      return app.board.scenario.behaviour.jobFieldsShape === 'top-level' ? { status: 200, ...lists } : { status: 200, data: lists }
+      return request.board.scenario.behaviour.jobFieldsShape === 'top-level' ? { status: 200, ...lists } : { status: 200, data: lists }
     },
   )
 }

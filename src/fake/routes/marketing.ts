@@ -18,6 +18,6 @@ export default async function marketing(app: FastifyInstance): Promise<void> {
         response: { 200: answer('A page of marketing consent approvals and revocations, newest first.', pagedEnvelope(withExtras(app, 'marketing', marketingRecord))) },
       },
     },
-    async (request) => pageAnswer(request, app.board.store.marketingList(request.query), 'marketing/list', request.query),
+    async (request) => pageAnswer(request, request.board.store.marketingList(request.query), 'marketing/list', request.query),
   )
 }

@@ -15,6 +15,6 @@ export default async function metrics(app: FastifyInstance): Promise<void> {
         response: { 200: answer('Every metric with its monthly totals, newest month first.', metricsAnswer) },
       },
     },
-    async () => ({ status: 200, metrics: app.board.store.metricsAnswer() }),
+    async (request) => ({ status: 200, metrics: request.board.store.metricsAnswer() }),
   )
 }

@@ -14,7 +14,8 @@ import type { Page } from '../store/store.js'
  * An in-process request has no socket to say whether it was https, so the caller may say.
  */
 export function baseUrl(request: FastifyRequest): string {
-  const { board } = request.server
+  // the request's account's board; the first account's for one refused before onRequest chose one
+  const board = (request.board as Board | null) ?? request.server.board
   const given = board.scenario.publicBaseUrl
   if (given !== undefined) return given
   const told = request.headers[ORIGIN_HEADER]
@@ -48,7 +49,7 @@ export function pageAnswer<T>(
   params: Params,
   { prev = false, paged = true }: { prev?: boolean; paged?: boolean } = {},
 ): Envelope<T> {
-  const behaviour = request.server.board.scenario.behaviour
+  const behaviour = request.board.scenario.behaviour
   if (page.beyond && behaviour.outOfRangePage === 'not-found') {
     throw boardError.notFound('Page', `${page.page} of ${list}`)
   }

@@ -18,7 +18,7 @@ export default async function timesheets(app: FastifyInstance): Promise<void> {
         response: { 200: answer('A page of timesheets, newest first.', twoWayPagedEnvelope(withExtras(app, 'timesheet', timesheet))) },
       },
     },
-    async (request) => pageAnswer(request, app.board.store.timesheetList(request.query), 'timesheets/list', request.query, { prev: true }),
+    async (request) => pageAnswer(request, request.board.store.timesheetList(request.query), 'timesheets/list', request.query, { prev: true }),
   )
 
   app.get<{ Params: IdParams }>(
@@ -33,6 +33,6 @@ export default async function timesheets(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) =>
-      sendDownload(reply, app.board, 'timesheet', request.params.id, app.board.scenario.behaviour.timesheetContentType),
+      sendDownload(reply, request.board, 'timesheet', request.params.id, request.board.scenario.behaviour.timesheetContentType),
   )
 }

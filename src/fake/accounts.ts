@@ -1,0 +1,197 @@
+// The accounts one fake serves. The real service is one board per customer account, so a
+// fake may serve several: each account is a board of its own (store, clock, rate-limit
+// windows, journal, faults, activity, verdict) with one user, the account's name. A
+// request's Basic user name picks the account; its password is then checked as ever. An
+// account's board is built when it is first needed, so 64 accounts start as fast as one.
+// A fake given no accounts has one, named `default`, whose users are its scenario's.
+import type { FastifyRequest } from 'fastify'
+import { Board } from './board.js'
+import { Controller } from './control.js'
+import { BoardError, boardError } from '../core/errors.js'
+import type { ScenarioFile } from '../core/types.js'
+import { effectiveScenario, type ResolvedOptions } from './options.js'
+import { loadScenario, ScenarioError, sharedSchemas } from './scenario.js'
+
+/** One account a fake serves: its name is its API user name. */
+export interface AccountInput {
+  /** A plain token (letters, digits, `.`, `_`, `-`; at most 64): the API user name and the control API's `/__mock/accounts/{name}`. */
+  name: string
+  /** Its API password; default: the option password, else its scenario's first credential's. */
+  password?: string
+  /** Its scenario, by name, path or as an object; default: the fake's. */
+  scenario?: string | ScenarioFile
+  /** Its seed; default: the fake's seed (or its scenario's) plus the account's position, counted from 0. */
+  seed?: number
+}
+
+/** The name of the one account of a fake given no accounts. */
+export const DEFAULT_ACCOUNT = 'default'
+
+/** What an account name may be: it is a user name and a path segment. */
+export const ACCOUNT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
+
+const MAX_SEED = 4_294_967_295
+
+/** Authorization headers already decoded to a user name: a bounded map, cleared when full. */
+const MAX_KNOWN_HEADERS = 1_000
+
+export class Account {
+  readonly name: string
+  readonly #make: () => Board
+  #board: Board | undefined
+  readonly controller: Controller
+
+  constructor(name: string, make: () => Board) {
+    this.name = name
+    this.#make = make
+    this.controller = new Controller(() => this.board)
+  }
+
+  /** The account's board, built on first use. */
+  get board(): Board {
+    this.#board ??= this.#make()
+    return this.#board
+  }
+
+  /** Whether its board has been built (its first request came, or its control was called). */
+  get built(): boolean {
+    return this.#board !== undefined
+  }
+}
+
+function refuse(message: string): BoardError {
+  return boardError.invalidField(message, 'accounts')
+}
+
+/** The user name an Authorization header gives, if it is Basic and decodes. */
+function basicUserName(header: string): string | undefined {
+  if (header.length < 7 || header.slice(0, 6).toLowerCase() !== 'basic ') return undefined
+  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8')
+  const colon = decoded.indexOf(':')
+  return colon < 0 ? undefined : decoded.slice(0, colon)
+}
+
+export class Accounts {
+  /** The first account: the one today's control routes act on, and the board of requests naming no account. */
+  readonly first: Account
+  /** True when accounts were declared: requests are then routed by their user name. */
+  readonly declared: boolean
+  readonly #byName = new Map<string, Account>()
+  readonly #known = new Map<string, Account | null>()
+
+  /**
+   * `single` builds the one board of a fake given no accounts; `declare` lists the declared
+   * ones (checked here: each refusal a 412 naming the account); `built` runs on each board
+   * as it is made (an activity to play).
+   */
+  constructor(
+    options: ResolvedOptions,
+    declared: readonly AccountInput[] | undefined,
+    defaultScenario: string | ScenarioFile,
+    single: () => Board,
+    built: (board: Board) => void = () => {},
+  ) {
+    if (declared === undefined || declared.length === 0) {
+      this.declared = false
+      this.first = new Account(DEFAULT_ACCOUNT, () => {
+        const board = single()
+        built(board)
+        return board
+      })
+      this.#byName.set(DEFAULT_ACCOUNT, this.first)
+      return
+    }
+    this.declared = true
+    // one load per scenario named, however many accounts name it
+    const loaded = new Map<string | ScenarioFile, ReturnType<typeof effectiveScenario>>()
+    const compiled = sharedSchemas()
+    let extraFields: string | undefined
+    declared.forEach((input, index) => {
+      const name = typeof input?.name === 'string' ? input.name : ''
+      if (!ACCOUNT_NAME.test(name)) {
+        throw refuse(`Account ${JSON.stringify(input?.name ?? null)} is not a plain token: give a name of letters, digits, '.', '_' or '-' (at most 64, first a letter or digit).`)
+      }
+      if (this.#byName.has(name)) throw refuse(`Account "${name}" is declared twice: give each account its own name.`)
+      if (input.password !== undefined && (typeof input.password !== 'string' || input.password === '')) {
+        throw refuse(`Account "${name}": its password must be a non-empty string.`)
+      }
+      const source = input.scenario ?? defaultScenario
+      let scenario = loaded.get(source)
+      if (scenario === undefined) {
+        try {
+          scenario = effectiveScenario(loadScenario(source, { compiled, redact: true }), options)
+        } catch (error) {
+          if (error instanceof ScenarioError || error instanceof BoardError) throw refuse(`Account "${name}": ${error.message}`)
+          throw error
+        }
+        loaded.set(source, scenario)
+      }
+      // the routes' serializers are built once, with the first account's extra record fields
+      const fields = JSON.stringify(scenario.behaviour.extraFields)
+      extraFields ??= fields
+      if (fields !== extraFields) {
+        throw refuse(`Account "${name}": its scenario gives other extra record fields (behaviour.extraFields) than the first account's; one fake serves one set.`)
+      }
+      const seed = input.seed ?? (options.seed ?? scenario.seed) + index
+      if (!Number.isSafeInteger(seed) || seed < 0 || seed > MAX_SEED) {
+        throw refuse(`Account "${name}": its seed ${seed} is not an integer from 0 to ${MAX_SEED}.`)
+      }
+      const own = Object.freeze({ ...options, seed, username: name, ...(input.password === undefined ? {} : { password: input.password }) }) as ResolvedOptions
+      const account = new Account(name, () => {
+        let board: Board
+        try {
+          board = new Board(own, source, name)
+        } catch (error) {
+          if (error instanceof ScenarioError) throw refuse(`Account "${name}": ${error.message}`)
+          throw error
+        }
+        built(board)
+        return board
+      })
+      this.#byName.set(name, account)
+    })
+    this.first = this.#byName.values().next().value as Account
+  }
+
+  /** Every account, in the order declared. */
+  list(): Account[] {
+    return [...this.#byName.values()]
+  }
+
+  /** The account of this name, if the fake serves it. */
+  get(name: string): Account | undefined {
+    return this.#byName.get(name)
+  }
+
+  /** The account of this name, or the 404 naming it. */
+  require(name: string): Account {
+    const account = this.#byName.get(name)
+    if (account === undefined) throw boardError.notFound('Account', `"${name}"`)
+    return account
+  }
+
+  /**
+   * The board a request is answered on: its Basic user's account, or the first account's
+   * when it names none (no credentials, another scheme, an unknown user: refused there as ever).
+   */
+  boardOf(request: FastifyRequest): Board {
+    if (!this.declared) return this.first.board
+    const header = request.headers.authorization
+    if (header === undefined) return this.first.board
+    let account = this.#known.get(header)
+    if (account === undefined) {
+      const user = basicUserName(header)
+      account = (user === undefined ? undefined : this.#byName.get(user)) ?? null
+      if (this.#known.size >= MAX_KNOWN_HEADERS) this.#known.clear()
+      this.#known.set(header, account)
+    }
+    return (account ?? this.first).board
+  }
+
+  /** Every board built so far (to stop their activities on close). */
+  builtBoards(): Board[] {
+    return this.list()
+      .filter((account) => account.built)
+      .map((account) => account.board)
+  }
+}
