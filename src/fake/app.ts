@@ -32,6 +32,7 @@ import metrics from './routes/metrics.js'
 import publicPages from './routes/public.js'
 import { withErrorAnswers } from './routes/schemas.js'
 import timesheets from './routes/timesheets.js'
+import ui, { UI_PATH } from './ui/routes.js'
 import { API_PREFIX } from './store/links.js'
 
 declare module 'fastify' {
@@ -244,6 +245,8 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
     await app.register(control, { prefix: CONTROL_PREFIX, ...controlOptions })
     // each declared account's own control routes; today's act on the first account
     if (routed) await app.register(control, { prefix: `${CONTROL_PREFIX}/accounts/:account`, perAccount: true, ...controlOptions })
+    // the page of the fake's day, on the first account: its page is imported on its first request (src/fake/ui/)
+    await app.register(ui, { prefix: UI_PATH, ...(options.controlToken ? { token: options.controlToken } : {}) })
   }
   return app
 }

@@ -60,6 +60,11 @@ export class ActivityPlayer {
     return step === undefined || this.#stopped ? Number.POSITIVE_INFINITY : this.#startMs + step.offsetMs
   }
 
+  /** Each step's board time (epoch ms), event and whether it has been played: the /__mock/ui timeline's ticks. */
+  steps(): Array<{ atMs: number; event: string; played: boolean }> {
+    return this.#activity.steps.map((step, i) => ({ atMs: this.#startMs + step.offsetMs, event: step.event.event, played: i < this.#next }))
+  }
+
   /** Plays every step due by now: what each request asks first (a timer may lag behind a fast clock). */
   catchUp(): void {
     if (this.nextAt <= this.#stage.clock.now()) this.#catchUp()

@@ -1,0 +1,142 @@
+// /__mock/ui: the fake's day as a page (timeline, verdict, journal, board), read-only.
+// Only this file is loaded with the fake: the page itself (page.ts, its HTML, CSS and
+// script) is imported the first time someone asks for /__mock/ui, so a fake nobody looks
+// at never loads it and its first answer never waits for it. The page reads the small
+// JSON routes below, which read the first account's board (the one `/__mock/...` acts on).
+//
+// The journal is read in windows (`after` an id, at most `limit` entries), so neither the
+// fake nor the page ever copies more than one window per request; the page keeps at most
+// as many entries as the journal holds (JOURNAL_SIZE).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { BoardError, boardError } from '../../core/errors.js'
+import type { Board } from '../board.js'
+import { ruleById, type RuleId } from '../verdict/rules.js'
+import type { Controller } from '../control.js'
+
+export interface UiOptions {
+  /** The control token, when one is set: the data routes ask for it as the control API does (the page reads it from its URL's #token=). */
+  token?: string
+}
+
+/** Where the page is served. */
+export const UI_PATH = '/__mock/ui'
+
+/** The journal's fields a filter may name (?user=, ?method=, ?path=, ?status=). */
+export const UI_FILTERS = ['user', 'method', 'path', 'status'] as const
+/** Entries one journal window holds at most. */
+export const UI_WINDOW_MAX = 5_000
+/** Characters of a URL a window shows; the entry route shows up to UI_URL_SHOWN. */
+const URL_IN_WINDOW = 512
+const UI_URL_SHOWN = 4_096
+/** Request ids a finding gives the page at most (a finding names few; a runaway loop may name many). */
+const FINDING_IDS_MAX = 10_000
+
+const digest = (text: string) => createHash('sha256').update(text).digest()
+
+/** 'YYYY-MM-DD HH:MM:SS' (UTC, the journal's form) as epoch milliseconds. */
+const epoch = (time: string) => Date.parse(`${time.replace(' ', 'T')}Z`)
+
+/** A URL shown whole up to `max` characters, then how many more there were. */
+const capped = (url: string, max: number) => (url.length <= max ? url : `${url.slice(0, max)}… (${url.length - max} more characters)`)
+
+/** The notice for a query the page does not know: its filters are the journal's fields, anything else is ignored. */
+export function uiNotice(query: Record<string, unknown>): string | undefined {
+  const unknown = Object.keys(query).filter((key) => !(UI_FILTERS as readonly string[]).includes(key))
+  const notes: string[] = []
+  if (unknown.length > 0) {
+    notes.push(`Ignored ${unknown.map((key) => `"${key.slice(0, 40)}"`).join(', ')}: the journal can be filtered by ${UI_FILTERS.join(', ')} only.`)
+  }
+  const status = query.status
+  if (typeof status === 'string' && status !== '' && !/^[0-9]{1,3}$/.test(status)) notes.push(`Ignored status "${status.slice(0, 40)}": a status is a number such as 429.`)
+  return notes.length > 0 ? notes.join(' ') : undefined
+}
+
+/** The page's modules, imported once on the first request for the page (never at start). */
+type Page = typeof import('./page.js')
+
+export default async function ui(app: FastifyInstance, { token }: UiOptions): Promise<void> {
+  const board: Board = app.board
+  const controller: Controller = app.controller
+  let page: Promise<Page> | undefined
+  const load = () => {
+    page ??= import('./page.js')
+    return page
+  }
+
+  const expected = token === undefined ? undefined : digest(`Bearer ${token}`)
+  /** The data routes hold the board's journal: behind the control token when one is set. */
+  const guard = async (request: FastifyRequest) => {
+    if (expected !== undefined && !timingSafeEqual(digest(request.headers.authorization ?? ''), expected)) throw boardError.controlToken()
+  }
+  // the page's own parts hold nothing of the board: they are served to anyone who can reach the control API
+  const asset = (type: string, body: string) => async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.type(type).header('cache-control', 'no-cache').header('content-security-policy', CSP).send(body)
+
+  app.get('/', async (request, reply) => {
+    const { html } = await load()
+    const query = (request.query ?? {}) as Record<string, unknown>
+    return asset('text/html; charset=utf-8', html(UI_PATH, uiNotice(query)))(request, reply)
+  })
+  app.get('/ui.js', async (request, reply) => asset('text/javascript; charset=utf-8', (await load()).SCRIPT)(request, reply))
+  app.get('/ui.css', async (request, reply) => asset('text/css; charset=utf-8', (await load()).STYLE)(request, reply))
+
+  // a window of the journal: entries after an id, oldest first, as arrays (10,000 objects' keys would double the bytes)
+  app.get<{ Querystring: { after?: string; limit?: string } }>('/journal', { onRequest: guard }, async (request) => {
+    const after = Math.max(0, Math.trunc(Number(request.query.after) || 0))
+    const limit = Math.min(UI_WINDOW_MAX, Math.max(1, Math.trunc(Number(request.query.limit) || UI_WINDOW_MAX)))
+    const held = board.journal.list()
+    const first = held[0]?.id ?? 0
+    const newest = held.at(-1)?.id ?? 0
+    // ids run 1, 2, ... without gaps since the last clear: the window's start is found by arithmetic
+    const start = first === 0 ? held.length : Math.max(0, after + 1 - first)
+    const entries = held
+      .slice(start, start + limit)
+      .map((e) => [e.id, epoch(e.time), e.method, capped(e.url, URL_IN_WINDOW), e.status, e.user, e.fault ?? null, e.retryAfter ?? null, e.nextPage ?? null])
+    return { status: 200, first, newest, held: held.length, entries }
+  })
+
+  app.get<{ Params: { id: string } }>('/entry/:id', { onRequest: guard }, async (request) => {
+    const id = Number(request.params.id)
+    const entry = Number.isSafeInteger(id) ? board.journal.list().find((e) => e.id === id) : undefined
+    if (entry === undefined) throw new BoardError('NOT_FOUND', `The journal holds no request ${String(request.params.id).slice(0, 40)}: it keeps the newest requests since it was last emptied.`)
+    return { status: 200, entry: { ...entry, url: capped(entry.url, UI_URL_SHOWN) } }
+  })
+
+  // the board, the clock, the faults, the activity and the verdict with each rule's sentence
+  app.get('/board', { onRequest: guard }, async () => {
+    const store = board.store
+    const counts = {
+      jobs: store.jobs.size,
+      candidates: store.candidates.size,
+      applications: store.applications.size,
+      timesheets: store.timesheets.size,
+      marketing: store.marketing.size,
+      resumes: store.files.resume.size,
+      documents: store.files.document.size,
+    }
+    const activity = board.activity
+    const verdict = board.verdict === undefined ? undefined : controller.verdict()
+    return {
+      status: 200,
+      clock: { now: board.clock.now(), mode: board.clock.mode, speed: board.clock.speed },
+      window: board.scenario.rateLimitWindow,
+      counts,
+      faults: controller.faults(),
+      openWindows: board.limiter.open().length,
+      activity: activity && { ...activity.status(), steps: activity.steps().map((s) => [s.atMs, s.event, s.played]) },
+      verdict: verdict && {
+        outcome: verdict.outcome,
+        rules: verdict.rules.map((rule) => ({
+          id: rule.id,
+          sentence: ruleById(rule.id as RuleId).sentence,
+          outcome: rule.outcome,
+          findings: rule.findings.map((f) => ({ message: f.message, requests: f.requests.slice(0, FINDING_IDS_MAX) })),
+        })),
+      },
+    }
+  })
+}
+
+/** The page loads nothing from anywhere but this fake. */
+const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'self'; base-uri 'none'; form-action 'self'"

@@ -1,0 +1,162 @@
+// /__mock/ui in a real browser (Debian's chromium, driven by playwright-core) against a
+// fake that lived through an activity day on a virtual clock with a client that walks
+// lists, repeats a URL inside its window (429s, a verdict finding) and meets an injected
+// fault: the timeline draws one mark per request, a click on a finding highlights exactly
+// its requests, a new request appears within a second, nothing is asked of another
+// origin, an unknown filter is ignored with a notice, and axe-core finds no serious
+// accessibility violation. The screenshot is left in .tap/screenshots/ui.png.
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type BrowserContext, type Page } from 'playwright-core'
+import t, { type Test } from 'tap'
+import { createMockServer } from '../../../src/fake/server.js'
+import { basic, checked, USER } from '../../helpers/board.js'
+import { ROOT } from '../../helpers/cli.js'
+import { CHROMIUM, haveTools, needs } from '../../helpers/tools.js'
+
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync']
+export const SCREENSHOT = join(ROOT, '.tap', 'screenshots', 'ui.png')
+
+/** A password the page must never show (the scenario's default equals the user name). */
+const PASSWORD = 's3cret-Pa55word'
+const AUTH = { authorization: basic(USER, PASSWORD) }
+
+interface Finding {
+  message: string
+  requests: number[]
+}
+
+/** A client's day: list walks every hour, a URL asked twice in its window, an injected fault, the clock through the day's end. */
+async function liveADay(url: string): Promise<void> {
+  const api = (path: string) => fetch(`${url}/api/v1${path}`, { headers: AUTH }).then((r) => r.arrayBuffer())
+  const control = (path: string, body: object) =>
+    fetch(`${url}/__mock${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.arrayBuffer())
+  for (let hour = 0; hour < 10; hour++) {
+    // a full walk of the candidates, page after page until the last
+    for (let page = 1; page <= 3; page++) await api(`/candidates/list?page=${page}`)
+    await api(`/metrics/list`)
+    if (hour % 3 === 0) await api('/metrics/list') // again inside its window: a 429
+    if (hour === 4) {
+      await control('/faults', { path: '/api/v1/applications/list', status: 503, times: 1 })
+      await api('/applications/list')
+    }
+    await control('/clock/advance', { seconds: 3600 })
+  }
+}
+
+async function launch(t: Test): Promise<{ browser: BrowserContext; page: Page; requested: string[] }> {
+  const profile = await mkdtemp(join(tmpdir(), 'jobboard-kit-chromium-'))
+  t.teardown(() => rm(profile, { recursive: true, force: true }))
+  const browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, timeout: 90_000, viewport: { width: 1400, height: 1000 } })
+  t.teardown(() => browser.close())
+  const requested: string[] = []
+  // every request of the page is seen here; one for another origin is recorded and never sent
+  await browser.route('**/*', (route) => {
+    requested.push(route.request().url())
+    return new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort()
+  })
+  const page = browser.pages()[0] ?? (await browser.newPage())
+  return { browser, page, requested }
+}
+
+t.test('the page of a day: marks, findings, live journal, one origin, accessible', needs('chromium'), async (t) => {
+  if (!haveTools(t, 'chromium')) return
+  const mock = await createMockServer({ clock: 'virtual', now: '2026-03-02 08:00:00', activity: 'quiet-day', password: PASSWORD, ...checked(t) })
+  const url = await mock.listen(0)
+  t.teardown(() => mock.close())
+  await liveADay(url)
+  const held = (await mock.inject('/__mock/requests')).json() as { total: number; data: Array<{ id: number; status: number }> }
+  const verdict = (await mock.inject('/__mock/verdict')).json() as { rules: Array<{ id: string; outcome: string; findings: Finding[] }> }
+  t.ok(held.data.some((e) => e.status === 429) && held.data.some((e) => e.status === 503), 'the day has 429s and an injected fault')
+
+  const { page, requested } = await launch(t)
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  const answer = await page.goto(`${url}/__mock/ui`, { waitUntil: 'load', timeout: 60_000 })
+  t.equal(answer?.status(), 200, '/__mock/ui answers 200')
+  t.match((await answer?.allHeaders())?.['content-security-policy'], /default-src 'self'/, 'with a policy that keeps the page on this server')
+  const canvas = page.locator('#timeline')
+  await page.waitForFunction((n) => document.querySelector('#timeline')?.getAttribute('data-marks') === String(n), held.total, { timeout: 30_000 })
+  t.equal(await canvas.getAttribute('data-marks'), String(held.total), `the timeline draws one mark per request of the journal (${held.total})`)
+  t.equal(await page.locator('#journal tbody tr').count(), held.total, 'the journal table lists every request')
+
+  // every rule by id, with its outcome
+  await page.locator('#verdict li').first().waitFor({ timeout: 10_000 })
+  const shownRules = await page.locator('#verdict > li').evaluateAll((items) => items.map((li) => (li as HTMLElement).dataset.rule))
+  t.same(shownRules, verdict.rules.map((r) => r.id), 'the verdict lists every rule by its id')
+  const failed = verdict.rules.find((r) => r.outcome === 'fail' && r.findings.some((f) => f.requests.length > 0))
+  t.ok(failed, 'the day broke a rule')
+  const finding = [...(failed?.findings ?? [])].sort((a, b) => b.requests.length - a.requests.length)[0] as Finding
+  const index = failed?.findings.indexOf(finding) ?? 0
+  await page.locator(`[data-finding="${failed?.id}#${index}"]`).click()
+  const ids = finding.requests.filter((id) => held.data.some((e) => e.id === id)).sort((a, b) => a - b)
+  await page.waitForFunction((n) => document.querySelector('#timeline')?.getAttribute('data-highlighted') === String(n), ids.length, { timeout: 5_000 })
+  t.equal(await canvas.getAttribute('data-highlighted'), String(ids.length), `a click on a finding of ${failed?.id} highlights its ${ids.length} requests on the timeline`)
+  const rows = await page.locator('#journal tbody tr.hl').evaluateAll((trs) => trs.map((tr) => Number((tr as HTMLElement).dataset.id)))
+  t.same(
+    rows.sort((a, b) => a - b),
+    ids,
+    'and exactly those rows in the journal',
+  )
+  t.equal(await page.locator('#journal tbody tr').count(), ids.length, 'the journal shows only them while the finding is chosen')
+  await page.locator('#clear-highlight').click()
+
+  await mkdir(join(ROOT, '.tap', 'screenshots'), { recursive: true })
+  await page.screenshot({ path: SCREENSHOT, fullPage: true })
+
+  // a request made now is in the table within a second
+  const fresh = await fetch(`${url}/api/v1/candidates/list?page=2`, { headers: AUTH })
+  const newest = held.total + 1
+  const started = Date.now()
+  await page.locator(`#journal tbody tr[data-id="${newest}"]`).waitFor({ timeout: 1_000 })
+  t.ok(Date.now() - started <= 1_000, `a new request appears in the journal within a second (${Date.now() - started} ms)`)
+  await page.waitForFunction((n) => document.querySelector('#timeline')?.getAttribute('data-marks') === String(n), newest, { timeout: 1_000 })
+  t.pass('and on the timeline')
+
+  // a row opens its request and answer, never a password
+  await page.locator(`#journal tbody tr[data-id="${newest}"]`).click()
+  await page.locator('#entry-section:not([hidden])').waitFor({ timeout: 5_000 })
+  const entry = await page.locator('#entry').textContent()
+  t.match(entry, /GET \/api\/v1\/candidates\/list\?page=2/, 'a row opens its request')
+  t.match(entry, `status: ${fresh.status}`, `and its answer (${fresh.status})`)
+  t.notMatch(entry, PASSWORD, 'and never the password')
+  t.notMatch(entry, AUTH.authorization.slice(6), 'nor the Authorization header')
+
+  // axe-core, run in the page (its source given through the DevTools protocol: the page's policy admits no inline script)
+  const axe = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+  await page.evaluate(axe)
+  const violations = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))')) as Array<{
+    id: string
+    impact: string
+  }>
+  t.same(
+    violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
+    [],
+    'axe-core finds no serious or critical accessibility violation',
+  )
+
+  t.same(errors, [], 'the page threw no error')
+  t.same(
+    requested.filter((r) => new URL(r).origin !== new URL(url).origin),
+    [],
+    'no request left for another origin',
+  )
+})
+
+t.test('an unknown filter is ignored with a notice; a known one filters the journal', needs('chromium'), async (t) => {
+  if (!haveTools(t, 'chromium')) return
+  const mock = await createMockServer({ clock: 'virtual', password: PASSWORD, ...checked(t) })
+  const url = await mock.listen(0)
+  t.teardown(() => mock.close())
+  for (const path of ['/candidates/list', '/metrics/list', '/metrics/list']) await fetch(`${url}/api/v1${path}`, { headers: AUTH })
+  const { page } = await launch(t)
+  const answer = await page.goto(`${url}/__mock/ui?colour=red&status=429`, { waitUntil: 'load', timeout: 60_000 })
+  t.equal(answer?.status(), 200, 'the page answers 200, not an error page')
+  t.match(await page.locator('#notice').textContent(), /Ignored "colour"/, 'a notice names the ignored filter')
+  await page.waitForFunction(() => document.querySelector('#timeline')?.getAttribute('data-marks') === '3', undefined, { timeout: 10_000 })
+  t.equal(await page.locator('#f-status').inputValue(), '429', 'the known filter is applied')
+  const statuses = await page.locator('#journal tbody tr td:nth-child(6)').allTextContents()
+  t.same(statuses, ['429'], 'the journal shows only the 429')
+})
