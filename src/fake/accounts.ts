@@ -5,6 +5,7 @@
 // account's board is built when it is first needed, so 64 accounts start as fast as one.
 // A fake given no accounts has one, named `default`, whose users are its scenario's.
 import type { FastifyRequest } from 'fastify'
+import type { IncomingMessage } from 'node:http'
 import { Board } from './board.js'
 import { Controller } from './control.js'
 import { BoardError, boardError } from '../core/errors.js'
@@ -31,6 +32,33 @@ export const DEFAULT_ACCOUNT = 'default'
 export const ACCOUNT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 
 const MAX_SEED = 4_294_967_295
+
+/** Where the control routes of one account are: /__mock/accounts/{name}/… */
+const ACCOUNT_PATH = '/__mock/accounts/'
+/** The account a control request's path named, kept on the raw request by accountUrl. */
+const NAMED = Symbol('jobboard-kit account')
+
+/**
+ * Fastify's rewriteUrl: /__mock/accounts/{name}/rest is routed as /__mock/rest, the name
+ * kept on the request, so that one set of control routes serves every account (a second
+ * set would cost every fake its start-up time). Any other URL is left as it is.
+ */
+export function accountUrl(raw: IncomingMessage): string {
+  const url = raw.url ?? '/'
+  if (!url.startsWith(ACCOUNT_PATH)) return url
+  const rest = url.slice(ACCOUNT_PATH.length)
+  const end = rest.search(/[/?]/)
+  const name = end < 0 ? rest : rest.slice(0, end)
+  if (name === '') return url
+  ;(raw as IncomingMessage & { [NAMED]?: string })[NAMED] = name
+  const after = end < 0 ? '' : rest.slice(end)
+  return `/__mock${after}`
+}
+
+/** The account a control request's path named (/__mock/accounts/{name}/…), if it named one. */
+export function namedAccount(request: FastifyRequest): string | undefined {
+  return (request.raw as IncomingMessage & { [NAMED]?: string })[NAMED]
+}
 
 /** Authorization headers already decoded to a user name: a bounded map, cleared when full. */
 const MAX_KNOWN_HEADERS = 1_000

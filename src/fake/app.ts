@@ -2,7 +2,7 @@
 // under /api/v1 behind Basic auth and the rate limit, the public job pages, and the
 // control API. It never listens: src/fake/server.ts and src/cli/main.ts do.
 import Fastify, { type FastifyInstance } from 'fastify'
-import { Accounts, type AccountInput } from './accounts.js'
+import { accountUrl, Accounts, type AccountInput } from './accounts.js'
 import { Board } from './board.js'
 import { boardError, sendError } from '../core/errors.js'
 import type { ActivityFile, ProfileFile, ScenarioFile, ServerOptionsInput } from '../core/types.js'
@@ -32,7 +32,6 @@ import metrics from './routes/metrics.js'
 import publicPages from './routes/public.js'
 import { withErrorAnswers } from './routes/schemas.js'
 import timesheets from './routes/timesheets.js'
-import ui, { UI_PATH } from './ui/routes.js'
 import { API_PREFIX } from './store/links.js'
 
 declare module 'fastify' {
@@ -137,6 +136,8 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
           }
         : { requireHostHeader: false },
     bodyLimit: 1_048_576,
+    // /__mock/accounts/{name}/… is routed to the one set of control routes, acting on that account
+    rewriteUrl: accountUrl,
     frameworkErrors: frameworkErrorHandler(statusPolicy, () => auth),
     clientErrorHandler,
   })
@@ -237,16 +238,13 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   )
   await app.register(publicPages)
   if (options.control) {
-    const controlOptions = {
+    // /__mock/… acts on the first account, /__mock/accounts/{name}/… on that one (accountUrl)
+    await app.register(control, {
+      prefix: CONTROL_PREFIX,
       accounts,
       stateBodyLimit: options.stateBodyLimit,
       ...(options.controlToken ? { token: options.controlToken } : {}),
-    }
-    await app.register(control, { prefix: CONTROL_PREFIX, ...controlOptions })
-    // each declared account's own control routes; today's act on the first account
-    if (routed) await app.register(control, { prefix: `${CONTROL_PREFIX}/accounts/:account`, perAccount: true, ...controlOptions })
-    // the page of the fake's day, on the first account: its page is imported on its first request (src/fake/ui/)
-    await app.register(ui, { prefix: UI_PATH, ...(options.controlToken ? { token: options.controlToken } : {}) })
+    })
   }
   return app
 }

@@ -22,7 +22,7 @@ import {
   verdictAnswer,
   verdictQuery,
 } from '../../../schemas/index.js'
-import type { Accounts } from '../accounts.js'
+import { type Accounts, namedAccount } from '../accounts.js'
 import type { Controller } from '../control.js'
 import { BoardError, boardError } from '../../core/errors.js'
 import type { ApplicationSeed, CandidateSeed, CopyBody, FaultInput, JobFieldsChange, JobInput, MarketingSeed, ResetBody, TimesheetSeed } from '../../core/types.js'
@@ -39,17 +39,15 @@ const digest = (text: string) => createHash('sha256').update(text).digest()
 export interface ControlOptions {
   /** The accounts served: the routes act on the one the path names (`/__mock/accounts/{name}/…`), else on the first. */
   accounts: Accounts
-  /** Registered under /__mock/accounts/:account: the routes of one named account. */
-  perAccount?: boolean
   token?: string
   /** Bytes PUT /state may read (options.stateBodyLimit). */
   stateBodyLimit: number
 }
 
-/** The account a control route's path names, if it names one (the routes under /__mock/accounts/{name}). */
-const named = (request: FastifyRequest): string | undefined => (request.params as { account?: string } | undefined)?.account
+/** The account a control route's path names, if it names one (/__mock/accounts/{name}/…, routed here by accountUrl). */
+const named = namedAccount
 
-export default async function control(app: FastifyInstance, { accounts, token, stateBodyLimit, perAccount = false }: ControlOptions): Promise<void> {
+export default async function control(app: FastifyInstance, { accounts, token, stateBodyLimit }: ControlOptions): Promise<void> {
   if (token !== undefined) {
     const expected = digest(`Bearer ${token}`)
     app.addHook('onRequest', async (request) => {
@@ -91,12 +89,10 @@ export default async function control(app: FastifyInstance, { accounts, token, s
   app.get('/', async () => ok({ control: index(CONTROL_PREFIX), api: index('/api/') }))
 
   // the accounts served, by name, and whether each one's board is built yet (never a password)
-  if (!perAccount) {
-    app.get('/accounts', async () => {
-      const data = accounts.list().map((account) => ({ name: account.name, built: account.built }))
-      return ok({ total: data.length, data })
-    })
-  }
+  app.get('/accounts', async () => {
+    const data = accounts.list().map((account) => ({ name: account.name, built: account.built }))
+    return ok({ total: data.length, data })
+  })
 
   app.post<{ Body: ResetBody }>('/reset', { schema: { body: resetBody } }, async (request) => ok(own(request).reset(request.body ?? {})))
 
