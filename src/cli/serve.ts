@@ -2,10 +2,12 @@
 // options of schemas/options.ts in kebab-case, each also read from its JOBBOARD_* variable
 // (flags > env > defaults). Exit codes: 0 on a clean stop, 1 when --verdict-exit and the
 // verdict failed, 2 on a usage or start-up error (main.ts says why in one line).
-import type { Command, Option } from 'commander'
+import { type Command, Option } from 'commander'
 import { serverOptions } from '../../schemas/options.js'
 import { envName, fromEnvironment, kebab, schemaOptions } from '../core/cli-options.js'
+import { BoardInputError } from '../core/errors.js'
 import type { ServerOptionsInput } from '../core/types.js'
+import type { AccountInput } from '../fake/accounts.js'
 import { useColour } from '../fake/http/log.js'
 import { OptionsError, resolveOptions } from '../fake/options.js'
 import { scenarioNames } from '../fake/scenario.js'
@@ -35,12 +37,51 @@ function checkSlips(given: ServerOptionsInput): void {
   }
 }
 
+/** The flags that declare accounts: not options of schemas/options.ts, but a list made of them. */
+interface AccountFlags {
+  account?: string[]
+  accounts?: string
+}
+
+const ACCOUNT_FLAGS = new Set(['account', 'accounts'])
+
+/** The most accounts --accounts N makes. */
+const MAX_ACCOUNTS = 1_000
+
+/**
+ * The accounts `--account NAME:PASSWORD[:SCENARIO]` (repeatable) and `--accounts N` declare:
+ * the named ones first, then worker-1 … worker-N with --password and --scenario (each seed
+ * the next: see Accounts). The password never appears in a refusal.
+ */
+function declaredAccounts({ account = [], accounts }: AccountFlags): AccountInput[] | undefined {
+  const declared: AccountInput[] = account.map((text) => {
+    const colon = text.indexOf(':')
+    if (colon <= 0) throw new OptionsError(`--account ${JSON.stringify(text.split(':', 1)[0])} needs a password: give --account NAME:PASSWORD[:SCENARIO]`)
+    const name = text.slice(0, colon)
+    const rest = text.slice(colon + 1)
+    const next = rest.indexOf(':')
+    const password = next < 0 ? rest : rest.slice(0, next)
+    const scenario = next < 0 ? undefined : rest.slice(next + 1)
+    if (password === '') throw new OptionsError(`--account "${name}" has an empty password: give --account NAME:PASSWORD[:SCENARIO]`)
+    if (scenario === '') throw new OptionsError(`--account "${name}" names an empty scenario: leave out the last ':' or give a scenario`)
+    return { name, password, ...(scenario === undefined ? {} : { scenario }) }
+  })
+  if (accounts !== undefined) {
+    const count = /^[0-9]+$/.test(accounts) ? Number(accounts) : Number.NaN
+    if (!(count >= 1 && count <= MAX_ACCOUNTS)) throw new OptionsError(`--accounts ${JSON.stringify(accounts)} is not a whole number from 1 to ${MAX_ACCOUNTS}`)
+    for (let i = 1; i <= count; i++) declared.push({ name: `worker-${i}` })
+  }
+  return declared.length === 0 ? undefined : declared
+}
+
 /**
  * Runs the fake until SIGINT or SIGTERM and answers the exit code once it has closed. Each
  * option not given as a flag may come from its JOBBOARD_* variable (flags > env > defaults),
  * a bad one refused naming the variable.
  */
-async function serve(flags: ServerOptionsInput, io: CommandIo, options: readonly Option[]): Promise<number> {
+async function serve(allFlags: ServerOptionsInput & AccountFlags, io: CommandIo, options: readonly Option[]): Promise<number> {
+  const { account, accounts: count, ...flags } = allFlags
+  const accounts = declaredAccounts({ ...(account ? { account } : {}), ...(count === undefined ? {} : { accounts: count }) })
   const typed = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined))
   const fromEnv = fromEnvironment(options, typed, io.env, (one) => {
     resolveOptions(one)
@@ -52,7 +93,13 @@ async function serve(flags: ServerOptionsInput, io: CommandIo, options: readonly
   if (given.log === undefined && given.logger === undefined && io.stdout.isTTY) given.log = 'pretty'
   checkSlips(given)
   const stopProgress = showBuildProgress(io.stderr)
-  const server = await createMockServer(given, { write: (line) => void io.stdout.write(line), colour: useColour(io.env, Boolean(io.stdout.isTTY)) }).finally(stopProgress)
+  const server = await createMockServer(accounts ? { ...given, accounts } : given, { write: (line) => void io.stdout.write(line), colour: useColour(io.env, Boolean(io.stdout.isTTY)) })
+    .catch((error: unknown) => {
+      // a refused account is a usage error: one line naming it, exit 2
+      if (error instanceof BoardInputError && error.field === 'accounts') throw new OptionsError(`--account: ${error.message}`)
+      throw error
+    })
+    .finally(stopProgress)
   // said before the ready line, which stays the last line a script waits for
   for (const override of server.profileOverrides) io.stderr.write(`jobboard-kit: ${overrideLine(override, `--${kebab(override.point)}`)}\n`)
   const recording = server.board.scenario.recording
@@ -96,8 +143,9 @@ export function addServeCommand(cli: Command, io: CommandIo, done: (code: number
   const serveCommand = cli
     .command('serve')
     .description('Run the fake board over HTTP until SIGINT or SIGTERM.')
-    .action(async (flags: ServerOptionsInput) => {
-      const code = await serve(flags, io, serveCommand.options)
+    .action(async (flags: ServerOptionsInput & AccountFlags) => {
+      // the account flags have no JOBBOARD_* variable: they are not options of the schema
+      const code = await serve(flags, io, serveCommand.options.filter((option) => !ACCOUNT_FLAGS.has(option.attributeName())))
       done(code)
       // closed: leave now rather than wait for idle sockets and timers to let go
       io.exit(code)
@@ -106,5 +154,14 @@ export function addServeCommand(cli: Command, io: CommandIo, done: (code: number
     option.description = `${option.description} [env ${envName(option.attributeName())}]`
     serveCommand.addOption(option)
   }
+  // the accounts: not options of the schema (a list, each with its own password and scenario)
+  serveCommand.addOption(
+    new Option('--account <NAME:PASSWORD[:SCENARIO]>', 'Serve an account: a board of its own, for API user NAME with PASSWORD, on SCENARIO (default: --scenario). Repeatable; the first is the one the /__mock routes without an account act on.').argParser(
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    ),
+  )
+  serveCommand.addOption(
+    new Option('--accounts <N>', 'Serve N accounts, worker-1 … worker-N, each with --password (or the scenario\'s) on --scenario, the seed of worker-K being the seed plus K - 1.'),
+  )
 
 }
