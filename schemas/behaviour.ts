@@ -188,6 +188,13 @@ export const behaviourProperties = {
     description:
       'Share of generated applications made by guests: applicants with no candidate account, listed under no candidate (0 to 1)',
   },
+  marketingApprovalAction: {
+    type: 'string',
+    // any word but the one the spec shows for a revocation
+    pattern: '^(?!Revoked$)[^\\u0000-\\u001f]{1,100}$',
+    default: 'Approved',
+    description: "The action word of a marketing record (and a candidate's consent value) that approves: the spec shows Revoked only",
+  },
 } as const satisfies Record<string, JSONSchema>
 
 export const behaviour = {

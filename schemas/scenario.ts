@@ -10,6 +10,12 @@ const count = (fallback: number) => ({ type: 'integer', minimum: 0, maximum: 10_
 const rate = (fallback: number) => ({ type: 'number', minimum: 0, maximum: 1, default: fallback }) as const
 const valueList = { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', minLength: 1 } } as const
 
+/**
+ * The metrics a board counts from the records its lists show: a scenario pins their
+ * records, never their values (metricValues), so the lists and the metrics agree.
+ */
+export const LISTED_METRICS = ['Registrations', 'Applications', 'Timesheets', 'Consent opt-ins', 'Consent opt-outs'] as const
+
 export const credential = {
   type: 'object',
   additionalProperties: false,
@@ -119,6 +125,23 @@ export const scenario = {
       properties: Object.fromEntries(
         METRIC_LABELS.map((label) => [label, { type: 'integer', minimum: 1, maximum: 120 }]),
       ) as { [K in (typeof METRIC_LABELS)[number]]: { type: 'integer'; minimum: 1; maximum: 120 } },
+    },
+    /**
+     * Monthly values of the metrics the board does not count from the records its lists
+     * show, by label then month (`YYYY-MM`): what a recording read from metrics/list. A
+     * pinned label lists exactly these months (0 where a month between them is not given)
+     * instead of generated ones; what the board receives later adds to them.
+     */
+    metricValues: {
+      type: 'object',
+      default: {},
+      propertyNames: { type: 'string', minLength: 1, maxLength: 100 },
+      additionalProperties: {
+        type: 'object',
+        maxProperties: 1200,
+        propertyNames: { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$' },
+        additionalProperties: { type: 'integer', minimum: 0, maximum: 2147483647 },
+      },
     },
     records: {
       type: 'object',

@@ -64,6 +64,8 @@ export const applicationSeed = {
     applicant: guestApplicant,
     job_id: id,
     created_at: timestamp,
+    /** When it last changed (a client's `since` may read it): not before created_at; left out, it is created_at or drawn. */
+    updated_at: timestamp,
     cover_letter: { type: 'string' },
     attachment_filename: fileSeed.properties.filename,
     attachment_filesize: fileSeed.properties.filesize,

@@ -447,6 +447,38 @@ function guestApplicants(e: Evidence): Reading {
   }
 }
 
+/**
+ * The word a marketing record says for an approval (the spec shows only `Revoked`): the
+ * action, other than Revoked, the listed marketing records give most; else the consent
+ * values the listed candidates give. A board has one such word; more than one is mixed.
+ */
+function marketingApprovalAction(e: Evidence): Reading {
+  const plain = (g: Got) => !g.query.has('since') && pageOf(g.answer) !== undefined
+  const words = (pages: Got[], values: (row: Record<string, unknown>) => unknown[]) => {
+    const counts = new Map<string, { n: number; got: Got }>()
+    for (const got of pages) {
+      for (const row of pageOf(got.answer)?.data ?? []) {
+        for (const value of values(row)) {
+          if (typeof value !== 'string' || value === '' || value === 'Revoked') continue
+          const seen = counts.get(value)
+          counts.set(value, { n: (seen?.n ?? 0) + 1, got: seen?.got ?? got })
+        }
+      }
+    }
+    return [...counts].sort((a, b) => b[1].n - a[1].n)
+  }
+  let found = words(e.on(MARKETING.path, plain), (m) => [m.action])
+  let from = 'marketing records listed'
+  if (found.length === 0) {
+    found = words(e.on(CANDIDATES.path, plain), (c) => recs(c.consent).map((entry) => entry.value))
+    from = "consent entries of the candidates listed"
+  }
+  const [first] = found
+  if (!first) return notSeen('no marketing record or consent entry listed says anything but Revoked', e.missed(MARKETING.path))
+  if (found.length > 1) return seenOther('mixed', `the ${from} approve with ${found.map(([word, { n }]) => `${JSON.stringify(word)} (${n})`).join(', ')}`)
+  return directly(first[1].got, first[0], `${first[1].n} ${from} approve with it`)
+}
+
 /** Every point's recorder: the schema's points, each read from the answers in hand. */
 export const RECORDERS: { readonly [P in ProfilePointName]: (e: Evidence) => Reading } = {
   lastPageNextPage,
@@ -471,6 +503,7 @@ export const RECORDERS: { readonly [P in ProfilePointName]: (e: Evidence) => Rea
   closeExpireIdField,
   extraFields,
   guestApplicants,
+  marketingApprovalAction,
   pageSize,
   rateLimitWindow,
 }

@@ -36,6 +36,7 @@ export const NON_DEFAULT_VALUES: { readonly [K in ProfilePointName]: unknown } =
   closeExpireIdField: 'job_id',
   extraFields: EXTRA_FIELDS,
   guestApplicants: 0.5,
+  marketingApprovalAction: 'Granted',
   pageSize: 7,
   rateLimitWindow: 60,
 }

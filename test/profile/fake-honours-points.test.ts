@@ -138,6 +138,11 @@ const PROBES: Record<ProfilePointName, Probe> = {
     },
     expected: 0.5,
   },
+  marketingApprovalAction: {
+    // the one word, other than Revoked, the first page's marketing records act with
+    look: async (app) => [...new Set((await call(app, '/api/v1/marketing/list')).body.data.map((m: { action: string }) => m.action).filter((a: string) => a !== 'Revoked'))].join(),
+    expected: 'Granted',
+  },
   pageSize: { look: async (app) => (await call(app, '/api/v1/candidates/list')).body.data.length, expected: 7 },
   rateLimitWindow: {
     setup: { rateLimitWindow: undefined },

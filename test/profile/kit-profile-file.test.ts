@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
+import { PROFILE_POINTS } from '../../schemas/profile.js'
 import { loadProfile } from '../../src/profile/profile.js'
 import { createMockServer } from '../../src/fake/server.js'
 import type { ServerOptionsInput } from '../../src/core/types.js'
@@ -24,7 +25,7 @@ t.test('a second run fills what the first could not see, keeps what it cannot se
   // night 1: candidates and the 429 check only, against a deployment with its limit on
   const first = await contract({ baseUrl: await fake(t, { rateLimitWindow: 900 }), only: 'candidates,rate-limit', rateLimitWindow: 900, writeProfile: file })
   t.equal(first.exitCode, 0, first.reason ?? 'exit 0')
-  t.match(first.output, /Profile .*staging\.json: \d+ of 24 points recorded/)
+  t.match(first.output, new RegExp(`Profile .*staging\\.json: \\d+ of ${PROFILE_POINTS.length} points recorded`))
   t.equal(point(file, 'notFoundBody')?.value, 'json')
   t.equal(point(file, 'rateLimitBody')?.value, 'json', 'the 429 check showed the 429 body')
   t.same(point(file, 'authStatus'), { seen: 'not-seen', note: 'the auth group did not run' }, 'not seen, and why')

@@ -7,7 +7,7 @@ import { applicationSeed, candidateSeed, candidateUpdate, id as idSchema, market
 import { MARKETING_ACTIONS } from '../../../schemas/values.js'
 import { boardError } from '../../core/errors.js'
 import { createFaker, hash32 } from '../../core/random.js'
-import { monthOfTimestamp, parseTime } from '../../core/time.js'
+import { formatTimestamp, monthOfTimestamp, parseTime } from '../../core/time.js'
 import type {
   Application,
   ApplicationSeed,
@@ -163,9 +163,12 @@ export class RecordAdds {
     }
     const id = this.#newId(board.applications, seed.id, 'Application')
     const createdMs = seed.created_at ? parseTime(seed.created_at) : board.clock.now()
+    if (seed.updated_at !== undefined && parseTime(seed.updated_at) < createdMs) {
+      throw boardError.invalidField(`The application's updated_at (${seed.updated_at}) is before its created_at (${formatTimestamp(createdMs)}) (field updated_at).`, 'updated_at')
+    }
     const applicant = owner ?? maker.guest(id, seed.applicant)
     const record = maker.application(id, createdMs, createdMs, applicant, vacancyOf(job as StoredJob), seed)
-    const stored = board.applications.insert(id, this.#finish('application', { ...record, updated_at: record.created_at }))
+    const stored = board.applications.insert(id, this.#finish('application', { ...record, updated_at: seed.updated_at ?? record.created_at }))
     this.owners.noteApplication(stored, owner?.id ?? 0, seed.attachment_filesize)
     if (owner) this.#attach('applicant', owner, stored)
     board.metrics.add(COUNTED_METRICS.applications, monthOfTimestamp(stored.created_at))
@@ -205,9 +208,11 @@ export class RecordAdds {
         ? undefined
         : this.#candidateOrThrow(seed.candidate_id ?? byEmail, maker)
     const last = owner?.consent[0]?.value
+    // a seed says Approved for an approval; the board shows its own word for it (behaviour.marketingApprovalAction)
+    const approve = (seed.action ?? (last !== undefined && last !== REVOKED ? REVOKED : APPROVED)) === APPROVED
     const record: MarketingRecord = {
       candidate: { email: owner?.email ?? seed.email ?? maker.unknownEmail(), id: owner?.id ?? 0, ip_address: seed.ip_address ?? maker.ip() },
-      action: seed.action ?? (last === APPROVED ? REVOKED : APPROVED),
+      action: approve ? board.scenario.behaviour.marketingApprovalAction : REVOKED,
       created_at: seed.created_at ?? board.now(),
     }
     const stored = board.marketing.insert(this.#newId(board.marketing, undefined, 'Marketing record'), this.#finish('marketing', record))

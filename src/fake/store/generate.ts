@@ -5,7 +5,8 @@
 // relations' time arrays.
 import type { DeepReadonly } from '../../core/freeze.js'
 import { createFaker, hash32, Prng, reseedableFaker } from '../../core/random.js'
-import type { BoardLists, LoadedScenario } from '../scenario.js'
+import { ScenarioError, type BoardLists, type LoadedScenario } from '../scenario.js'
+import { LISTED_METRICS } from '../../../schemas/scenario.js'
 import { formatTimestamp, monthKey, shiftMonth } from '../../core/time.js'
 import type { Application, Candidate, CandidateApplicationEntry, MarketingRecord, PredefinedLocation, StoredFile, StoredJob, Timesheet } from '../../core/types.js'
 import type { BaseRecords } from './collection.js'
@@ -13,7 +14,7 @@ import { FILE_KINDS, type FileKind, type Links } from './links.js'
 import { coverLetterPool, RecordMaker, type CandidateBase } from './maker.js'
 import { COUNTED_METRICS, Metrics, type MetricLabel } from './metrics.js'
 import { RELATIONS, type EntryOf, type ListedRelation } from './relation-table.js'
-import { ACTION, APPROVED, childTimes, drawRelations, idsOf, REVOKED, type Relations } from './relations.js'
+import { ACTION, childTimes, drawRelations, idsOf, REVOKED, type Relations } from './relations.js'
 import { timesheetEntry, vacancyOf, type Vacancy } from './views.js'
 
 
@@ -138,11 +139,14 @@ class GeneratedRecords {
   readonly #reseedable = reseedableFaker()
   readonly #maker: RecordMaker
   readonly #links: Links
+  /** The board's word for an approval (behaviour.marketingApprovalAction): the spec shows only Revoked. */
+  readonly #approval: string
   #rel = undefined as unknown as Relations
 
   constructor(scenario: LoadedScenario, ctx: BoardContext) {
     this.#seed = scenario.seed
     this.#links = ctx.links
+    this.#approval = scenario.behaviour.marketingApprovalAction
     this.#maker = new RecordMaker({
       faker: this.#reseedable.faker,
       lists: ctx.lists,
@@ -224,7 +228,7 @@ class GeneratedRecords {
     const email = known ?? this.#maker.unknownEmail()
     return {
       candidate: { email, id: owner, ip_address: ip },
-      action: m.action[id - 1] === ACTION.revoked ? REVOKED : APPROVED,
+      action: m.action[id - 1] === ACTION.revoked ? REVOKED : this.#approval,
       created_at: formatTimestamp(m.created[id - 1] as number),
     }
   }
@@ -319,8 +323,10 @@ const GENERATED_METRICS: Partial<Record<MetricLabel, { months: number; perCandid
 
 function countMetrics(scenario: LoadedScenario, rel: Relations): Metrics {
   const metrics = new Metrics()
+  const pinned = pinnedMetrics(scenario)
   const { jobs, candidates, applications, files, marketing } = rel
-  countByMonth(metrics, COUNTED_METRICS.jobs, jobs.created, jobs.count, jobs.absent)
+  // the API lists no job: a recorded board's jobs are those applications show, so its Jobs created are pinned
+  if (!pinned.has(COUNTED_METRICS.jobs)) countByMonth(metrics, COUNTED_METRICS.jobs, jobs.created, jobs.count, jobs.absent)
   countByMonth(metrics, COUNTED_METRICS.candidates, candidates.created, candidates.count, candidates.absent)
   countByMonth(metrics, COUNTED_METRICS.applications, applications.created, applications.count, applications.absent)
   countByMonth(metrics, COUNTED_METRICS.timesheets, files.timesheet.created, files.timesheet.count, files.timesheet.absent)
@@ -331,11 +337,21 @@ function countMetrics(scenario: LoadedScenario, rel: Relations): Metrics {
   const present = candidates.count - candidates.absent.length
   const perMonth = present / Math.max(1, scenario.historyMonths)
   for (const [label, { months, perCandidate }] of Object.entries(GENERATED_METRICS) as Array<[MetricLabel, { months: number; perCandidate: number }]>) {
+    // drawn all the same, so a pinned label leaves the others' values as they were
+    const pin = pinned.get(label)
     const span = scenario.metricMonths[label] ?? Math.min(months, scenario.historyMonths)
     const mean = perMonth * perCandidate * 10
     for (let i = 0; i < span; i++) {
       const month = shiftMonth(nowMonth, -i)
-      metrics.add(label, month, mean === 0 ? 0 : prng.int(Math.floor(mean * 0.5), Math.ceil(mean * 1.5)))
+      const drawn = mean === 0 ? 0 : prng.int(Math.floor(mean * 0.5), Math.ceil(mean * 1.5))
+      if (pin) continue
+      metrics.add(label, month, drawn)
+      metrics.startAt(label, month)
+    }
+  }
+  for (const [label, months] of pinned) {
+    for (const [month, n] of Object.entries(months)) {
+      metrics.add(label, month, n)
       metrics.startAt(label, month)
     }
   }
@@ -343,6 +359,25 @@ function countMetrics(scenario: LoadedScenario, rel: Relations): Metrics {
     if (span !== undefined) metrics.startAt(label as MetricLabel, shiftMonth(nowMonth, -(span - 1)))
   }
   return metrics
+}
+
+/**
+ * The scenario's metric values (metricValues: a recording's metrics/list), each label's
+ * in place of what the board would count or generate for it; never for a label counted
+ * from the records the lists show (those records are what to pin), nor one the board
+ * does not list.
+ */
+function pinnedMetrics(scenario: LoadedScenario): Map<MetricLabel, Record<string, number>> {
+  const pinned = new Map<MetricLabel, Record<string, number>>()
+  for (const [label, months] of Object.entries(scenario.metricValues ?? {})) {
+    const field = `metricValues.${label}`
+    if ((LISTED_METRICS as readonly string[]).includes(label)) {
+      throw new ScenarioError(`Scenario "${scenario.name}": ${label} is counted from the records the lists show: pin the records, not its values.`, field)
+    }
+    if (!Metrics.knows(label)) throw new ScenarioError(`Scenario "${scenario.name}": ${JSON.stringify(label)} is not a metric the board lists.`, field)
+    pinned.set(label, months)
+  }
+  return pinned
 }
 
 export { FILE_KINDS }

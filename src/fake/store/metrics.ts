@@ -27,6 +27,11 @@ export class Metrics {
     for (const label of METRIC_LABELS) this.#counts.set(label, new Map())
   }
 
+  /** Whether the board lists a metric of this label. */
+  static knows(label: string): label is MetricLabel {
+    return (METRIC_LABELS as readonly string[]).includes(label)
+  }
+
   add(label: MetricLabel, month: string, n = 1): void {
     const months = this.#counts.get(label) as Map<string, number>
     months.set(month, (months.get(month) ?? 0) + n)

@@ -7,7 +7,7 @@ import type { Application, Candidate, MarketingRecord, StoredFile, StoredJob, Ti
 import type { Links } from './links.js'
 import { applicationEntry, consentEntryOf, fileEntry, fileEntryOfTimesheet, optedIn } from './views.js'
 
-const [APPROVED] = MARKETING_ACTIONS
+const [, REVOKED] = MARKETING_ACTIONS
 
 /** The record each collection of a board holds. */
 export interface BoardRecords {
@@ -119,7 +119,7 @@ export const RELATIONS = {
       entry: (m: MarketingRecord) => consentEntryOf(m),
       // a record added with a past time takes its place by date; the latest decides the opt-in
       place: (entries: ListEntry[]) => (entries as Candidate['consent']).sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0)),
-      derived: (entries: ListEntry[]) => ({ marketing_opted_in: optedIn(entries as Candidate['consent'], APPROVED) }),
+      derived: (entries: ListEntry[]) => ({ marketing_opted_in: optedIn(entries as Candidate['consent'], REVOKED) }),
     },
   },
 } satisfies Record<string, Relation>

@@ -411,8 +411,14 @@ function drawApplications(draw: Draw, jobs: Kind<JobSeed>, candidates: DrawnCand
   const late = linkApplications(draw, applications, jobsByTime, candidates)
   markGuests(draw, applications)
   pinApplications(draw, applications, jobs, candidates)
-  const keep = late.ids.map((id) => !applications.pinned.has(id))
-  applications.late = { ids: Uint32Array.from(late.ids.filter((_, i) => keep[i])), ms: Float64Array.from(late.ms.filter((_, i) => keep[i])) }
+  // a pinned application changed later when its seed says so (updated_at), else never
+  const changes = late.ids.flatMap((id, i) => (applications.pinned.has(id) ? [] : [[id, late.ms[i] as number] as const]))
+  for (const [id, seed] of applications.pinned) {
+    const updated = seed.updated_at === undefined ? undefined : parseTime(seed.updated_at)
+    if (updated !== undefined && updated > (applications.created[id - 1] as number)) changes.push([id, updated])
+  }
+  changes.sort((a, b) => a[0] - b[0])
+  applications.late = { ids: Uint32Array.from(changes, (c) => c[0]), ms: Float64Array.from(changes, (c) => c[1]) }
   return applications
 }
 
@@ -511,8 +517,16 @@ function pinApplications(draw: Draw, applications: Relations['applications'], jo
           : `names candidate ${seed.candidate_id}, which does not exist`
       draw.refuse(`application ${id} ${why}.`, `records.applications[${index}].${ownerOk ? 'job_id' : 'candidate_id'}`)
     }
+    if (seed.created_at !== undefined && seed.updated_at !== undefined && seed.updated_at < seed.created_at) {
+      draw.refuse(
+        `application ${id} was updated (${seed.updated_at}) before it was created (${seed.created_at}): updated_at is never before created_at.`,
+        `records.applications[${index}].updated_at`,
+      )
+    }
     const since = owner ? (candidates.kind.created[(owner as number) - 1] as number) : draw.startMs
-    const ms = seed.created_at ? parseTime(seed.created_at) : existing ? (applications.created[id - 1] as number) : draw.timeFrom(since)
+    const drawn = seed.created_at ? parseTime(seed.created_at) : existing ? (applications.created[id - 1] as number) : draw.timeFrom(since)
+    // with no created_at given, an updated_at given is the latest it can have been created
+    const ms = seed.created_at === undefined && seed.updated_at !== undefined ? Math.min(drawn, parseTime(seed.updated_at)) : drawn
     pin(applications, [{ ...seed, id }], () => ms)
     applications.candidate = grown(applications.candidate, applications.count).subarray(0, applications.count)
     applications.job = grown(applications.job, applications.count).subarray(0, applications.count)

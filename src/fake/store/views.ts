@@ -81,9 +81,12 @@ export function consentEntryOf(record: MarketingRecord): ConsentEntry {
   return { type: MARKETING_CONSENT_TYPE, value: record.action, date: record.created_at, ip_address: record.candidate.ip_address }
 }
 
-/** The latest consent decides whether the candidate is opted in to marketing. */
-export function optedIn(consent: readonly ConsentEntry[], approval: string): 0 | 1 {
-  return consent[0]?.value === approval ? 1 : 0
+/**
+ * The latest consent decides whether the candidate is opted in to marketing: any value but
+ * the revocation is an approval, the board's approval word being its own (a knob).
+ */
+export function optedIn(consent: readonly ConsentEntry[], revocation: string): 0 | 1 {
+  return consent[0] !== undefined && consent[0].value !== revocation ? 1 : 0
 }
 
 /** Newest first, then highest id first, as every list of the board. */
