@@ -87,7 +87,7 @@ t.test('prints the OpenAPI document the npm command prints', { skip }, async (t)
   t.same(JSON.parse(exe.stdout), JSON.parse(npm.stdout))
 })
 
-t.test('serves the page at /docs from inside itself, and stops on SIGTERM within a second', { skip }, async (t) => {
+t.test('serves the pages at /docs and /__mock/ui from inside itself, and stops on SIGTERM within a second', { skip }, async (t) => {
   const placed = await place(t)
   const { url, stop } = await serve(t, placed)
   const page = await fetch(`${url}/docs/static/index.html`)
@@ -98,6 +98,11 @@ t.test('serves the page at /docs from inside itself, and stops on SIGTERM within
   t.match(css.headers.get('content-type'), /^text\/css/)
   t.ok((await css.arrayBuffer()).byteLength > 10_000, 'swagger-ui.css, whole')
   t.equal((await fetch(`${url}/docs/static/no-such-file.css`)).status, 404)
+  // the page of the fake's day is code of the bundle (src/fake/ui/page.ts), not a file beside it
+  const ui = await fetch(`${url}/__mock/ui`)
+  t.equal(ui.status, 200, '/__mock/ui from inside the executable')
+  t.match(await ui.text(), /The fake's day/)
+  t.match(await (await fetch(`${url}/__mock/ui/ui.js`)).text(), /function draw\(\)/, 'and its script')
   const { code, ms } = await stop()
   t.equal(code, 0)
   t.ok(ms < 1000, `stopped in ${Math.round(ms)} ms`)
