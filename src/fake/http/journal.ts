@@ -30,6 +30,8 @@ export const MAX_JOURNAL_URL_CHARS = 8 * 1024 * 1024
 
 /** An entry as recorded: its time still epoch milliseconds when it came from a request. */
 type Held = Omit<JournalEntry, 'time' | 'id'> & { time: string | number; id?: number }
+/** An entry as the journal holds it, id given. */
+export type HeldEntry = Held & { id: number }
 
 /** What the journal tells as it records: the facts beside an entry that the entry does not show. */
 export interface JournalObserver {
@@ -112,6 +114,21 @@ export class Journal {
       out.push({ ...held, time: typeof held.time === 'number' ? formatTimestamp(held.time) : held.time } as JournalEntry)
     }
     return out
+  }
+
+  /**
+   * Up to `limit` entries after the id `after`, oldest first, as held (time in epoch ms when
+   * it came from a request): what /__mock/ui reads, a window at a time. Ids run without
+   * gaps since the last clear, so the window is found by arithmetic, not by a scan.
+   */
+  window(after: number, limit: number): { first: number; newest: number; entries: Array<Readonly<HeldEntry>> } {
+    const newest = this.#nextId - 1
+    const first = newest - this.#count + 1
+    const entries: HeldEntry[] = []
+    for (let id = Math.max(first, after + 1); id <= newest && entries.length < limit; id++) {
+      entries.push(this.#slots[(this.#head + id - first) % this.#limit] as HeldEntry)
+    }
+    return { first: this.#count === 0 ? 0 : first, newest, entries }
   }
 
   get size(): number {

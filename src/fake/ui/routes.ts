@@ -4,12 +4,13 @@
 // at never loads it and its first answer never waits for it. The page reads the small
 // JSON routes below, which read the first account's board (the one `/__mock/...` acts on).
 //
-// The journal is read in windows (`after` an id, at most `limit` entries), so neither the
-// fake nor the page ever copies more than one window per request; the page keeps at most
-// as many entries as the journal holds (JOURNAL_SIZE).
+// The journal is read in windows (`after` an id, at most `limit` entries: Journal.window),
+// so the fake never copies more than one window per request, and a poll with nothing new
+// costs nothing; the page keeps at most twice as many entries as the journal holds.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { BoardError, boardError } from '../../core/errors.js'
+import { formatTimestamp } from '../../core/time.js'
 import type { Board } from '../board.js'
 import { ruleById, type RuleId } from '../verdict/rules.js'
 import type { Controller } from '../control.js'
@@ -85,20 +86,27 @@ export default async function ui(app: FastifyInstance, { token }: UiOptions): Pr
   app.get<{ Querystring: { after?: string; limit?: string } }>('/journal', { onRequest: guard }, async (request) => {
     const after = Math.max(0, Math.trunc(Number(request.query.after) || 0))
     const limit = Math.min(UI_WINDOW_MAX, Math.max(1, Math.trunc(Number(request.query.limit) || UI_WINDOW_MAX)))
-    const held = board.journal.list()
-    const first = held[0]?.id ?? 0
-    const newest = held.at(-1)?.id ?? 0
-    // ids run 1, 2, ... without gaps since the last clear: the window's start is found by arithmetic
-    const start = first === 0 ? held.length : Math.max(0, after + 1 - first)
-    const entries = held
-      .slice(start, start + limit)
-      .map((e) => [e.id, epoch(e.time), e.method, capped(e.url, URL_IN_WINDOW), e.status, e.user, e.fault ?? null, e.retryAfter ?? null, e.nextPage ?? null])
-    return { status: 200, first, newest, held: held.length, entries }
+    const window = board.journal.window(after, limit)
+    const entries = window.entries.map((e) => [
+      e.id,
+      typeof e.time === 'number' ? e.time : epoch(e.time),
+      e.method,
+      capped(e.url, URL_IN_WINDOW),
+      e.status,
+      e.user,
+      e.fault ?? null,
+      e.retryAfter ?? null,
+      e.nextPage ?? null,
+    ])
+    const { first, newest } = window
+    const held = board.journal.size
+    return { status: 200, first, newest, held, entries }
   })
 
   app.get<{ Params: { id: string } }>('/entry/:id', { onRequest: guard }, async (request) => {
     const id = Number(request.params.id)
-    const entry = Number.isSafeInteger(id) ? board.journal.list().find((e) => e.id === id) : undefined
+    const held = Number.isSafeInteger(id) && id > 0 ? board.journal.window(id - 1, 1).entries[0] : undefined
+    const entry = held?.id === id ? { ...held, time: typeof held.time === 'number' ? formatTimestamp(held.time) : held.time } : undefined
     if (entry === undefined) throw new BoardError('NOT_FOUND', `The journal holds no request ${String(request.params.id).slice(0, 40)}: it keeps the newest requests since it was last emptied.`)
     return { status: 200, entry: { ...entry, url: capped(entry.url, UI_URL_SHOWN) } }
   })
