@@ -30,6 +30,7 @@ import type { ServerCpu, ServerReady, ServerSpec } from './server.js'
 import { measureRecord, renderRecord, type RecordFigures } from './record.js'
 import { IN_PROCESS_COST_SETTINGS, type InProcessCost, measureVerdictCostInProcess, renderInProcessCost } from './verdict-cost.js'
 import { measureVerdictScale, renderVerdictScale, type VerdictScaleFigures } from './verdict.js'
+import { measureUi, renderUi, type UiFigures } from './ui.js'
 import { buildExecutable, buildPackage, measureBuild, measureStartup, type BuildFigures, type StartupFigures } from './startup.js'
 import { ceilingTarget, depthTargets, fetchEach, limitedTargets, openTargets, readBoard, readDepth, SAME_BYTES_ROWS, sameBytes } from './targets.js'
 
@@ -385,6 +386,8 @@ async function main(): Promise<void> {
     const recordings: RecordFigures[] = [await measureRecord('default')]
     progress('verdict: a journal of 100,000 entries, then the verdict…')
     const verdictScale: VerdictScaleFigures = await measureVerdictScale()
+    progress('/__mock/ui: a journal of 100,000 entries, the fake\'s heap, the page in chromium…')
+    const ui: UiFigures = await measureUi()
     let inProcessCosts: InProcessCost[] = []
     if (settings.verdict) {
       progress('verdict: its cost in process, every endpoint on and off in turns (about a minute)…')
@@ -426,6 +429,7 @@ async function main(): Promise<void> {
         ...builds.skipped.map((s) => `${s.scenario} board: not measured (${s.reason})`),
         ...recordings.map(renderRecord),
         renderVerdictScale(verdictScale),
+        renderUi(ui),
         'of ceiling: req/s as a share of the bare Fastify route in the same round (higher is better).',
         '× ceiling: latency as a multiple of that route\'s (lower is better). See bench/README.md.',
       ].join('\n'),
@@ -445,6 +449,7 @@ async function main(): Promise<void> {
       rows: allRows,
       record: recordings,
       verdictScale,
+      ui,
     }
     const text = `${JSON.stringify(report, null, 2)}\n`
     await mkdir(RESULTS, { recursive: true })
