@@ -10,7 +10,10 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { behaviourProperties } from '../../schemas/behaviour.js'
-import { FIELD_NAMES, MARKETING_ACTIONS, METRIC_LABELS } from '../../schemas/values.js'
+import { LISTED_METRICS } from '../../schemas/scenario.js'
+import { FIELD_NAMES, MARKETING_ACTIONS, METRIC_LABELS, MONTH_NAMES, MONTH_SHORT_NAMES } from '../../schemas/values.js'
+
+const REVOKED = MARKETING_ACTIONS[1]
 import { PACKAGE_VERSION } from '../core/paths.js'
 import { hash32 } from '../core/random.js'
 import { formatTimestamp, parseTime } from '../core/time.js'
@@ -51,6 +54,8 @@ export interface Progress {
   fields?: Record<string, string[]>
   fieldsDone: boolean
   metricMonths?: Record<string, number>
+  /** The values of the metrics the fake does not count from listed records, by label and month (`YYYY-MM`). */
+  metricValues?: Record<string, Record<string, number>>
   metricsDone: boolean
   /** One download of each kind is made, for its Content-Type; its bytes are never kept. */
   downloads: Partial<Record<DownloadKind, string | null>>
@@ -272,12 +277,20 @@ export class Recorder {
     if (!p.metricsDone) {
       const answer = await this.#optional('/metrics/list', 'metrics/list')
       const months: Record<string, number> = {}
+      const values: Record<string, Record<string, number>> = {}
       for (const metric of recs(rec(answer?.json).metrics)) {
         const label = str(metric.label)
         const n = Array.isArray(metric.aggregations) ? metric.aggregations.length : 0
-        if (label && (METRIC_LABELS as readonly string[]).includes(label) && n >= 1) months[label] = Math.min(120, n)
+        if (!label || !(METRIC_LABELS as readonly string[]).includes(label) || n < 1) continue
+        months[label] = Math.min(120, n)
+        // a metric the fake counts from the listed records follows from them; the others' values are kept as they are
+        if ((LISTED_METRICS as readonly string[]).includes(label)) continue
+        const read = monthValues(metric.aggregations)
+        if (read) values[label] = read
+        else this.#say(`metrics/list: ${label}'s months do not read as a year, a month and a total each: its values are generated`)
       }
       p.metricMonths = months
+      p.metricValues = values
       p.metricsDone = true
     }
     // candidates first: their application entries link applications to them
@@ -494,6 +507,8 @@ export class Recorder {
     const job = int(vacancy.id)
     if (job !== undefined && job >= 1) seed.job_id = job
     if (isTimestamp(r.created_at)) seed.created_at = r.created_at
+    // a client's since may read updated_at: kept when it is later (the fake's is never earlier than created_at)
+    if (isTimestamp(r.updated_at) && (seed.created_at === undefined || r.updated_at > (seed.created_at as string))) seed.updated_at = r.updated_at
     if (typeof applicant.cover_letter === 'string') seed.cover_letter = this.#anon.replace('text', applicant.cover_letter)
     if (typeof attachment.filename === 'string' && attachment.filename !== '') seed.attachment_filename = this.#anon.replace('filename', attachment.filename)
     if (typeof applicant.email === 'string') this.#progress.applicantEmails[id] = this.#anon.replace('email', applicant.email)
@@ -532,8 +547,8 @@ export class Recorder {
     if (owner !== undefined && owner >= 0) seed.candidate_id = owner
     if (typeof candidate.email === 'string') seed.email = this.#anon.replace('email', candidate.email)
     if (typeof candidate.ip_address === 'string') seed.ip_address = this.#anon.replace('ip', candidate.ip_address)
-    // the scenario format knows the fake's two actions: Revoked as the spec shows it, any other word an approval
-    seed.action = r.action === MARKETING_ACTIONS[1] ? MARKETING_ACTIONS[1] : MARKETING_ACTIONS[0]
+    // the word as it came: the scenario is built with the board's approval word (a profile point) once every record is read
+    if (typeof r.action === 'string') seed.action = r.action
     if (isTimestamp(r.created_at)) seed.created_at = r.created_at
     this.#older(r.created_at)
     this.#progress.marketing.push(seed as MarketingSeed)
@@ -587,6 +602,7 @@ export class Recorder {
     if (genApplications > 0 && genCandidates === 0) genApplications = 0
     const applicationShift = offsetOf(p.applications.map((a) => a.id as number), genApplications)
     const lost: LostRecord[] = [...(p.lost ?? [])]
+    const value = (point: string) => points[point]?.value
     const applications = p.applications.flatMap((a): ApplicationSeed[] => {
       const id = a.id as number
       if (a.job_id === undefined) {
@@ -605,9 +621,18 @@ export class Recorder {
       if (owner === undefined) lost.push({ kind: 'timesheets', id: String(t.id), why: `its candidate ${String(t.candidate_id)} is not among the candidates listed` })
       return owner === undefined ? [] : [{ ...t, id: (t.id as number) + timesheetShift, candidate_id: owner }]
     })
-    const marketing = p.marketing.map((m) => {
+    // a seed says Approved for an approval; the board shows the deployment's own word for it (behaviour.marketingApprovalAction)
+    const approval = value('marketingApprovalAction') ?? MARKETING_ACTIONS[0]
+    const marketing = p.marketing.flatMap((m, index): MarketingSeed[] => {
       const owner = m.candidate_id !== undefined && pinnedCandidates.has(m.candidate_id) ? m.candidate_id + candidateShift : 0
-      return { ...m, candidate_id: owner }
+      const word = m.action as string | undefined
+      const action = word === REVOKED ? REVOKED : word === approval ? MARKETING_ACTIONS[0] : undefined
+      if (action === undefined) {
+        const why = word === undefined ? 'it has no action' : `its action ${JSON.stringify(word)} is neither Revoked nor the word the board approves with (${JSON.stringify(approval)}): a board of the fake has one`
+        lost.push({ kind: 'marketing', id: `#${index + 1}`, why })
+        return []
+      }
+      return [{ ...m, candidate_id: owner, action }]
     })
     const jobs = Object.values(p.jobs)
     const perCandidate = (kind: 'resumes' | 'documents') => {
@@ -624,7 +649,6 @@ export class Recorder {
       documents: perCandidate('documents'),
       marketing: generated('marketing', p.marketing.length),
     }
-    const value = (point: string) => points[point]?.value
     const behaviour = Object.fromEntries(Object.keys(behaviourProperties).flatMap((point) => (value(point) === undefined ? [] : [[point, value(point)]])))
     const pageSize = value('pageSize') ?? LIST_NAMES.map((n) => p.lists[n]).find((l) => l.next !== null || (l.total ?? 0) > l.records)?.pageSize
     const nowText = formatTimestamp(now)
@@ -646,12 +670,36 @@ export class Recorder {
       ...(typeof value('rateLimitWindow') === 'number' ? { rateLimitWindow: value('rateLimitWindow') as number } : {}),
       ...(p.fields && Object.keys(p.fields).length > 0 ? { fieldValues: p.fields } : {}),
       ...(p.metricMonths && Object.keys(p.metricMonths).length > 0 ? { metricMonths: p.metricMonths } : {}),
+      ...(p.metricValues && Object.keys(p.metricValues).length > 0 ? { metricValues: p.metricValues } : {}),
       records: { jobs, candidates: candidates.map(shift), applications, timesheets, marketing },
       behaviour,
       recording,
     } as ScenarioFile
     return { built, lost }
   }
+}
+
+/**
+ * A metric's aggregations as month (`YYYY-MM`) → total, the month given by its name (long
+ * or short, any case) or number; undefined when one does not read so.
+ */
+function monthValues(aggregations: unknown): Record<string, number> | undefined {
+  const values: Record<string, number> = {}
+  for (const row of Array.isArray(aggregations) ? aggregations : []) {
+    const a = rec(row)
+    const year = typeof a.year === 'number' ? a.year : typeof a.year === 'string' && /^[0-9]{4}$/.test(a.year) ? Number(a.year) : undefined
+    const named = typeof a.month === 'string' ? a.month.trim().toLowerCase() : undefined
+    const month =
+      typeof a.month === 'number' ? a.month
+      : named === undefined ? undefined
+      : /^[0-9]{1,2}$/.test(named) ? Number(named)
+      : 1 + Math.max(MONTH_NAMES.findIndex((m) => m.toLowerCase() === named), MONTH_SHORT_NAMES.findIndex((m) => m.toLowerCase() === named))
+    const total = int(a.total)
+    if (year === undefined || year < 1000 || month === undefined || !Number.isInteger(month) || month < 1 || month > 12 || total === undefined || total < 0) return undefined
+    const key = `${year}-${String(month).padStart(2, '0')}`
+    values[key] = (values[key] ?? 0) + total
+  }
+  return Object.keys(values).length > 0 ? values : undefined
 }
 
 /** The records a recording could not carry over, by kind, with their ids and why: one line. */
