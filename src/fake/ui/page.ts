@@ -15,6 +15,7 @@ export function html(base: string, notice: string | undefined): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>jobboard-kit: the fake's day</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${base}/ui.css">
 <script src="${base}/ui.js" defer></script>
 </head>
@@ -150,7 +151,9 @@ export const SCRIPT = String.raw`
   });
 
   function get(path) {
-    return fetch(base + path, { headers: headers, cache: 'no-store' }).then(function (r) {
+    // a poll that hangs must not stop the next ones: each gives up after five seconds
+    var signal = typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(5000) : undefined;
+    return fetch(base + path, { headers: headers, cache: 'no-store', signal: signal }).then(function (r) {
       if (!r.ok) throw new Error(path + ': ' + r.status);
       return r.json();
     });
@@ -191,7 +194,7 @@ export const SCRIPT = String.raw`
         drop.forEach(function (d) { byId.delete(d[0]); });
       }
       polling = false;
-      if (w.entries.length > 0) { draw(); renderTable(); }
+      if (w.entries.length > 0) { draw(); renderTable(); if (board) renderBoard(); }
       // a long journal comes in several windows, one right after another
       if (w.entries.length >= 5000) poll();
     }).catch(function () { polling = false; });

@@ -14,6 +14,7 @@ import t, { type Test } from 'tap'
 import { createMockServer } from '../../../src/fake/server.js'
 import { basic, checked, USER } from '../../helpers/board.js'
 import { ROOT } from '../../helpers/cli.js'
+import { liveADay } from '../../helpers/ui-day.js'
 import { CHROMIUM, haveTools, needs } from '../../helpers/tools.js'
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync']
@@ -26,24 +27,6 @@ const AUTH = { authorization: basic(USER, PASSWORD) }
 interface Finding {
   message: string
   requests: number[]
-}
-
-/** A client's day: list walks every hour, a URL asked twice in its window, an injected fault, the clock through the day's end. */
-async function liveADay(url: string): Promise<void> {
-  const api = (path: string) => fetch(`${url}/api/v1${path}`, { headers: AUTH }).then((r) => r.arrayBuffer())
-  const control = (path: string, body: object) =>
-    fetch(`${url}/__mock${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.arrayBuffer())
-  for (let hour = 0; hour < 10; hour++) {
-    // a full walk of the candidates, page after page until the last
-    for (let page = 1; page <= 3; page++) await api(`/candidates/list?page=${page}`)
-    await api(`/metrics/list`)
-    if (hour % 3 === 0) await api('/metrics/list') // again inside its window: a 429
-    if (hour === 4) {
-      await control('/faults', { path: '/api/v1/applications/list', status: 503, times: 1 })
-      await api('/applications/list')
-    }
-    await control('/clock/advance', { seconds: 3600 })
-  }
 }
 
 async function launch(t: Test): Promise<{ browser: BrowserContext; page: Page; requested: string[] }> {
@@ -66,7 +49,7 @@ t.test('the page of a day: marks, findings, live journal, one origin, accessible
   const mock = await createMockServer({ clock: 'virtual', now: '2026-03-02 08:00:00', activity: 'quiet-day', password: PASSWORD, ...checked(t) })
   const url = await mock.listen(0)
   t.teardown(() => mock.close())
-  await liveADay(url)
+  await liveADay(url, AUTH)
   const held = (await mock.inject('/__mock/requests')).json() as { total: number; data: Array<{ id: number; status: number }> }
   const verdict = (await mock.inject('/__mock/verdict')).json() as { rules: Array<{ id: string; outcome: string; findings: Finding[] }> }
   t.ok(held.data.some((e) => e.status === 429) && held.data.some((e) => e.status === 503), 'the day has 429s and an injected fault')
@@ -81,6 +64,7 @@ t.test('the page of a day: marks, findings, live journal, one origin, accessible
   await page.waitForFunction((n) => document.querySelector('#timeline')?.getAttribute('data-marks') === String(n), held.total, { timeout: 30_000 })
   t.equal(await canvas.getAttribute('data-marks'), String(held.total), `the timeline draws one mark per request of the journal (${held.total})`)
   t.equal(await page.locator('#journal tbody tr').count(), held.total, 'the journal table lists every request')
+  t.equal((await mock.inject('/__mock/requests')).json().total, held.total, 'the page itself added nothing to the journal (no favicon asked of the fake)')
 
   // every rule by id, with its outcome
   await page.locator('#verdict li').first().waitFor({ timeout: 10_000 })
