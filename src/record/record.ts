@@ -695,7 +695,7 @@ function monthValues(aggregations: unknown): Record<string, number> | undefined 
       : /^[0-9]{1,2}$/.test(named) ? Number(named)
       : 1 + Math.max(MONTH_NAMES.findIndex((m) => m.toLowerCase() === named), MONTH_SHORT_NAMES.findIndex((m) => m.toLowerCase() === named))
     const total = int(a.total)
-    if (year === undefined || year < 1000 || month === undefined || !Number.isInteger(month) || month < 1 || month > 12 || total === undefined || total < 0) return undefined
+    if (year === undefined || !Number.isInteger(year) || year < 1000 || year > 9999 || month === undefined || !Number.isInteger(month) || month < 1 || month > 12 || total === undefined || total < 0) return undefined
     const key = `${year}-${String(month).padStart(2, '0')}`
     values[key] = (values[key] ?? 0) + total
   }
