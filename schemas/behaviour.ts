@@ -67,9 +67,9 @@ export const EXTRA_FIELD_RECORDS = { candidate, application, timesheet, marketin
 export const behaviourProperties = {
   lastPageNextPage: {
     type: 'string',
-    enum: ['false', 'null', 'omit'],
+    enum: ['false', 'null', 'empty', 'omit'],
     default: 'false',
-    description: "What next_page holds on a list's last page: false, null, or no next_page at all",
+    description: "What next_page holds on a list's last page: false, null, the empty string, or no next_page at all",
   },
   outOfRangePage: {
     type: 'string',

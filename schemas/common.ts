@@ -60,12 +60,13 @@ export const listEnvelope = <Item extends JSONSchema>(item: Item) =>
 /**
  * What `next_page` may hold. A URL while there is a next page; on the last page the
  * spec does not say, so the fake answers false by default (like `prev_page`) and may be
- * told to answer null or leave the field out (docs/behaviour.md).
+ * told to answer null, the empty string (as a PHP board that prints an empty link does)
+ * or leave the field out (docs/behaviour.md).
  */
 export const nextPage = {
-  anyOf: [url, { const: false }, { type: 'null' }],
+  anyOf: [url, { const: false }, { type: 'null' }, { const: '' }],
   description:
-    'The full URL of the next page of the same list (its `since` and `vacancy`, and `page` one higher); on the last page `false` (or `null`, or left out, as the board is set up)',
+    'The full URL of the next page of the same list (its `since` and `vacancy`, and `page` one higher); on the last page `false` (or `null`, the empty string, or left out, as the board is set up)',
 } as const satisfies JSONSchema
 /** `prev_page`: a URL, or false on the first page, as the spec says. */
 export const prevPage = {

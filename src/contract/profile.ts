@@ -186,6 +186,7 @@ function lastPageNextPage(e: Evidence): Reading {
       const page = pageOf(got.answer)
       if (!page || page.data.length === 0 || typeof page.nextPage === 'string') continue
       if (!page.hasNextPage) return directly(got, 'omit')
+      if (page.body.next_page === '') return directly(got, 'empty')
       if (page.nextPage === false || page.nextPage === null) return directly(got, String(page.nextPage))
       return seenOther(JSON.stringify(page.nextPage), `the last page's next_page holds ${JSON.stringify(page.nextPage)}: neither false, null nor left out`)
     }

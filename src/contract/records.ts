@@ -32,7 +32,8 @@ export function pageOf(answer: Answer): Page | undefined {
     data: recs(body.data),
     total: body.total,
     hasNextPage: 'next_page' in body,
-    nextPage: body.next_page,
+    // an empty next_page is a last page's (the spec does not say what one holds): no link to follow
+    nextPage: body.next_page === '' ? undefined : body.next_page,
     hasPrevPage: 'prev_page' in body,
     prevPage: body.prev_page,
   }
@@ -48,6 +49,5 @@ export function notAPage(answer: Answer): string {
 /** What next_page holds, as the report writes it. */
 export function describeLink(page: Page, field: 'next_page' | 'prev_page'): string {
   const present = field === 'next_page' ? page.hasNextPage : page.hasPrevPage
-  const value = field === 'next_page' ? page.nextPage : page.prevPage
-  return present ? JSON.stringify(value) : 'no such field'
+  return present ? JSON.stringify(page.body[field]) : 'no such field'
 }

@@ -67,6 +67,7 @@ export function pageAnswer<T>(
   if (page.hasNext) answer.next_page = url(page.page + 1)
   else if (behaviour.lastPageNextPage === 'false') answer.next_page = false
   else if (behaviour.lastPageNextPage === 'null') answer.next_page = null
+  else if (behaviour.lastPageNextPage === 'empty') answer.next_page = ''
   if (prev) answer.prev_page = page.page > 1 ? url(page.page - 1) : false
   return answer
 }
