@@ -71,7 +71,7 @@ export async function measureUi(entries = 100_000): Promise<UiFigures> {
       const page = browser.pages()[0] ?? (await browser.newPage())
       const asked = performance.now()
       await page.goto(`${url}/__mock/ui`)
-      await page.waitForFunction((n) => document.querySelector('#timeline')?.getAttribute('data-marks') === String(n), board.journal.size, { timeout: 120_000 })
+      await page.locator(`#timeline[data-marks="${board.journal.size}"]`).waitFor({ timeout: 120_000 })
       const pageLoadMs = performance.now() - asked
       const pageHeap = (await page.evaluate('performance.memory ? performance.memory.usedJSHeapSize : 0')) as number
       return { ...figures, pageLoadMs, pageHeapMiB: pageHeap / 1048576 }

@@ -37,14 +37,14 @@ try {
     page.on('pageerror', (error) => console.error('page error:', error.message))
     await page.goto(`${url}/__mock/ui`)
     const held = fake.app.board.journal.size
-    await page.waitForFunction((n) => document.querySelector('#timeline')?.getAttribute('data-marks') === String(n), held)
+    await page.locator(`#timeline[data-marks="${held}"]`).waitFor()
     await page.locator('#verdict li').first().waitFor()
     // one lane opened into its full URLs, as a reader would
     await page.locator('#timeline').click({ position: { x: 40, y: 34 + 22 + 11 } })
     await mkdir(OUT, { recursive: true })
     await page.screenshot({ path: join(OUT, 'ui.png'), clip: { x: 0, y: 0, width: 1280, height: 1000 } })
     await page.locator('[data-finding]').first().click()
-    await page.waitForFunction(() => Number(document.querySelector('#timeline')?.getAttribute('data-highlighted')) > 0)
+    await page.locator('#timeline:not([data-highlighted="0"])').waitFor()
     await page.screenshot({ path: join(OUT, 'ui-finding.png'), fullPage: true })
     console.log(`wrote ${join(OUT, 'ui.png')} and ${join(OUT, 'ui-finding.png')}`)
   } finally {

@@ -61,14 +61,14 @@ t.test('the page of a day: marks, findings, live journal, one origin, accessible
   t.equal(answer?.status(), 200, '/__mock/ui answers 200')
   t.match((await answer?.allHeaders())?.['content-security-policy'], /default-src 'self'/, 'with a policy that keeps the page on this server')
   const canvas = page.locator('#timeline')
-  await page.waitForFunction((n) => document.querySelector('#timeline')?.getAttribute('data-marks') === String(n), held.total, { timeout: 30_000 })
+  await page.locator(`#timeline[data-marks="${held.total}"]`).waitFor({ timeout: 30_000 })
   t.equal(await canvas.getAttribute('data-marks'), String(held.total), `the timeline draws one mark per request of the journal (${held.total})`)
   t.equal(await page.locator('#journal tbody tr').count(), held.total, 'the journal table lists every request')
   t.equal((await mock.inject('/__mock/requests')).json().total, held.total, 'the page itself added nothing to the journal (no favicon asked of the fake)')
 
   // every rule by id, with its outcome
   await page.locator('#verdict li').first().waitFor({ timeout: 10_000 })
-  const shownRules = await page.locator('#verdict > li').evaluateAll((items) => items.map((li) => (li as HTMLElement).dataset.rule))
+  const shownRules = await page.locator('#verdict > li').evaluateAll((items) => items.map((li) => li.getAttribute('data-rule')))
   t.same(shownRules, verdict.rules.map((r) => r.id), 'the verdict lists every rule by its id')
   const failed = verdict.rules.find((r) => r.outcome === 'fail' && r.findings.some((f) => f.requests.length > 0))
   t.ok(failed, 'the day broke a rule')
@@ -76,9 +76,9 @@ t.test('the page of a day: marks, findings, live journal, one origin, accessible
   const index = failed?.findings.indexOf(finding) ?? 0
   await page.locator(`[data-finding="${failed?.id}#${index}"]`).click()
   const ids = finding.requests.filter((id) => held.data.some((e) => e.id === id)).sort((a, b) => a - b)
-  await page.waitForFunction((n) => document.querySelector('#timeline')?.getAttribute('data-highlighted') === String(n), ids.length, { timeout: 5_000 })
+  await page.locator(`#timeline[data-highlighted="${ids.length}"]`).waitFor({ timeout: 5_000 })
   t.equal(await canvas.getAttribute('data-highlighted'), String(ids.length), `a click on a finding of ${failed?.id} highlights its ${ids.length} requests on the timeline`)
-  const rows = await page.locator('#journal tbody tr.hl').evaluateAll((trs) => trs.map((tr) => Number((tr as HTMLElement).dataset.id)))
+  const rows = await page.locator('#journal tbody tr.hl').evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-id'))))
   t.same(
     rows.sort((a, b) => a - b),
     ids,
@@ -96,7 +96,7 @@ t.test('the page of a day: marks, findings, live journal, one origin, accessible
   const started = Date.now()
   await page.locator(`#journal tbody tr[data-id="${newest}"]`).waitFor({ timeout: 1_000 })
   t.ok(Date.now() - started <= 1_000, `a new request appears in the journal within a second (${Date.now() - started} ms)`)
-  await page.waitForFunction((n) => document.querySelector('#timeline')?.getAttribute('data-marks') === String(n), newest, { timeout: 1_000 })
+  await page.locator(`#timeline[data-marks="${newest}"]`).waitFor({ timeout: 1_000 })
   t.pass('and on the timeline')
 
   // a row opens its request and answer, never a password
@@ -139,7 +139,7 @@ t.test('an unknown filter is ignored with a notice; a known one filters the jour
   const answer = await page.goto(`${url}/__mock/ui?colour=red&status=429`, { waitUntil: 'load', timeout: 60_000 })
   t.equal(answer?.status(), 200, 'the page answers 200, not an error page')
   t.match(await page.locator('#notice').textContent(), /Ignored "colour"/, 'a notice names the ignored filter')
-  await page.waitForFunction(() => document.querySelector('#timeline')?.getAttribute('data-marks') === '3', undefined, { timeout: 10_000 })
+  await page.locator('#timeline[data-marks="3"]').waitFor({ timeout: 10_000 })
   t.equal(await page.locator('#f-status').inputValue(), '429', 'the known filter is applied')
   const statuses = await page.locator('#journal tbody tr td:nth-child(6)').allTextContents()
   t.same(statuses, ['429'], 'the journal shows only the 429')
