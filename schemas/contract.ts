@@ -37,6 +37,7 @@ export const contractOptions = {
     },
     junit: { type: 'string', minLength: 1, description: 'Write JUnit XML of every check to this file' },
     report: { type: 'string', minLength: 1, description: 'Write the JSON report (checks, observations, requests, jobs) to this file' },
+    html: { type: 'string', minLength: 1, description: 'Write the run as one self-contained HTML file (summary, failing checks with the spec words, drift, coverage, requests) to this file' },
     only: {
       type: 'string',
       minLength: 1,

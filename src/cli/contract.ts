@@ -6,6 +6,8 @@
 // interrupted) or 3 (incomplete: planned checks not made, none failed), with a one-line
 // reason on stderr.
 import type { Command } from 'commander'
+import { closeSync, existsSync, mkdirSync, openSync, unlinkSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { contractOptions } from '../../schemas/contract.js'
 import { addRunCommand, nodeProcess, stopOnSignal, type CommandIo } from './io.js'
 import { redactor } from '../contract/redact.js'
@@ -27,6 +29,12 @@ export async function contractAction(flags: ContractFlags, io: CommandIo = nodeP
     say(error.message)
     return 2
   }
+  // --html is refused before the run when it cannot be written: a night's run must not end with nothing to show
+  const htmlProblem = settings.html === undefined ? undefined : unwritable(settings.html)
+  if (htmlProblem !== undefined) {
+    say(`--html ${settings.html} cannot be written: ${htmlProblem}`)
+    return 2
+  }
   const { controller, stopListening } = stopOnSignal(io, say, 'deleting what this run made', 'without cleaning up')
   // the run's own deadline stops it as a signal would: what it made is still deleted
   const deadline =
@@ -42,6 +50,11 @@ export async function contractAction(flags: ContractFlags, io: CommandIo = nodeP
     const { runContract } = await import('../contract/run.js')
     const result = await runContract(settings, { stdout: io.stdout, stderr: io.stderr, signal: controller.signal })
     if (result.reason !== undefined) say(result.reason)
+    // the report the run answers is redacted already (runContract): the page shows what the JSON report does
+    if (settings.html !== undefined && result.report !== undefined) {
+      const { contractHtml } = await import('../contract/html.js')
+      writeFileSync(settings.html, contractHtml(result.report))
+    }
     return result.exitCode
   } finally {
     clearTimeout(deadline)
@@ -57,4 +70,17 @@ export function addContractCommand(program: Command, io: CommandIo = nodeProcess
     options: contractOptions,
     action: contractAction,
   })
+}
+
+/** Why a file cannot be written there, or undefined when it can (tried by opening it; a file made for the try is removed). */
+function unwritable(path: string): string | undefined {
+  const existed = existsSync(path)
+  try {
+    mkdirSync(dirname(path), { recursive: true })
+    closeSync(openSync(path, 'a'))
+    if (!existed) unlinkSync(path)
+    return undefined
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? (error as Error).message
+  }
 }
