@@ -92,6 +92,11 @@ export const serverOptions = {
     verdict: { type: 'boolean', default: true, description: "Judge the client's requests against the API's rules as they come (GET /__mock/verdict)" },
     verdictJson: { type: 'string', minLength: 1, description: 'serve: write the verdict as JSON to this file at shutdown' },
     verdictJunit: { type: 'string', minLength: 1, description: 'serve: write the verdict as JUnit XML to this file at shutdown (one test case per rule)' },
+    verdictHtml: {
+      type: 'string',
+      minLength: 1,
+      description: "serve: write the verdict and the timeline of the day as one self-contained HTML file at shutdown (the page of /__mock/ui, for CI artifacts)",
+    },
     verdictExit: { type: 'boolean', default: false, description: 'serve: exit 1 on SIGINT/SIGTERM when the verdict fails' },
     ...behaviourOverrides,
   },

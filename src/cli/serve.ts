@@ -27,7 +27,7 @@ function checkSlips(given: ServerOptionsInput): void {
   if (given.controlToken !== undefined && given.controlToken.length < minLength) {
     throw new OptionsError(`--control-token is too short: it needs at least ${minLength} characters, it has ${given.controlToken.length}`)
   }
-  const verdictFlags = (['verdictExit', 'verdictJson', 'verdictJunit'] as const).filter((name) => given[name] !== undefined && given[name] !== false)
+  const verdictFlags = (['verdictExit', 'verdictJson', 'verdictJunit', 'verdictHtml'] as const).filter((name) => given[name] !== undefined && given[name] !== false)
   if (given.verdict === false && verdictFlags.length > 0) {
     throw new OptionsError(`${verdictFlags.map((name) => `--${kebab(name)}`).join(', ')} need the verdict: leave out --verdict off`)
   }

@@ -6,6 +6,7 @@ import type { Command } from 'commander'
 import { writeFile } from 'node:fs/promises'
 import type { MockServer } from '../fake/server.js'
 import { verdictJson, verdictJunit, verdictText } from '../fake/verdict/account.js'
+import { dayFile } from '../fake/ui/routes.js'
 import type { DetailedVerdict, Shown, Verdict } from '../fake/verdict/evaluator.js'
 import type { JournalEntry } from '../core/types.js'
 
@@ -69,6 +70,7 @@ export function addVerdictCommand(cli: Command, io: { stdout: Output; stderr: Ou
 export interface ShutdownVerdict {
   verdictJson?: string | undefined
   verdictJunit?: string | undefined
+  verdictHtml?: string | undefined
   verdictExit?: boolean | undefined
 }
 
@@ -82,6 +84,8 @@ export async function shutdownVerdict(server: MockServer, options: ShutdownVerdi
   const writes: Array<Promise<void>> = []
   if (options.verdictJson) writes.push(writeFile(options.verdictJson, `${JSON.stringify(verdictJson(verdict), null, 2)}\n`))
   if (options.verdictJunit) writes.push(writeFile(options.verdictJunit, verdictJunit(verdict)))
+  // the page of /__mock/ui with its day inside: imported only when asked for
+  if (options.verdictHtml) writes.push(dayFile(server.app.board, server.app.controller).then((html) => writeFile(options.verdictHtml as string, html)))
   const results = await Promise.allSettled(writes)
   for (const result of results) if (result.status === 'rejected') err.write(`jobboard-kit: cannot write the verdict: ${(result.reason as Error).message}\n`)
   if (log) log.write(verdictText(verdict))

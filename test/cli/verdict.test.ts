@@ -33,6 +33,29 @@ t.test('serve writes the verdict files at SIGTERM and --verdict-exit turns a fai
   t.match(served.stderr(), /#1 \d{4}-\d\d-\d\d \d\d:\d\d:\d\d GET \/api\/v1\/metrics\/list/)
 })
 
+t.test('serve --verdict-html writes the page of the day at SIGTERM: the verdict and the journal inside, nothing to load', async (t) => {
+  const dir = await tempDir(t)
+  const html = join(dir, 'day.html')
+  const served = await serve(t, ['--scenario', 'empty', '--clock', 'virtual', '--verdict-html', html])
+  t.equal((await fetch(`${served.url}/api/v1/metrics/list`)).status, 401, 'a request without credentials')
+  t.equal((await fetch(`${served.url}/api/v1/metrics/list`, { headers: auth })).status, 200, 'and one with them')
+  t.equal(await served.stop('SIGTERM'), 0)
+  const page = await readFile(html, 'utf8')
+  const day = JSON.parse(/<script type="application\/json" id="day">([^<]*)<\/script>/.exec(page)?.[1] ?? 'null')
+  t.same(
+    day.journal.map((e: unknown[]) => [e[0], e[2], e[3], e[4]]),
+    [
+      [1, 'GET', '/api/v1/metrics/list', 401],
+      [2, 'GET', '/api/v1/metrics/list', 200],
+    ],
+    'the journal is inside',
+  )
+  t.match(day.board.verdict.rules.find((r: { id: string }) => r.id === 'credentials'), { outcome: 'fail', findings: [{ requests: [1] }] }, 'and the verdict, with its findings')
+  t.notMatch(page, /\bsrc=|<link rel="stylesheet"/, 'it loads nothing')
+  t.match(page, /Content-Security-Policy" content="default-src 'none'/, 'and forbids every load')
+  t.notMatch(page, auth.authorization.slice(6), 'never the Authorization header')
+})
+
 t.test('serve exits 0 at SIGTERM with --verdict-exit when the verdict passes', async (t) => {
   const served = await serve(t, ['--scenario', 'empty', '--clock', 'virtual', '--verdict-exit', 'on'])
   t.equal((await fetch(`${served.url}/api/v1/metrics/list`, { headers: auth })).status, 200)

@@ -9,6 +9,28 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 
 /** The page; a notice (an ignored filter) is shown above everything. */
 export function html(base: string, notice: string | undefined): string {
+  return page(`<link rel="stylesheet" href="${base}/ui.css">\n<script src="${base}/ui.js" defer></script>`, notice, '')
+}
+
+/** The day as written at shutdown (serve --verdict-html): the journal and the board, for the page's script. */
+export interface Day {
+  journal: unknown[][]
+  board: object
+}
+
+/**
+ * The page as one file that carries its day and loads nothing (serve --verdict-html): the
+ * style, the script and the data inline, under a policy that forbids every load. The data
+ * is JSON in a script element, `<` written as \u003c so that no string in it ends the element.
+ */
+export function dayHtml(day: Day, notice: string): string {
+  const data = JSON.stringify(day).replace(/</g, '\\u003c')
+  const head = `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<style>${STYLE}</style>`
+  return page(head, notice, `<script type="application/json" id="day">${data}</script>\n<script>${SCRIPT}</script>`)
+}
+
+function page(head: string, notice: string | undefined, end: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -16,8 +38,7 @@ export function html(base: string, notice: string | undefined): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>jobboard-kit: the fake's day</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="${base}/ui.css">
-<script src="${base}/ui.js" defer></script>
+${head}
 </head>
 <body>
 <header>
@@ -69,6 +90,7 @@ ${notice === undefined ? '' : `<p id="notice" role="status">${escapeHtml(notice)
 <pre id="entry"></pre>
 </section>
 </main>
+${end}
 </body>
 </html>
 `
@@ -125,7 +147,11 @@ export const SCRIPT = String.raw`
   var NAMES = { ok: '2xx/3xx', c4xx: '4xx', c412: '412', c429: '429', c5xx: '5xx', fault: 'injected fault' };
   var token = (/(?:^#|&)token=([^&]*)/.exec(location.hash) || [])[1];
   var headers = token ? { authorization: 'Bearer ' + decodeURIComponent(token) } : {};
-  var base = document.querySelector('script[src$="/ui.js"]').getAttribute('src').replace(/\/ui\.js$/, '');
+  var own = document.querySelector('script[src$="/ui.js"]');
+  var base = own ? own.getAttribute('src').replace(/\/ui\.js$/, '') : '';
+  // a file written at shutdown (serve --verdict-html) carries its day: the same routes, answered from it
+  var carried = document.getElementById('day');
+  var day = carried ? JSON.parse(carried.textContent) : null;
 
   var entries = []; // [id, ms, method, url, status, user, fault, retryAfter, nextPage]
   var byId = new Map();
@@ -150,7 +176,25 @@ export const SCRIPT = String.raw`
     input.addEventListener('input', function () { filters[name] = input.value.trim(); renderTable(); });
   });
 
+  function fromDay(path) {
+    var after = /^\/journal\?after=([0-9]+)/.exec(path);
+    if (after) {
+      var rest = day.journal.filter(function (e) { return e[0] > Number(after[1]); });
+      return { first: day.journal.length ? day.journal[0][0] : 0, newest: day.journal.length ? day.journal[day.journal.length - 1][0] : 0, entries: rest };
+    }
+    if (path === '/board') return day.board;
+    var id = Number(path.replace('/entry/', ''));
+    var e = day.journal.find(function (x) { return x[0] === id; });
+    if (!e) throw new Error('The file holds no request ' + id);
+    var entry = { id: e[0], method: e[2], url: e[3], status: e[4], time: fmt(e[1]), user: e[5] };
+    if (e[6] !== null) entry.fault = e[6];
+    if (e[7] !== null) entry.retryAfter = e[7];
+    if (e[8] !== null) entry.nextPage = e[8];
+    return { entry: entry };
+  }
+
   function get(path) {
+    if (day) return new Promise(function (resolve) { resolve(fromDay(path)); });
     // a poll that hangs must not stop the next ones: each gives up after five seconds
     var signal = typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(5000) : undefined;
     return fetch(base + path, { headers: headers, cache: 'no-store', signal: signal }).then(function (r) {
@@ -558,7 +602,7 @@ export const SCRIPT = String.raw`
       if (e.retryAfter !== undefined) lines.push('  Retry-after: ' + e.retryAfter + ' s');
       if (e.nextPage !== undefined) lines.push('  next_page: ' + (e.nextPage ? 'given' : 'none (the last page)'));
       if (e.fault) lines.push('  fault: ' + e.fault);
-      lines.push('', 'The journal keeps no bodies: GET /__mock/requests gives the same fields.');
+      lines.push('', 'The journal keeps no bodies' + (day ? '.' : ': GET /__mock/requests gives the same fields.'));
       document.getElementById('entry').textContent = lines.join('\n');
       var section = document.getElementById('entry-section');
       section.hidden = false;
@@ -569,7 +613,9 @@ export const SCRIPT = String.raw`
   }
 
   refreshBoard().then(poll);
-  setInterval(poll, 500);
-  setInterval(refreshBoard, 2000);
+  if (!day) {
+    setInterval(poll, 500);
+    setInterval(refreshBoard, 2000);
+  }
 })();
 `

@@ -86,21 +86,7 @@ export default async function ui(app: FastifyInstance, { token }: UiOptions): Pr
   app.get<{ Querystring: { after?: string; limit?: string } }>('/journal', { onRequest: guard }, async (request) => {
     const after = Math.max(0, Math.trunc(Number(request.query.after) || 0))
     const limit = Math.min(UI_WINDOW_MAX, Math.max(1, Math.trunc(Number(request.query.limit) || UI_WINDOW_MAX)))
-    const window = board.journal.window(after, limit)
-    const entries = window.entries.map((e) => [
-      e.id,
-      typeof e.time === 'number' ? e.time : epoch(e.time),
-      e.method,
-      capped(e.url, URL_IN_WINDOW),
-      e.status,
-      e.user,
-      e.fault ?? null,
-      e.retryAfter ?? null,
-      e.nextPage ?? null,
-    ])
-    const { first, newest } = window
-    const held = board.journal.size
-    return { status: 200, first, newest, held, entries }
+    return { status: 200, ...journalWindow(board, after, limit) }
   })
 
   app.get<{ Params: { id: string } }>('/entry/:id', { onRequest: guard }, async (request) => {
@@ -112,38 +98,70 @@ export default async function ui(app: FastifyInstance, { token }: UiOptions): Pr
   })
 
   // the board, the clock, the faults, the activity and the verdict with each rule's sentence
-  app.get('/board', { onRequest: guard }, async () => {
-    const store = board.store
-    const counts = {
-      jobs: store.jobs.size,
-      candidates: store.candidates.size,
-      applications: store.applications.size,
-      timesheets: store.timesheets.size,
-      marketing: store.marketing.size,
-      resumes: store.files.resume.size,
-      documents: store.files.document.size,
-    }
-    const activity = board.activity
-    const verdict = board.verdict === undefined ? undefined : controller.verdict()
-    return {
-      status: 200,
-      clock: { now: board.clock.now(), mode: board.clock.mode, speed: board.clock.speed },
-      window: board.scenario.rateLimitWindow,
-      counts,
-      faults: controller.faults(),
-      openWindows: board.limiter.open().length,
-      activity: activity && { ...activity.status(), steps: activity.steps().map((s) => [s.atMs, s.event, s.played]) },
-      verdict: verdict && {
-        outcome: verdict.outcome,
-        rules: verdict.rules.map((rule) => ({
-          id: rule.id,
-          sentence: ruleById(rule.id as RuleId).sentence,
-          outcome: rule.outcome,
-          findings: rule.findings.map((f) => ({ message: f.message, requests: f.requests.slice(0, FINDING_IDS_MAX) })),
-        })),
-      },
-    }
-  })
+  app.get('/board', { onRequest: guard }, async () => boardView(board, controller))
+}
+
+/** Entries after an id, at most `limit`, as the page reads them: [id, ms, method, url, status, user, fault, retryAfter, nextPage]. */
+export function journalWindow(board: Board, after: number, limit: number) {
+  const window = board.journal.window(after, limit)
+  const entries = window.entries.map((e) => [
+    e.id,
+    typeof e.time === 'number' ? e.time : epoch(e.time),
+    e.method,
+    capped(e.url, URL_IN_WINDOW),
+    e.status,
+    e.user,
+    e.fault ?? null,
+    e.retryAfter ?? null,
+    e.nextPage ?? null,
+  ])
+  return { first: window.first, newest: window.newest, held: board.journal.size, entries }
+}
+
+/** What /__mock/ui/board answers: counts, clock, window, faults, the activity with its steps, the verdict with each rule's sentence. */
+export function boardView(board: Board, controller: Controller) {
+  const store = board.store
+  const counts = {
+    jobs: store.jobs.size,
+    candidates: store.candidates.size,
+    applications: store.applications.size,
+    timesheets: store.timesheets.size,
+    marketing: store.marketing.size,
+    resumes: store.files.resume.size,
+    documents: store.files.document.size,
+  }
+  const activity = board.activity
+  const verdict = board.verdict === undefined ? undefined : controller.verdict()
+  return {
+    status: 200,
+    clock: { now: board.clock.now(), mode: board.clock.mode, speed: board.clock.speed },
+    window: board.scenario.rateLimitWindow,
+    counts,
+    faults: controller.faults(),
+    openWindows: board.limiter.open().length,
+    activity: activity && { ...activity.status(), steps: activity.steps().map((s) => [s.atMs, s.event, s.played]) },
+    verdict: verdict && {
+      outcome: verdict.outcome,
+      rules: verdict.rules.map((rule) => ({
+        id: rule.id,
+        sentence: ruleById(rule.id as RuleId).sentence,
+        outcome: rule.outcome,
+        findings: rule.findings.map((f) => ({ message: f.message, requests: f.requests.slice(0, FINDING_IDS_MAX) })),
+      })),
+    },
+  }
+}
+
+/**
+ * The fake's day as one HTML file (serve --verdict-html): the page of /__mock/ui with the
+ * journal the fake holds (its newest 10,000 entries) and the board, verdict included,
+ * carried inside. The page's module is imported only here and on /__mock/ui.
+ */
+export async function dayFile(board: Board, controller: Controller): Promise<string> {
+  const { dayHtml } = await import('./page.js')
+  const journal = journalWindow(board, 0, board.journal.size)
+  const notice = `Written at ${formatTimestamp(board.clock.now())} (board time) when the fake stopped: ${journal.entries.length} requests, the newest the journal held.`
+  return dayHtml({ journal: journal.entries, board: boardView(board, controller) }, notice)
 }
 
 /** The page loads nothing from anywhere but this fake. */

@@ -4,14 +4,17 @@
 // fault: the timeline draws one mark per request, a click on a finding highlights exactly
 // its requests, a new request appears within a second, nothing is asked of another
 // origin, an unknown filter is ignored with a notice, and axe-core finds no serious
-// accessibility violation. The screenshot is left in .tap/screenshots/ui.png.
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
+// accessibility violation. The same page written as a file (serve --verdict-html) opens
+// from file:// and asks for nothing. The screenshot is left in .tap/screenshots/ui.png.
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import t, { type Test } from 'tap'
 import { createMockServer } from '../../../src/fake/server.js'
+import { dayFile } from '../../../src/fake/ui/routes.js'
 import { basic, checked, USER } from '../../helpers/board.js'
 import { ROOT } from '../../helpers/cli.js'
 import { liveADay } from '../../helpers/ui-day.js'
@@ -38,7 +41,8 @@ async function launch(t: Test): Promise<{ browser: BrowserContext; page: Page; r
   // every request of the page is seen here; one for another origin is recorded and never sent
   await browser.route('**/*', (route) => {
     requested.push(route.request().url())
-    return new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort()
+    const target = new URL(route.request().url())
+    return target.hostname === '127.0.0.1' || target.protocol === 'file:' ? route.continue() : route.abort()
   })
   const page = browser.pages()[0] ?? (await browser.newPage())
   return { browser, page, requested }
@@ -143,4 +147,52 @@ t.test('an unknown filter is ignored with a notice; a known one filters the jour
   t.equal(await page.locator('#f-status').inputValue(), '429', 'the known filter is applied')
   const statuses = await page.locator('#journal tbody tr td:nth-child(6)').allTextContents()
   t.same(statuses, ['429'], 'the journal shows only the 429')
+})
+
+t.test('the day as a file (serve --verdict-html) opens from file://: every mark, the verdict, no request, accessible', needs('chromium'), async (t) => {
+  if (!haveTools(t, 'chromium')) return
+  const mock = await createMockServer({ clock: 'virtual', now: '2026-03-02 08:00:00', activity: 'quiet-day', password: PASSWORD, ...checked(t) })
+  const url = await mock.listen(0)
+  t.teardown(() => mock.close())
+  await liveADay(url, AUTH, 4)
+  const held = mock.app.board.journal.size
+  const dir = t.testdir()
+  const file = join(dir, 'day.html')
+  await writeFile(file, await dayFile(mock.app.board, mock.app.controller))
+  await mock.close()
+
+  const { page, requested } = await launch(t)
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  const address = pathToFileURL(file).href
+  await page.goto(address)
+  await page.locator(`#timeline[data-marks="${held}"]`).waitFor({ timeout: 10_000 })
+  t.pass(`the timeline draws the ${held} requests the file carries`)
+  t.equal(await page.locator('#journal tbody tr').count(), held, 'the journal lists them')
+  t.ok((await page.locator('#verdict > li').count()) > 0, 'the verdict is shown')
+  const failing = page.locator('[data-finding]').first()
+  await failing.click()
+  await page.locator('#timeline:not([data-highlighted="0"])').waitFor({ timeout: 5_000 })
+  t.pass('a finding highlights its requests')
+  await page.locator('#journal tbody tr').first().click()
+  await page.locator('#entry-section:not([hidden])').waitFor({ timeout: 5_000 })
+  t.match(await page.locator('#entry').textContent(), /Request #\d+/, 'a row opens its request')
+  t.match(await page.locator('#notice').textContent(), /when the fake stopped/, 'the notice says when it was written')
+  const axe = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+  await page.evaluate(axe)
+  const violations = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact })))')) as Array<{
+    id: string
+    impact: string
+  }>
+  t.same(
+    violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
+    [],
+    'axe-core finds no serious or critical violation',
+  )
+  t.same(errors, [], 'the page threw no error')
+  t.same(
+    requested.filter((r) => r !== address),
+    [],
+    'no request left the file',
+  )
 })
