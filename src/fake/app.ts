@@ -32,6 +32,7 @@ import metrics from './routes/metrics.js'
 import publicPages from './routes/public.js'
 import { withErrorAnswers } from './routes/schemas.js'
 import timesheets from './routes/timesheets.js'
+import ui, { UI_PATH } from './ui/routes.js'
 import { API_PREFIX } from './store/links.js'
 
 declare module 'fastify' {
@@ -245,6 +246,8 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
       stateBodyLimit: options.stateBodyLimit,
       ...(options.controlToken ? { token: options.controlToken } : {}),
     })
+    // the page of the fake's day (/__mock/accounts/{name}/ui too): its page is imported on its first request (src/fake/ui/)
+    await app.register(ui, { prefix: UI_PATH, ...(options.controlToken ? { token: options.controlToken } : {}) })
   }
   return app
 }

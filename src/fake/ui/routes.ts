@@ -2,7 +2,8 @@
 // Only this file is loaded with the fake: the page itself (page.ts, its HTML, CSS and
 // script) is imported the first time someone asks for /__mock/ui, so a fake nobody looks
 // at never loads it and its first answer never waits for it. The page reads the small
-// JSON routes below, which read the first account's board (the one `/__mock/...` acts on).
+// JSON routes below, which read the first account's board (the one `/__mock/...` acts on),
+// or the named account's under /__mock/accounts/{name}/ui (src/fake/accounts.ts, accountUrl).
 //
 // The journal is read in windows (`after` an id, at most `limit` entries: Journal.window),
 // so the fake never copies more than one window per request, and a poll with nothing new
@@ -11,6 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { BoardError, boardError } from '../../core/errors.js'
 import { formatTimestamp } from '../../core/time.js'
+import { namedAccount } from '../accounts.js'
 import type { Board } from '../board.js'
 import { ruleById, type RuleId } from '../verdict/rules.js'
 import type { Controller } from '../control.js'
@@ -57,8 +59,13 @@ export function uiNotice(query: Record<string, unknown>): string | undefined {
 type Page = typeof import('./page.js')
 
 export default async function ui(app: FastifyInstance, { token }: UiOptions): Promise<void> {
-  const board: Board = app.board
-  const controller: Controller = app.controller
+  /** The board a request reads: the account its path names (/__mock/accounts/{name}/ui, accountUrl), else the first. */
+  const scope = (request: FastifyRequest): { board: Board; controller: Controller; base: string } => {
+    const name = namedAccount(request)
+    if (name === undefined) return { board: app.board, controller: app.controller, base: UI_PATH }
+    const account = app.accounts.require(name)
+    return { board: account.board, controller: account.controller, base: `/__mock/accounts/${encodeURIComponent(name)}/ui` }
+  }
   let page: Promise<Page> | undefined
   const load = () => {
     page ??= import('./page.js')
@@ -77,7 +84,7 @@ export default async function ui(app: FastifyInstance, { token }: UiOptions): Pr
   app.get('/', async (request, reply) => {
     const { html } = await load()
     const query = (request.query ?? {}) as Record<string, unknown>
-    return asset('text/html; charset=utf-8', html(UI_PATH, uiNotice(query)))(request, reply)
+    return asset('text/html; charset=utf-8', html(scope(request).base, uiNotice(query)))(request, reply)
   })
   app.get('/ui.js', async (request, reply) => asset('text/javascript; charset=utf-8', (await load()).SCRIPT)(request, reply))
   app.get('/ui.css', async (request, reply) => asset('text/css; charset=utf-8', (await load()).STYLE)(request, reply))
@@ -86,11 +93,12 @@ export default async function ui(app: FastifyInstance, { token }: UiOptions): Pr
   app.get<{ Querystring: { after?: string; limit?: string } }>('/journal', { onRequest: guard }, async (request) => {
     const after = Math.max(0, Math.trunc(Number(request.query.after) || 0))
     const limit = Math.min(UI_WINDOW_MAX, Math.max(1, Math.trunc(Number(request.query.limit) || UI_WINDOW_MAX)))
-    return { status: 200, ...journalWindow(board, after, limit) }
+    return { status: 200, ...journalWindow(scope(request).board, after, limit) }
   })
 
   app.get<{ Params: { id: string } }>('/entry/:id', { onRequest: guard }, async (request) => {
     const id = Number(request.params.id)
+    const { board } = scope(request)
     const held = Number.isSafeInteger(id) && id > 0 ? board.journal.window(id - 1, 1).entries[0] : undefined
     const entry = held?.id === id ? { ...held, time: typeof held.time === 'number' ? formatTimestamp(held.time) : held.time } : undefined
     if (entry === undefined) throw new BoardError('NOT_FOUND', `The journal holds no request ${String(request.params.id).slice(0, 40)}: it keeps the newest requests since it was last emptied.`)
@@ -98,7 +106,10 @@ export default async function ui(app: FastifyInstance, { token }: UiOptions): Pr
   })
 
   // the board, the clock, the faults, the activity and the verdict with each rule's sentence
-  app.get('/board', { onRequest: guard }, async () => boardView(board, controller))
+  app.get('/board', { onRequest: guard }, async (request) => {
+    const { board, controller } = scope(request)
+    return boardView(board, controller)
+  })
 }
 
 /** Entries after an id, at most `limit`, as the page reads them: [id, ms, method, url, status, user, fault, retryAfter, nextPage]. */

@@ -3,7 +3,7 @@
 // filter answered with the page and a notice, and the control token guarding the data.
 import t from 'tap'
 import { RULES } from '../../../src/fake/verdict/rules.js'
-import { board, call } from '../../helpers/board.js'
+import { basic, board, call } from '../../helpers/board.js'
 
 t.test('the page, its script and its style answer with a policy that keeps them on this server', async (t) => {
   const app = await board(t, { scenario: 'empty' })
@@ -87,4 +87,27 @@ t.test('with a control token the data asks for it; the page does not', async (t)
     t.equal((await app.inject(path)).statusCode, 401, `${path} refuses a request without the token`)
   }
   t.equal((await app.inject({ url: '/__mock/ui/board', headers: { authorization: `Bearer ${TOKEN}` } })).statusCode, 200, 'and answers one with it')
+})
+
+t.test('under /__mock/accounts/{name}/ui the page reads that account; an unknown one is a 404', async (t) => {
+  const app = await board(t, {
+    scenario: 'empty',
+    accounts: [
+      { name: 'worker-1', password: 'one' },
+      { name: 'worker-2', password: 'two' },
+    ],
+  })
+  const ask = (user: string, password: string) => app.inject({ url: '/api/v1/metrics/list', headers: { authorization: basic(user, password) } })
+  await ask('worker-2', 'two')
+  await ask('worker-2', 'two')
+  await ask('worker-1', 'one')
+  const page = await app.inject('/__mock/accounts/worker-2/ui')
+  t.equal(page.statusCode, 200, 'the page answers')
+  t.match(page.body, 'src="/__mock/accounts/worker-2/ui/ui.js"', 'and reads its parts and data under the account')
+  t.equal((await app.inject('/__mock/accounts/worker-2/ui/journal')).json().held, 2, "worker-2's journal: its two requests")
+  t.equal((await app.inject('/__mock/ui/journal')).json().held, 1, "/__mock/ui: the first account's one")
+  t.equal((await app.inject('/__mock/accounts/worker-2/ui/entry/2')).json().entry.user, 'worker-2', 'an entry of that account')
+  const unknown = await app.inject('/__mock/accounts/nobody/ui/board')
+  t.equal(unknown.statusCode, 404, 'an unknown account is a 404')
+  t.match(unknown.json(), { status: 404 }, 'as {status, message}')
 })
