@@ -2,14 +2,17 @@
 // a fake that lives a client's day (the quiet-day activity on a virtual clock, the
 // client of test/helpers/ui-day.ts) and Debian's chromium (/usr/bin/chromium, driven by
 // playwright-core; it downloads no browser). Writes docs/images/ui.png (the page of the
-// fake's day, /__mock/ui) and docs/images/ui-finding.png (a verdict finding chosen, its
-// requests highlighted on the timeline and alone in the journal).
+// fake's day, /__mock/ui), docs/images/ui-finding.png (a verdict finding chosen, its
+// requests highlighted on the timeline and alone in the journal) and
+// docs/images/contract.png (`contract --html` of a run against a fake whose candidate
+// details answer a body that misfits the schema, armed as a fault).
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { chromium } from 'playwright-core'
+import { main } from '../src/cli/main.js'
 import { createMockServer } from '../src/fake/server.js'
 import { liveADay } from '../test/helpers/ui-day.js'
 
@@ -46,7 +49,25 @@ try {
     await page.locator('[data-finding]').first().click()
     await page.locator('#timeline:not([data-highlighted="0"])').waitFor()
     await page.screenshot({ path: join(OUT, 'ui-finding.png'), fullPage: true })
-    console.log(`wrote ${join(OUT, 'ui.png')} and ${join(OUT, 'ui-finding.png')}`)
+
+    // a contract run's HTML report, against the same fake with its candidate details broken
+    await fetch(`${url}/__mock/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ path: '/api/v1/candidates/details/*', status: 200, body: { status: 200, data: { id: 'one' } }, times: 1000 }),
+    })
+    const report = join(profile, 'contract.html')
+    const quiet = { write: () => true }
+    await main([process.execPath, 'jobboard-kit', 'contract', '--base-url', url, '--username', 'jobboard', '--password', 'jobboard', '--rate-limit-window', '0', '--only', 'candidates', '--html', report], {
+      stdout: quiet,
+      stderr: quiet,
+      env: {},
+      exit: () => undefined,
+      onSignal: () => () => undefined,
+    })
+    await page.goto(pathToFileURL(report).href)
+    await page.screenshot({ path: join(OUT, 'contract.png'), clip: { x: 0, y: 0, width: 1280, height: 1000 } })
+    console.log(`wrote ui.png, ui-finding.png and contract.png in ${OUT}`)
   } finally {
     await browser.close()
   }
