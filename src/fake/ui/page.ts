@@ -454,8 +454,26 @@ export const SCRIPT = String.raw`
   var drag = null;
   canvas.addEventListener('mousedown', function (ev) { drag = { x: ev.offsetX, span: view || extent(), moved: false }; });
   window.addEventListener('mouseup', function () { setTimeout(function () { drag = null; }, 0); });
+  // what is under the pointer, as the canvas's title: a request, or an activity event
+  function describe(px, py) {
+    for (var j = hits.length - 1; j >= 0; j--) {
+      var h = hits[j];
+      if (px >= h[0] - 2 && px <= h[0] + h[2] + 2 && py >= h[1] && py <= h[1] + h[3]) {
+        var e = byId.get(h[4]);
+        return e ? '#' + e[0] + ' ' + fmt(e[1]) + ' ' + e[2] + ' ' + e[3] + ' → ' + (e[4] || 'no answer') + (e[6] ? ' (' + e[6] + ')' : '') : '';
+      }
+    }
+    if (py < TOP && board && board.activity) {
+      var span = view || extent();
+      var per = (span[1] - span[0]) / (canvas.clientWidth - LABEL - 8);
+      var at = span[0] + (px - LABEL) * per;
+      var near = board.activity.steps.filter(function (st) { return Math.abs(st[0] - at) <= 4 * per; })[0];
+      if (near) return near[1] + ' at ' + fmt(near[0]) + (near[2] ? '' : ' (to come)');
+    }
+    return 'Timeline of the requests';
+  }
   canvas.addEventListener('mousemove', function (ev) {
-    if (!drag || ev.buttons !== 1) return;
+    if (!drag || ev.buttons !== 1) { canvas.title = describe(ev.offsetX, ev.offsetY); return; }
     var dx = ev.offsetX - drag.x;
     if (Math.abs(dx) > 3) drag.moved = true;
     var per = (drag.span[1] - drag.span[0]) / (canvas.clientWidth - LABEL - 8);
