@@ -6,6 +6,7 @@
 // for everything the selected groups need at once, so the requests overlap.
 import { id as idSchema } from '../../schemas/common.js'
 import { isTimestamp } from '../../schemas/formats.js'
+import { formatMinute } from '../core/time.js'
 import { need, notMade, Skip, where, type Got, type NotMade, type SkipKind } from './checks.js'
 import { isServiceError, type Client } from './http.js'
 import { APPLICATIONS, CANDIDATES, LISTS, MARKETING, TIMESHEETS, type ListDef } from './lists.js'
@@ -14,6 +15,9 @@ import type { Group } from './settings.js'
 
 /** An id no board has yet: the largest the schemas allow. */
 export const UNKNOWN_ID = idSchema.maximum
+
+/** How far after the newest time seen the empty answer's since lies. */
+const DAY_MS = 24 * 60 * 60 * 1000
 
 /** A value of `since` that no reading of the spec takes for a time. */
 export const MALFORMED_SINCE = 'not-a-time'
@@ -173,6 +177,35 @@ export class Plan {
     return this.#once(`since ${list.path}`, async () => {
       const since = await this.sinceValue(list)
       if (since === undefined) return await this.#notMade(`no record of ${list.endpoint} has a valid ${list.sinceFields[0]} to take since from`, list)
+      return this.#client.get(this.#client.api(list.path, { since }))
+    })
+  }
+
+  /**
+   * A `since` after every record the board holds, for an answer with no records at all:
+   * a day after the newest time the run saw, of the records fetched and of the first
+   * page's Date header (the deployment's own clock: the pages not read, and records
+   * arriving during the run, are older than that). A day covers a board that writes its
+   * times in another zone than GMT.
+   */
+  emptySince(list: ListDef): Promise<string | undefined> {
+    return this.#once(`empty-since ${list.path}`, async () => {
+      const first = await this.first(list)
+      const date = first.kind === 'answer' ? Date.parse(first.headers.date ?? '') : Number.NaN
+      const times = (await this.records(list))
+        .flatMap((record) => [...list.sinceFields, 'created_at'].map((field) => str(record[field])))
+        .filter((value): value is string => value !== undefined && isTimestamp(value))
+        .map((value) => Date.parse(`${value.replace(' ', 'T')}Z`))
+      const newest = Math.max(...times, ...(Number.isNaN(date) ? [] : [date]))
+      return Number.isFinite(newest) ? formatMinute(newest + DAY_MS) : undefined
+    })
+  }
+
+  /** The list asked with a since after its newest record: an answer with no records at all (issue 27). */
+  empty(list: ListDef): Promise<Got> {
+    return this.#once(`empty ${list.path}`, async () => {
+      const since = await this.emptySince(list)
+      if (since === undefined) return await this.#notMade(`neither a record of ${list.endpoint} nor the first page's Date header gives a time to ask after`, list)
       return this.#client.get(this.#client.api(list.path, { since }))
     })
   }
@@ -405,7 +438,7 @@ export class Plan {
     for (const list of lists) reads.push(this.first(list))
     if (this.#selected('metrics')) reads.push(this.metrics())
     await Promise.all(reads)
-    for (const list of lists) reads.push(this.next(list), this.since(list), this.malformedSince(list))
+    for (const list of lists) reads.push(this.next(list), this.since(list), this.malformedSince(list), this.empty(list))
     if (this.#selected('candidates')) {
       reads.push(this.candidateDetail(), ...FILE_KINDS.map(({ kind }) => this.candidateFile(kind)))
     }
