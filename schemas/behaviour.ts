@@ -104,7 +104,13 @@ export const behaviourProperties = {
     type: 'string',
     enum: ['mirror', 'ok'],
     default: 'mirror',
-    description: "HTTP status of 404 and 412 JSON errors: the body's status, or 200",
+    description: "HTTP status of 404 JSON errors: the body's status, or 200",
+  },
+  preconditionHttpStatus: {
+    type: 'integer',
+    enum: [412, 200, 400, 422],
+    default: 412,
+    description: 'HTTP status line of a JSON error whose body says status 412 (an invalid posted field, a malformed since): 412, 200, 400 or 422',
   },
   timesheetContentType: {
     type: 'string',

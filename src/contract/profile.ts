@@ -8,7 +8,7 @@
 // does not allow is listed in NOT_OBSERVABLE, the one place that says so, with why.
 import type { Minimal } from '@tapjs/core'
 import { isDeepStrictEqual } from 'node:util'
-import { EXTRA_FIELD_RECORDS } from '../../schemas/behaviour.js'
+import { behaviourProperties, EXTRA_FIELD_RECORDS } from '../../schemas/behaviour.js'
 import { PROFILE_KIND, PROFILE_POINTS, type ProfilePointName } from '../../schemas/profile.js'
 import { MONTH_NAMES, MONTH_SHORT_NAMES } from '../../schemas/values.js'
 import { parseProfile, type LoadedProfile } from '../profile/profile.js'
@@ -235,13 +235,26 @@ const downloadType = (pattern: RegExp, what: string) => (e: Evidence): Reading =
   return directly(got, type)
 }
 
-/** An error answer's JSON body that says 404 or 412, with the HTTP status it came with. */
+/** A JSON error whose body says 404, with the HTTP status it came with (a 412's is preconditionHttpStatus). */
 function errorHttpStatus(e: Evidence): Reading {
-  const got = e.all().find((g) => isRec(g.answer.json) && (meant(g.answer) === 404 || meant(g.answer) === 412))
-  if (!got) return notSeen('no answer was a 404 or 412 JSON error')
-  if (got.answer.status === meant(got.answer)) return directly(got, 'mirror')
+  const got = e.all().find((g) => isRec(g.answer.json) && meant(g.answer) === 404)
+  if (!got) return notSeen('no answer was a 404 JSON error')
+  if (got.answer.status === 404) return directly(got, 'mirror')
   if (got.answer.status === 200) return directly(got, 'ok')
-  return seenOther(`HTTP ${got.answer.status}`, `a JSON error saying ${meant(got.answer)} came with HTTP ${got.answer.status}`)
+  return seenOther(`HTTP ${got.answer.status}`, `a JSON error saying 404 came with HTTP ${got.answer.status}`)
+}
+
+/** The HTTP status line of every JSON error whose body says 412 (a malformed since, the invalid add): one status, or mixed. */
+function preconditionHttpStatus(e: Evidence): Reading {
+  const found = e.all().filter((g) => isRec(g.answer.json) && meant(g.answer) === 412)
+  const [first] = found
+  if (!first) return notSeen('no answer was a JSON error saying 412 (a malformed since refused, or --writes for the invalid add)')
+  const statuses = [...new Set(found.map((g) => g.answer.status))]
+  if (statuses.length > 1) return seenOther('mixed', `JSON errors saying 412 came with HTTP ${statuses.join(' and ')}`)
+  if (!(behaviourProperties.preconditionHttpStatus.enum as readonly number[]).includes(first.answer.status)) {
+    return seenOther(`HTTP ${first.answer.status}`, `a JSON error saying 412 came with HTTP ${first.answer.status}`)
+  }
+  return directly(first, first.answer.status)
 }
 
 const unknownIds = (e: Evidence) => {
@@ -489,6 +502,7 @@ export const RECORDERS: { readonly [P in ProfilePointName]: (e: Evidence) => Rea
   rateLimitCounts: () => notSeen(NOT_OBSERVABLE.rateLimitCounts as string),
   unknownJobFields: () => notSeen(NOT_OBSERVABLE.unknownJobFields as string),
   errorHttpStatus,
+  preconditionHttpStatus,
   timesheetContentType: downloadType(/^\/candidates\/(timesheet|timesheets\/download)\/[0-9]+$/, 'timesheet'),
   resumeContentType: downloadType(/^\/candidates\/resume\/[0-9]+$/, 'resume'),
   documentContentType: downloadType(/^\/candidates\/document\/[0-9]+$/, 'document'),

@@ -39,7 +39,7 @@ const DESCRIPTION = [
   'credential. Each operation lists every status the fake answers with; errors are JSON `{status, message}` with',
   '`status` equal to the HTTP status. A `Prefer: code=NNN` header asks for one of the statuses an operation lists.',
   'Where the spec is silent, docs/behaviour.md says what the fake chose and which knob changes it (e.g.',
-  '`errorHttpStatus: ok` sends 404 and 412 bodies with HTTP 200).',
+  '`errorHttpStatus: ok` sends 404 bodies with HTTP 200).',
 ].join(' ')
 
 /**
@@ -322,9 +322,10 @@ export function checkResponses(app: FastifyInstance, report: ResponseCheck, vali
       } catch {
         return [`the body is not JSON: ${text.slice(0, 200)}`]
       }
-      // errorHttpStatus "ok" sends 404 and 412 bodies with HTTP 200: the body's status is the documented one
+      // errorHttpStatus "ok" sends 404 bodies with HTTP 200, preconditionHttpStatus 412 bodies with its own: the body's status is the documented one
       const said = (body as { status?: unknown })?.status
-      if (status === 200 && behaviour.errorHttpStatus === 'ok' && (said === 404 || said === 412)) status = said
+      if (status === 200 && behaviour.errorHttpStatus === 'ok' && said === 404) status = said
+      if (said === 412 && status === behaviour.preconditionHttpStatus) status = said
       // an auth refusal sent as 403 says 403 in its body too
       if (status !== reply.statusCode && said === reply.statusCode) body = { ...(body as object), status }
     }

@@ -21,6 +21,7 @@ export const NON_DEFAULT_VALUES: { readonly [K in ProfilePointName]: unknown } =
   rateLimitCounts: 'success',
   unknownJobFields: 'ignore',
   errorHttpStatus: 'ok',
+  preconditionHttpStatus: 200,
   timesheetContentType: 'application/vnd.timesheet-octet-stream',
   resumeContentType: 'application/pdf',
   documentContentType: 'application/msword',

@@ -51,6 +51,7 @@ const PROBES: Record<ProfilePointName, Probe> = {
     expected: 200,
   },
   errorHttpStatus: { look: async (app) => (await call(app, '/api/v1/candidates/details/99999')).status, expected: 200 },
+  preconditionHttpStatus: { look: async (app) => (await call(app, '/api/v1/candidates/list?since=yesterday')).status, expected: 200 },
   timesheetContentType: { look: async (app) => (await call(app, '/api/v1/candidates/timesheet/1')).headers['content-type'], expected: 'application/vnd.timesheet-octet-stream' },
   resumeContentType: { look: async (app) => (await call(app, await hrefOf(app, 'resumes'))).headers['content-type'], expected: 'application/pdf' },
   documentContentType: { look: async (app) => (await call(app, await hrefOf(app, 'documents'))).headers['content-type'], expected: 'application/msword' },

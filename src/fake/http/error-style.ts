@@ -1,5 +1,5 @@
-// How this board sends its errors, from its behaviour knobs: the HTTP status of 404 and
-// 412 bodies (errorHttpStatus), the body type of unknown ids, 429s and auth refusals,
+// How this board sends its errors, from its behaviour knobs: the HTTP status of 404
+// bodies (errorHttpStatus) and of 412 bodies (preconditionHttpStatus), the body type of unknown ids, 429s and auth refusals,
 // and the status and challenge of an auth refusal. errors.ts sends what this decides.
 // The app's error answers go through it: its error handler, the 404 of paths no route
 // answers, and framework errors met before routing; what Node's parser refuses is
@@ -29,7 +29,9 @@ export function errorPolicy(board: Board): ErrorPolicy {
       case 'RATE_LIMITED':
         return { ...plain, body: behaviour.rateLimitBody }
       default: {
-        const httpStatus = behaviour.errorHttpStatus === 'ok' && (answer.status === 404 || answer.status === 412) ? 200 : answer.status
+        // a 404's status line follows errorHttpStatus, a 412's preconditionHttpStatus: deployments choose each apart
+        const httpStatus =
+          answer.status === 404 && behaviour.errorHttpStatus === 'ok' ? 200 : answer.status === 412 ? behaviour.preconditionHttpStatus : answer.status
         return { ...plain, httpStatus, body: answer.code === 'NOT_FOUND' ? behaviour.notFoundBody : 'json' }
       }
     }

@@ -47,7 +47,7 @@ t.test('answers 412 naming the id when it is not a positive integer', async (t) 
 })
 
 t.test('can answer 404 and 412 with HTTP 200 when told to', async (t) => {
-  const app = await board(t, { errorHttpStatus: 'ok' })
+  const app = await board(t, { errorHttpStatus: 'ok', preconditionHttpStatus: 200 })
   const missing = await call(app, '/api/v1/candidates/details/9999')
   t.equal(missing.status, 200)
   t.equal(missing.body.status, 404)
@@ -55,4 +55,12 @@ t.test('can answer 404 and 412 with HTTP 200 when told to', async (t) => {
   t.equal(bad.status, 200)
   t.equal(bad.body.status, 412)
   t.equal((await app.inject('/api/v1/candidates/details/1')).statusCode, 401, '401 stays 401')
+})
+
+t.test("a 412's status line is chosen apart from a 404's", async (t) => {
+  const app = await board(t, { errorHttpStatus: 'ok', preconditionHttpStatus: 400 })
+  t.equal((await call(app, '/api/v1/candidates/details/9999')).status, 200, 'the 404 comes with HTTP 200')
+  const bad = await call(app, '/api/v1/candidates/details/abc')
+  t.equal(bad.status, 400, 'the 412 comes with HTTP 400')
+  t.equal(bad.body.status, 412, 'its body says 412')
 })

@@ -1,0 +1,67 @@
+// The spec-silent points issue 27 added to the profile, each from both sides of the
+// loop: `contract --write-profile` on a deployment records it, `contract --profile` of
+// that file fails a deployment that now answers otherwise (naming the point), and passes
+// the same deployment. The deployments are the fake behind the test proxy, moved by the
+// point's own knob (so the fake honours it) or by the proxy where the fake cannot.
+import { join } from 'node:path'
+import t, { type Test } from 'tap'
+import type { ProfilePointName } from '../../schemas/profile.js'
+import type { BuildOptions } from '../../src/fake/app.js'
+import { loadProfile } from '../../src/profile/profile.js'
+import { board, contract, type Breakage } from '../contract/helpers.js'
+
+const held = (file: string, point: ProfilePointName) =>
+  (loadProfile(file).points as Record<string, { value?: unknown; seen: string; note?: string } | undefined>)[point]
+
+const sentence = (point: ProfilePointName) => `profile: ${point} is as the profile records it`
+
+interface Twin {
+  point: ProfilePointName
+  /** The groups the runs need to see the point. */
+  only: string
+  /** What the first deployment records, and the fake's options for it. */
+  recorded: unknown
+  options?: BuildOptions
+  /** The deployment that answers otherwise: the fake's options, or a breakage. */
+  moved: { options?: BuildOptions; breakage?: Breakage }
+  /** What the failure names as the deployment's answer now. */
+  now: RegExp
+}
+
+async function twins(t: Test, twin: Twin): Promise<void> {
+  const file = join(t.testdir(), 'profile.json')
+  const first = await board(t, {}, { rateLimitWindow: 0, ...twin.options })
+  const write = await contract({ baseUrl: first.url, only: twin.only, rateLimitWindow: 0, writeProfile: file })
+  t.equal(write.exitCode, 0, write.reason ?? 'the recording run exits 0')
+  t.same(held(file, twin.point)?.value, twin.recorded, `${twin.point} is recorded: ${JSON.stringify(held(file, twin.point))}`)
+
+  const same = await board(t, {}, { rateLimitWindow: 0, ...twin.options })
+  const pass = await contract({ baseUrl: same.url, only: twin.only, rateLimitWindow: 0, profile: file })
+  t.same(pass.failed(), [], 'the same deployment fails no check')
+  t.equal(pass.exitCode, 0, pass.reason ?? 'and exits 0')
+  t.equal(pass.check('profile', `${twin.point} is as the profile records it`)?.status, 'pass', 'the point is checked and passes')
+
+  const moved = await board(t, twin.moved.breakage ?? {}, { rateLimitWindow: 0, ...twin.options, ...twin.moved.options })
+  const fail = await contract({ baseUrl: moved.url, only: twin.only, rateLimitWindow: 0, profile: file })
+  t.equal(fail.exitCode, 1, 'a deployment that moved fails')
+  t.same(fail.failed(), [sentence(twin.point)], 'on that point alone')
+  t.match(fail.check('profile', `${twin.point} is as the profile records it`)?.failures, [twin.now])
+}
+
+t.test("the HTTP status line of a 412 body: recorded, and another one later fails", async (t) => {
+  await twins(t, {
+    point: 'preconditionHttpStatus',
+    only: 'candidates',
+    recorded: 412,
+    moved: { options: { preconditionHttpStatus: 200 } },
+    now: /^profile: preconditionHttpStatus 412 \(GET .*since=not-a-time.*\); deployment now answers 200 \(GET /,
+  })
+})
+
+t.test('a 404 and a 412 are recorded apart: a 404 with HTTP 200 beside a 412 with HTTP 412', async (t) => {
+  const file = join(t.testdir(), 'profile.json')
+  const first = await board(t, {}, { rateLimitWindow: 0, errorHttpStatus: 'ok' })
+  await contract({ baseUrl: first.url, only: 'candidates', rateLimitWindow: 0, writeProfile: file })
+  t.equal(held(file, 'errorHttpStatus')?.value, 'ok', 'the 404 came with HTTP 200')
+  t.equal(held(file, 'preconditionHttpStatus')?.value, 412, 'the 412 with HTTP 412')
+})
