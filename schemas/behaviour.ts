@@ -10,6 +10,7 @@ import { application } from './application.js'
 import { candidate } from './candidate.js'
 import { marketingRecord } from './marketing.js'
 import { timesheet } from './timesheet.js'
+import { METRIC_LABELS } from './values.js'
 
 /** How an error answer's body is sent: the `{status, message}` JSON, the message as text/plain, or no body. */
 export const ERROR_BODY_TYPES = ['json', 'text', 'empty'] as const
@@ -200,6 +201,15 @@ export const behaviourProperties = {
     pattern: '^(?!Revoked$)[^\\u0000-\\u001f]{1,100}$',
     default: 'Approved',
     description: "The action word of a marketing record (and a candidate's consent value) that approves: the spec shows Revoked only",
+  },
+  extraMetricLabels: {
+    type: 'array',
+    maxItems: 20,
+    uniqueItems: true,
+    // a label the spec names is no extra one
+    items: { type: 'string', pattern: '^[^\\u0000-\\u001f]{1,100}$', not: { enum: METRIC_LABELS } },
+    default: [],
+    description: 'Labels metrics/list answers beyond the ten the spec names, after them, each with months of its own',
   },
 } as const satisfies Record<string, JSONSchema>
 

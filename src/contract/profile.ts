@@ -10,7 +10,7 @@ import type { Minimal } from '@tapjs/core'
 import { isDeepStrictEqual } from 'node:util'
 import { behaviourProperties, EXTRA_FIELD_RECORDS } from '../../schemas/behaviour.js'
 import { PROFILE_KIND, PROFILE_POINTS, type ProfilePointName } from '../../schemas/profile.js'
-import { MONTH_NAMES, MONTH_SHORT_NAMES } from '../../schemas/values.js'
+import { METRIC_LABELS, MONTH_NAMES, MONTH_SHORT_NAMES } from '../../schemas/values.js'
 import { parseProfile, type LoadedProfile } from '../profile/profile.js'
 import { createFaker, hash32 } from '../core/random.js'
 import { drawFrom, sameShape } from '../core/shape.js'
@@ -493,6 +493,18 @@ function marketingApprovalAction(e: Evidence): Reading {
   return directly(first[1].got, first[0], `${first[1].n} ${from} approve with it`)
 }
 
+/** The labels metrics/list answered beyond the ten the spec names, in the order they came (none: an empty list). */
+function extraMetricLabels(e: Evidence): Reading {
+  const got = e.on('/metrics/list', (g) => Array.isArray(rec(g.answer.json).metrics))[0]
+  if (!got) return notSeen(e.ctx.settings.groups.includes('metrics') ? 'metrics/list was not answered with a metrics array' : 'the metrics group did not run', e.missed('/metrics/list'))
+  const labels = recs(rec(got.answer.json).metrics).map((m) => m.label)
+  const extra = [...new Set(labels.filter((label) => !(METRIC_LABELS as readonly unknown[]).includes(label)))]
+  const schema = behaviourProperties.extraMetricLabels
+  const fit = (label: unknown) => typeof label === 'string' && new RegExp(schema.items.pattern).test(label)
+  if (extra.length > schema.maxItems || !extra.every(fit)) return seenOther(`${extra.length} other labels`, `metrics/list answered labels a profile cannot hold: ${extra.slice(0, 5).map((l) => JSON.stringify(l)).join(', ')}`)
+  return directly(got, extra, extra.length === 0 ? 'the ten labels the spec names and no other' : undefined)
+}
+
 /** Every point's recorder: the schema's points, each read from the answers in hand. */
 export const RECORDERS: { readonly [P in ProfilePointName]: (e: Evidence) => Reading } = {
   lastPageNextPage,
@@ -519,6 +531,7 @@ export const RECORDERS: { readonly [P in ProfilePointName]: (e: Evidence) => Rea
   extraFields,
   guestApplicants,
   marketingApprovalAction,
+  extraMetricLabels,
   pageSize,
   rateLimitWindow,
 }
@@ -554,6 +567,8 @@ const GUEST_SHARE_TOLERANCE = 0.1
 /** Whether two values of a point say the same. */
 export function sameValue(point: ProfilePointName, a: unknown, b: unknown): boolean {
   if (point === 'guestApplicants' && typeof a === 'number' && typeof b === 'number') return (a === 0) === (b === 0) && Math.abs(a - b) <= GUEST_SHARE_TOLERANCE + 1e-9
+  // a set of labels: the order they come in is no choice the profile pins
+  if (point === 'extraMetricLabels' && Array.isArray(a) && Array.isArray(b)) return isDeepStrictEqual([...a].sort(), [...b].sort())
   return point === 'extraFields' ? isDeepStrictEqual(structure(a), structure(b)) : isDeepStrictEqual(a, b)
 }
 
@@ -563,6 +578,7 @@ export function show(point: ProfilePointName, value: unknown): string {
     const fields = Object.entries(structure(value)).flatMap(([kind, names]) => Object.entries(names).map(([name, type]) => `${kind}.${name} ${String(type)}`))
     return fields.length === 0 ? 'no extra fields' : fields.join(', ')
   }
+  if (point === 'extraMetricLabels' && Array.isArray(value)) return value.length === 0 ? 'no label beyond the spec\'s ten' : `labels beyond the spec's ten: ${value.map((l) => JSON.stringify(l)).join(', ')}`
   return typeof value === 'string' ? value : JSON.stringify(value)
 }
 

@@ -82,12 +82,12 @@ export function schemaOptions(schema: { properties: object }): Option[] {
     const option =
       property.type === 'boolean'
         ? new Option(`${flag} [on|off]`, description).argParser(parseSwitch)
-        : new Option(`${flag} <${property.type === 'integer' || property.type === 'number' ? 'n' : property.type === 'object' ? 'json' : 'value'}>`, description)
+        : new Option(`${flag} <${property.type === 'integer' || property.type === 'number' ? 'n' : property.type === 'object' || property.type === 'array' ? 'json' : 'value'}>`, description)
     if (property.enum) option.choices(property.enum.map(String))
     // set after choices, which replaces the parser: an integer enum (--auth-status) still arrives as a number
     if (property.type === 'integer') option.argParser(parseInteger)
     if (property.type === 'number') option.argParser(parseNumber)
-    if (property.type === 'object') option.argParser(parseJson)
+    if (property.type === 'object' || property.type === 'array') option.argParser(parseJson)
     return option
   })
 }

@@ -38,6 +38,7 @@ export const NON_DEFAULT_VALUES: { readonly [K in ProfilePointName]: unknown } =
   extraFields: EXTRA_FIELDS,
   guestApplicants: 0.5,
   marketingApprovalAction: 'Granted',
+  extraMetricLabels: ['Video interviews', 'Referrals'],
   pageSize: 7,
   rateLimitWindow: 60,
 }

@@ -144,6 +144,14 @@ const PROBES: Record<ProfilePointName, Probe> = {
     look: async (app) => [...new Set((await call(app, '/api/v1/marketing/list')).body.data.map((m: { action: string }) => m.action).filter((a: string) => a !== 'Revoked'))].join(),
     expected: 'Granted',
   },
+  extraMetricLabels: {
+    // the labels after the spec's ten, each with months newest first that add up to its total
+    look: async (app) =>
+      (await call(app, '/api/v1/metrics/list')).body.metrics
+        .slice(10)
+        .map((m: { label: string; total: number; aggregations: Array<{ total: number }> }) => [m.label, m.aggregations.reduce((sum, a) => sum + a.total, 0) === m.total]),
+    expected: [['Video interviews', true], ['Referrals', true]],
+  },
   pageSize: { look: async (app) => (await call(app, '/api/v1/candidates/list')).body.data.length, expected: 7 },
   rateLimitWindow: {
     setup: { rateLimitWindow: undefined },

@@ -65,3 +65,30 @@ t.test('a 404 and a 412 are recorded apart: a 404 with HTTP 200 beside a 412 wit
   t.equal(held(file, 'errorHttpStatus')?.value, 'ok', 'the 404 came with HTTP 200')
   t.equal(held(file, 'preconditionHttpStatus')?.value, 412, 'the 412 with HTTP 412')
 })
+
+t.test('the set of metric labels: an 11th label is recorded, and losing it later fails', async (t) => {
+  await twins(t, {
+    point: 'extraMetricLabels',
+    only: 'metrics',
+    recorded: ['Video interviews', 'Referrals'],
+    options: { extraMetricLabels: ['Video interviews', 'Referrals'] },
+    moved: { options: { extraMetricLabels: ['Referrals'] } },
+    now: /^profile: extraMetricLabels labels beyond the spec's ten: "Video interviews", "Referrals" \(GET \/api\/v1\/metrics\/list.*\); deployment now answers labels beyond the spec's ten: "Referrals"/,
+  })
+})
+
+t.test('the set of metric labels: a deployment that gains a label after a profile of the ten fails; in another order they are the same set', async (t) => {
+  await twins(t, {
+    point: 'extraMetricLabels',
+    only: 'metrics',
+    recorded: [],
+    moved: { options: { extraMetricLabels: ['Referrals'] } },
+    now: /deployment now answers labels beyond the spec's ten: "Referrals"/,
+  })
+  const file = join(t.testdir(), 'labels.json')
+  const first = await board(t, {}, { rateLimitWindow: 0, extraMetricLabels: ['Referrals', 'Video interviews'] })
+  await contract({ baseUrl: first.url, only: 'metrics', rateLimitWindow: 0, writeProfile: file })
+  const reordered = await board(t, {}, { rateLimitWindow: 0, extraMetricLabels: ['Video interviews', 'Referrals'] })
+  const run = await contract({ baseUrl: reordered.url, only: 'metrics', rateLimitWindow: 0, profile: file })
+  t.equal(run.exitCode, 0, run.reason ?? 'the same labels in another order pass')
+})

@@ -3,6 +3,7 @@
 // (or the months of history a scenario gives it) to the current month, newest first,
 // with 0 for months without activity.
 import { METRIC_LABELS } from '../../../schemas/values.js'
+import { hash32, Prng } from '../../core/random.js'
 import { monthName, shiftMonth, styledMonth } from '../../core/time.js'
 import type { Metric, MetricsState } from '../../core/types.js'
 
@@ -17,6 +18,30 @@ export const COUNTED_METRICS = {
   optIns: 'Consent opt-ins',
   optOuts: 'Consent opt-outs',
 } as const satisfies Record<string, MetricLabel>
+
+/** How many months a label the spec does not name covers (the spec: "The number of months per metric differs"). */
+const EXTRA_METRIC_MONTHS = 6
+
+/**
+ * The metrics of labels the spec does not name (behaviour.extraMetricLabels), as a
+ * deployment that answers more may: each with its months up to `now`, newest first, its
+ * totals drawn from the board's seed and the label, so the same board answers the same.
+ */
+export function extraMetrics(labels: readonly string[], now: string, seed: number, style: 'long' | 'short' = 'long'): Metric[] {
+  return labels.map((label) => {
+    const prng = new Prng(hash32(seed, 'extra metric', label))
+    const aggregations: Metric['aggregations'] = []
+    let total = 0
+    for (let i = 0; i < EXTRA_METRIC_MONTHS; i++) {
+      const key = shiftMonth(now, -i)
+      const count = prng.int(0, 40)
+      total += count
+      aggregations.push({ year: key.slice(0, 4), month: styledMonth(monthName(key), style), total: count })
+    }
+    // the Metric type knows the spec's labels only; a deployment's own label is what this knob adds
+    return { label: label as MetricLabel, total, aggregations }
+  })
+}
 
 export class Metrics {
   readonly #counts = new Map<MetricLabel, Map<string, number>>()

@@ -46,7 +46,7 @@ import { finishRecord } from './maker.js'
 import { Owners } from './owners.js'
 import { DEFAULT_ORIGIN, links as makeLinks, type FileKind, type Links } from './links.js'
 import { RELATION_LIST, type BoardRecords, type CollectionName } from './relation-table.js'
-import { Metrics } from './metrics.js'
+import { extraMetrics, Metrics } from './metrics.js'
 import type { BoardParts } from './parts.js'
 
 export type { Page }
@@ -565,7 +565,8 @@ export class Store implements BoardParts {
     const revision = this.revision
     const memo = this.#metricsMemo
     if (memo?.revision === revision && memo.month === month && memo.metrics === this.metrics) return memo.answer
-    const answer = this.metrics.answer(month, this.scenario.behaviour.monthNames)
+    const { monthNames, extraMetricLabels } = this.scenario.behaviour
+    const answer = [...this.metrics.answer(month, monthNames), ...extraMetrics(extraMetricLabels, month, this.scenario.seed, monthNames)]
     this.#metricsMemo = { revision, month, metrics: this.metrics, answer }
     return answer
   }
