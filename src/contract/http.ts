@@ -16,6 +16,7 @@ import type { KitClock } from './clock.js'
 import { ledgerKey, type Ledger } from './ledger.js'
 import { redactor, type Redactor } from './redact.js'
 import type { ContractSettings } from './settings.js'
+import { delaySeconds, lenientJson, wireProblems, type WireProblem } from './wire.js'
 
 export { API_PREFIX }
 
@@ -32,8 +33,14 @@ export interface Answer {
   readonly bytes: Buffer
   /** Why the body ended early (the connection closed before Content-Length bytes came), if it did. */
   readonly truncated: string | undefined
-  /** The body parsed as JSON, or undefined when it is not JSON; as it came (the checks read it). */
+  /**
+   * The body parsed as JSON, leniently (decoded as UTF-8 whatever it is, a byte-order
+   * mark let go, the first value taken when another follows), or undefined when it holds
+   * none; as it came (the checks read it). What the bytes break is in `wire`.
+   */
   readonly json: unknown
+  /** What the bytes and headers break of RFC 8259 and the header grammars (wire.ts), found once when the answer came. */
+  readonly wire: readonly WireProblem[]
   /** The body as text, as it came (the checks read it). */
   readonly text: string
   /** The start of the body as text with the run's secrets redacted: what a message may quote (excerpt). */
@@ -92,26 +99,13 @@ function basic(username: string, password: string): string {
   return `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`
 }
 
-/** Whole seconds of a Retry-after header, or undefined when it holds none (HTTP dates are not what the spec says). */
-export function retryAfterSeconds(value: string | undefined): number | undefined {
-  if (value === undefined || !/^\s*[0-9]+\s*$/.test(value)) return undefined
-  return Number(value.trim())
-}
+/** Whole seconds of a Retry-after header (delay-seconds), or undefined when it holds none (HTTP dates are not what the spec says). */
+export const retryAfterSeconds = delaySeconds
 
 function describeNetworkError(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause
   if (cause?.code) return `${cause.code}${cause.message && !cause.message.includes(cause.code) ? ` (${cause.message})` : ''}`
   return cause?.message ?? (error as Error).message ?? String(error)
-}
-
-function parseJson(bytes: Buffer): unknown {
-  const text = bytes.toString('utf8').trim()
-  if (!text.startsWith('{') && !text.startsWith('[')) return undefined
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return undefined
-  }
 }
 
 /** A few requests at a time: quick against a fake, polite against a real service; fewer after a burst limiter's 429. */
@@ -261,6 +255,16 @@ export class Client {
     for (const [key, value] of Object.entries(query)) if (value !== undefined) search.set(key, String(value))
     const text = search.toString()
     return `${this.baseUrl}${API_PREFIX}${path}${text === '' ? '' : `?${text}`}`
+  }
+
+  /** The path of a URL under the API root (`/candidates/list`), or undefined when it is not under it. */
+  apiPath(url: string): string | undefined {
+    try {
+      const [root, { origin, pathname }] = [new URL(this.api('')), new URL(url)]
+      return origin === root.origin && pathname.startsWith(root.pathname) ? pathname.slice(root.pathname.length) : undefined
+    } catch {
+      return undefined
+    }
   }
 
   /** Whether a URL is on the base URL's origin: the only place the kit sends credentials. */
@@ -520,16 +524,20 @@ export class Client {
     }
     const bytes = Buffer.concat(chunks)
     const text = bytes.toString('utf8')
+    const status = response.status
+    const received = Object.fromEntries(response.headers)
     // the checks read what came; only the quote is redacted, before anything cuts it
     return {
       kind: 'answer',
       method,
       url,
-      status: response.status,
-      headers: Object.fromEntries(response.headers),
+      status,
+      headers: received,
       bytes,
       truncated,
-      json: parseJson(bytes),
+      json: lenientJson(bytes),
+      // every answer is held to the wire's rules once, here, before any check reads it
+      wire: wireProblems({ status, headers: received, bytes, truncated }, this.apiPath(url)),
       text,
       shown: this.#redact.text(text.slice(0, SHOWN_BYTES)),
     }

@@ -16,6 +16,7 @@ import { marketingGroup } from './groups/marketing.js'
 import { metricsGroup } from './groups/metrics.js'
 import { rateLimitGroup } from './groups/rate-limit.js'
 import { timesheetsGroup } from './groups/timesheets.js'
+import { wireGroup } from './groups/wire.js'
 import { profileGroup } from './profile.js'
 import { citationOf } from './rules.js'
 import type { Group } from './settings.js'
@@ -116,6 +117,8 @@ export async function runSuite(ctx: RunContext, found: () => FieldLists | undefi
   })
   const ended = new Promise<void>((resolve) => root.on('end', () => resolve()))
   for (const [group, register] of REGISTER) if (ctx.settings.groups.includes(group)) register(root, ctx, found)
+  // after every group: each answer the run got is held to the wire's rules (RFC 8259, the header grammars)
+  wireGroup(root, ctx)
   // last: the profile's points are read from what every group before got
   if (ctx.profile) profileGroup(root, ctx, ctx.profile)
   root.end()

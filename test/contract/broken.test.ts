@@ -243,9 +243,9 @@ const VARIANTS: Variant[] = [
     deviation: 'a JSON answer that says Content-Type text/html',
     breakage: changeAnswer(/^\/marketing\/list$/, (r) => ({ ...r, headers: { ...r.headers, 'content-type': 'text/html; charset=utf-8' } })),
     flags: { only: 'marketing' },
-    endpoint: 'marketing/list',
-    check: 'the first page fits the marketing record list schema',
-    says: /Content-Type text\/html; charset=utf-8, expected application\/json/,
+    endpoint: 'every answer',
+    check: 'each JSON answer says Content-Type application/json',
+    says: /GET \/marketing\/list.*Content-Type "text\/html; charset=utf-8", not application\/json/,
   },
   {
     deviation: "a candidate's sector_disciplines value in another casing",

@@ -10,7 +10,7 @@ import type { RunContext } from '../context.js'
 import type { Client } from '../http.js'
 import type { ListDef, SinceField } from '../lists.js'
 import { MALFORMED_SINCE, pageOrSkip } from '../plan.js'
-import { describeLink, int, isRec, pageOf, str, type Page, type Rec } from '../records.js'
+import { describeLink, int, isRec, pageOf, recs, str, type Page, type Rec } from '../records.js'
 
 export interface LinkExpectation {
   path: string
@@ -375,6 +375,34 @@ export function listChecks(t: Minimal, ctx: RunContext, list: ListDef): void {
     if (match) return a.pass(`total ${String(total)} is the ${match.count} records at or after ${at} by ${match.field}${total !== match.count ? `, and ${(total as number) - match.count} that arrived during the run` : ''}`)
     if (total !== undefined && arrived.growth > 0 && countable.some((c) => total > c.count)) throw undecidable(`total with since is ${total}, more than the records fetched at or after ${at}, and total grew by ${arrived.growth} between the pages`)
     a.fail(`total with since ${at} is ${JSON.stringify(answer.total)}, expected ${countable.map((c) => `${c.count} (the records fetched at or after it by ${c.field})`).join(' or ')}: since is read off by some minutes or more`)
+  })
+
+  check(t, 'the answer with no records (since after the newest) fits the schema, data an empty array and total 0', async (a) => {
+    const answer = need(await plan.empty(list))
+    const since = `${sinceOf(answer.url)}:00`
+    const body = isRec(answer.json) ? answer.json : undefined
+    const array = answer.status === 200 && Array.isArray(body?.data)
+    const records = array ? recs(body?.data) : []
+    // decided before any assertion: a check that cannot be made asserts nothing
+    let before: Rec[] = []
+    if (records.length > 0) {
+      const arrived = await arrivals(ctx, list)
+      const olderThanSince = (r: Rec) => list.sinceFields.every((field) => {
+        const value = str(r[field])
+        return value !== undefined && isTimestamp(value) && value < since
+      })
+      before = records.filter((r) => !arrived.arrived(r) && olderThanSince(r))
+      // records at or after a day past the newest time seen (a clock far ahead), or that arrived during the run: not an empty answer
+      if (before.length === 0) throw new Skip(`it holds ${records.length} records at or after ${since} or that arrived during the run: not an answer with no records`)
+    } else if (array && body?.total !== 0 && (await arrivals(ctx, list)).live) {
+      throw undecidable(`total with since ${since} is ${JSON.stringify(body?.total)} and data holds no record`)
+    }
+    if (!a.ok(answer.status === 200, 'answers HTTP 200', `${where(answer.url)} answered HTTP ${answer.status}, not 200 with no records`)) return
+    if (!body) return a.fail(`${where(answer.url)} answered a body that is not a JSON object`)
+    if (before.length > 0) return a.fail(`the answer with since ${since} holds ${before.length} records before it, e.g. ${list.identity(before[0] as Rec)}`)
+    a.ok(Array.isArray(body.data), 'data is an array', `data is ${JSON.stringify(body.data) ?? 'absent'}, not an array: an answer with no records still carries data (array)`)
+    ctx.fits(a, list.schema, answer, list.endpoint, `the answer with since ${since}`)
+    a.ok(body.total === 0, 'total is 0', `total is ${JSON.stringify(body.total) ?? 'absent'}, not 0, though data holds no record`)
   })
 
   check(t, 'next_page of the answer with since carries since and page', async (a) => {
