@@ -1,0 +1,257 @@
+// Every answer checked as bytes (issue 27, item 2): each wire rule (RFC 8259's JSON, a
+// JSON Content-Type, the grammar of each header the spec names, data an array in an
+// answer with no records, file lists arrays when empty) has a deployment that breaks it
+// and fails exactly that check, the rest of the run going on, and a legal twin that
+// passes: escaped slashes, an added field, keys in any order, %20 in next_page, a
+// charset parameter, newlines around the JSON, Attachment capitalised, an account with
+// no marketing records. A shape the deployment answers with something unparsable fails
+// that shape's checks only; one it drops the connection on is an outage (exit 3).
+import t from 'tap'
+import { WIRE_ENDPOINT } from '../../src/contract/groups/wire.js'
+import { contentLengthProblem, delaySeconds, jsonBodyProblems, lenientJson, parseDisposition } from '../../src/contract/wire.js'
+import { board, changeAnswer, contract, jsonReply, on, type Breakage, type Exchange, type Reply } from './helpers.js'
+
+const bytes = (text: string) => Buffer.from(text, 'utf8')
+const BOM = Buffer.from([0xef, 0xbb, 0xbf])
+const rules = (body: Buffer) => jsonBodyProblems(body).map((p) => p.rule)
+
+t.test('RFC 8259 read from the bytes: UTF-8, no byte-order mark, one value and only JSON whitespace after it', async (t) => {
+  t.same(rules(bytes('{"href":"http:\\/\\/board\\/api\\/v1","b":[1,2]}')), [], 'escaped slashes are JSON')
+  t.same(rules(bytes('\n{"a":1}\r\n')), [], 'space, tab, LF and CR around the value are JSON whitespace')
+  t.same(rules(bytes('{"name":"Zoë"}')), [], 'a character beyond ASCII, in UTF-8')
+  t.same(rules(Buffer.concat([BOM, bytes('{"a":1}')])), ['encoding'], 'a byte-order mark')
+  t.match(jsonBodyProblems(Buffer.from('{"name":"Zoë"}', 'latin1'))[0]?.message, /not valid UTF-8.*byte 11 \(0xEB\)/, 'Latin-1 bytes, named by their place')
+  t.match(jsonBodyProblems(bytes('{"a":1}{"a":2}'))[0], { rule: 'one-value', message: /a second JSON value/ }, 'two JSON values')
+  t.match(jsonBodyProblems(bytes('{"a":1}\n<!-- 3 ms -->'))[0], { rule: 'one-value', message: /text that is not JSON/ }, 'trailing garbage')
+  t.match(jsonBodyProblems(bytes('{"a":1}\u00a0'))[0], { rule: 'one-value', message: /U\+00A0/ }, 'a no-break space is not JSON whitespace')
+  t.match(jsonBodyProblems(bytes('\u2003{"a":1}'))[0], { rule: 'one-value', message: /starts with whitespace JSON does not allow \(U\+2003\)/ }, 'nor an em space before the value')
+  t.same(rules(bytes('')), ['one-value'], 'an empty body holds no value')
+  t.notMatch(jsonBodyProblems(bytes('<p>secret-token</p>'))[0]?.message, /secret-token/, 'no message quotes the body')
+})
+
+t.test('the JSON the other checks read stays lenient: one wire fault does not hide the answer', async (t) => {
+  t.same(lenientJson(Buffer.concat([BOM, bytes('{"a":1}')])), { a: 1 }, 'a byte-order mark is let go')
+  t.same(lenientJson(bytes('{"a":"}"}{"b":2}')), { a: '}' }, 'the first of two values, a bracket inside a string aside')
+  t.same(lenientJson(bytes('[1,2]<!-- debug -->')), [1, 2], 'the value before trailing garbage')
+  t.equal(lenientJson(bytes('<html></html>')), undefined, 'no JSON, nothing')
+})
+
+t.test('the header grammars: Retry-after delay-seconds, Content-Length, Content-Disposition', async (t) => {
+  t.equal(delaySeconds('900'), 900)
+  t.equal(delaySeconds('0'), 0, '0 is delay-seconds')
+  for (const value of ['15 minutes', 'Fri, 27 Nov 2026 10:00:00 GMT', '-1', '1.5', '']) t.equal(delaySeconds(value), undefined, `${JSON.stringify(value)} is not`)
+  const answer = (length: string | undefined, body = '{}', more: Record<string, string> = {}) => ({
+    status: 200,
+    headers: { ...(length === undefined ? {} : { 'content-length': length }), ...more },
+    bytes: bytes(body),
+    truncated: undefined,
+  })
+  t.equal(contentLengthProblem(answer('2')), undefined, 'the length of the body')
+  t.equal(contentLengthProblem(answer(undefined)), undefined, 'none sent (chunked)')
+  t.match(contentLengthProblem(answer('3')), /says 3 but 2 bytes came/)
+  t.match(contentLengthProblem(answer('2 bytes')), /not a number of bytes/)
+  t.equal(contentLengthProblem(answer('9', '{}', { 'content-encoding': 'gzip' })), undefined, 'a coded body is not compared')
+  const legal: Array<[string, string]> = [
+    ['attachment; filename="cv 2026.pdf"', 'cv 2026.pdf'],
+    ['Attachment; filename=cv.pdf', 'cv.pdf'],
+    ['ATTACHMENT;filename=cv.pdf', 'cv.pdf'],
+    [`attachment; filename="cv.pdf"; filename*=UTF-8''Zo%C3%AB.pdf`, 'Zoë.pdf'],
+    [`attachment; filename*=utf-8'en'a%20b.pdf`, 'a b.pdf'],
+    ['attachment; filename="a\\"b.pdf"', 'a"b.pdf'],
+  ]
+  for (const [header, filename] of legal) t.match(parseDisposition(header), { type: 'attachment', filename, problems: [] }, header)
+  t.match(parseDisposition('inline; filename=cv.pdf'), { type: 'inline', problems: [] }, 'inline is a disposition type, not attachment')
+  t.match(parseDisposition('attachment'), { type: 'attachment', filename: undefined }, 'no filename')
+  t.match(parseDisposition('attachment; filename=cv 2026.pdf').problems, [/needs quotes|where a ";"/], 'a space outside quotes')
+  t.match(parseDisposition('attachment; filename="a"; filename="b"').problems, [/given twice/])
+  t.match(parseDisposition('attachment; filename*="cv.pdf"').problems, [/not an ext-value/])
+})
+
+/** Rewrites the bytes (and headers) of the 200 JSON answers of some API paths. */
+const rewrite = (pattern: RegExp, change: (body: Buffer, reply: Reply, x: Exchange) => Partial<Reply>): Breakage => ({
+  reply: (x, r) => (on(x, pattern) && r.status === 200 && /json/.test(r.headers['content-type'] ?? '') ? { ...r, ...change(r.body, r, x) } : r),
+})
+
+const firstPage = (x: Exchange) => !x.url.includes('?')
+/** The fake's now (scenarios/default.json): every record is older. */
+const BOARD_NOW = '2026-11-22 09:30'
+/** The ask for the answer with no records: the only since after the board's now (the kit's other asks take a record's time). */
+const isEmptyAsk = (x: Exchange) => {
+  const since = new URL(x.url, 'http://board').searchParams.get('since')
+  return since !== null && /^\d{4}-\d\d-\d\d \d\d:\d\d$/.test(since) && since > BOARD_NOW
+}
+
+interface Broken {
+  deviation: string
+  breakage: Breakage
+  only: string
+  /** `endpoint: name` of the one check it fails. */
+  fails: string
+  says: RegExp
+}
+
+const WIRE = (name: string) => `${WIRE_ENDPOINT}: ${name}`
+const NO_RECORDS = 'marketing/list: the answer with no records (since after the newest) fits the schema, data an empty array and total 0'
+const DISPOSITION = 'applications/attachment/{id}: Content-Disposition is attachment with the listed filename'
+const marketingFirst = (change: (body: Buffer, reply: Reply) => Partial<Reply>) => rewrite(/^\/marketing\/list$/, (body, reply, x) => (firstPage(x) ? change(body, reply) : {}))
+const limitedOnce = (retryAfter: string): Breakage => {
+  let sent = false
+  return {
+    answer: (x) => {
+      if (sent || !on(x, /^\/candidates\/list$/) || !x.url.includes('page=2')) return undefined
+      sent = true
+      return jsonReply(429, { status: 429, message: 'Too many requests' }, { 'retry-after': retryAfter })
+    },
+  }
+}
+
+const BROKEN: Broken[] = [
+  { deviation: 'a byte-order mark before the JSON', breakage: marketingFirst((body) => ({ body: Buffer.concat([BOM, body]) })), only: 'marketing', fails: WIRE('each JSON body is UTF-8 without a byte-order mark'), says: /GET \/marketing\/list: .*byte-order mark/ },
+  {
+    deviation: 'Latin-1 bytes',
+    breakage: marketingFirst((body) => ({ body: Buffer.from(JSON.stringify({ ...JSON.parse(body.toString('utf8')), note: 'Zoë, Müller' }), 'latin1') })),
+    only: 'marketing',
+    fails: WIRE('each JSON body is UTF-8 without a byte-order mark'),
+    says: /GET \/marketing\/list: the body is not valid UTF-8/,
+  },
+  { deviation: 'two JSON values', breakage: marketingFirst((body) => ({ body: Buffer.concat([body, body]) })), only: 'marketing', fails: WIRE('each JSON body is exactly one JSON value, with nothing after it but JSON whitespace'), says: /a second JSON value/ },
+  { deviation: 'trailing garbage after the JSON', breakage: marketingFirst((body) => ({ body: Buffer.concat([body, bytes('\n<!-- served in 3 ms -->')]) })), only: 'marketing', fails: WIRE('each JSON body is exactly one JSON value, with nothing after it but JSON whitespace'), says: /text that is not JSON/ },
+  {
+    deviation: 'a JSON answer said to be text/html',
+    breakage: marketingFirst((_body, reply) => ({ headers: { ...reply.headers, 'content-type': 'text/html; charset=utf-8' } })),
+    only: 'marketing',
+    fails: WIRE('each JSON answer says Content-Type application/json'),
+    says: /GET \/marketing\/list: HTTP 200 says Content-Type "text\/html; charset=utf-8", not application\/json/,
+  },
+  {
+    deviation: 'a Content-Length that lies on a JSON answer',
+    breakage: marketingFirst((body, reply) => ({ headers: { ...reply.headers, 'content-length': String(body.length + 10) }, keepLength: true, cut: true })),
+    only: 'marketing',
+    fails: WIRE('each Content-Length is the number of bytes that came'),
+    says: /GET \/marketing\/list: Content-Length says \d+ but \d+ bytes came before the connection ended/,
+  },
+  { deviation: 'a 429 whose Retry-after says "15 minutes"', breakage: limitedOnce('15 minutes'), only: 'candidates', fails: WIRE('each 429 carries Retry-after as a number of seconds'), says: /Retry-after "15 minutes" is not a number/ },
+  { deviation: 'a 429 whose Retry-after is an HTTP-date', breakage: limitedOnce('Fri, 27 Nov 2026 10:00:00 GMT'), only: 'candidates', fails: WIRE('each 429 carries Retry-after as a number of seconds'), says: /is an HTTP-date, not the seconds to wait/ },
+  {
+    deviation: 'Content-Disposition: inline',
+    breakage: changeAnswer(/^\/applications\/attachment\/[0-9]+$/, (r) => ({ ...r, headers: { ...r.headers, 'content-disposition': String(r.headers['content-disposition']).replace(/^attachment/, 'inline') } })),
+    only: 'applications',
+    fails: DISPOSITION,
+    says: /is "inline; filename=.*", not attachment/,
+  },
+  { deviation: 'a Content-Disposition without a filename', breakage: changeAnswer(/^\/applications\/attachment\/[0-9]+$/, (r) => ({ ...r, headers: { ...r.headers, 'content-disposition': 'attachment' } })), only: 'applications', fails: DISPOSITION, says: /it names no filename/ },
+  {
+    deviation: 'a filename with a space outside quotes',
+    breakage: changeAnswer(/^\/applications\/attachment\/[0-9]+$/, (r) => ({ ...r, headers: { ...r.headers, 'content-disposition': 'attachment; filename=my cv.pdf' } })),
+    only: 'applications',
+    fails: DISPOSITION,
+    says: /not as RFC 6266 §4 writes it/,
+  },
+  {
+    deviation: 'data an object in an answer with no records',
+    breakage: rewrite(/^\/marketing\/list$/, (body, _r, x) => (isEmptyAsk(x) ? { body: bytes(JSON.stringify({ ...JSON.parse(body.toString('utf8')), data: {} })) } : {})),
+    only: 'marketing',
+    fails: NO_RECORDS,
+    says: /data is \{\}, not an array/,
+  },
+]
+
+for (const broken of BROKEN) {
+  t.test(`${broken.deviation} fails "${broken.fails}" and no other check`, async (t) => {
+    const { url } = await board(t, broken.breakage)
+    const run = await contract({ baseUrl: url, only: broken.only })
+    t.same(run.failed(), [broken.fails], 'that check fails, and only it: the other checks read the answer leniently')
+    const [endpoint, name] = broken.fails.split(/: (.*)/s) as [string, string]
+    t.match(run.check(endpoint, name)?.failures.join('\n'), broken.says, 'saying what came')
+    t.equal(run.exitCode, 1, run.reason ?? 'exit 1')
+    t.ok(run.report.checks.filter((c) => c.status === 'pass').length > 10, 'the rest of the run went on')
+  })
+}
+
+t.test('a candidate file list that is not an array when empty fails the candidate schema checks', async (t) => {
+  const emptyAsObject = rewrite(/^\/candidates\/(list|details\/[0-9]+)$/, (body) => {
+    const answer = JSON.parse(body.toString('utf8')) as { data: Array<Record<string, unknown>> }
+    for (const candidate of answer.data) for (const list of ['timesheets', 'resumes', 'documents', 'applications', 'consent']) if (Array.isArray(candidate[list]) && (candidate[list] as unknown[]).length === 0) candidate[list] = {}
+    return { body: bytes(JSON.stringify(answer)) }
+  })
+  const { url } = await board(t, emptyAsObject)
+  const run = await contract({ baseUrl: url, only: 'candidates' })
+  const first = run.check('candidates/list', 'the first page fits the candidate list schema')
+  t.equal(first?.status, 'fail')
+  t.match(first?.failures.join('\n'), /data\[[0-9]+\]\.(timesheets|resumes|documents|applications|consent)/, 'naming the list')
+  t.ok(run.failed().every((c) => /fits the schema|fits the candidate list schema|detail holds exactly/.test(c)), `only schema checks fail: ${run.failed().join('; ')}`)
+})
+
+/** Every object's keys in reverse order, at every depth. */
+const reversed = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(reversed)
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reversed(v)]))
+  return value
+}
+
+/** A legal deployment choosing otherwise than the fake wherever the wire allows, on every answer at once. */
+const LEGAL: Breakage = {
+  reply: (_x, r) => {
+    const type = r.headers['content-type'] ?? ''
+    if (/json/.test(type) && r.body.length > 0) {
+      const body = JSON.parse(r.body.toString('utf8')) as Record<string, unknown>
+      if (r.status === 200 && typeof body.next_page === 'string') body.next_page = body.next_page.replace(/\+/g, '%20')
+      if (r.status === 200) body.served_by = 'edge-7'
+      // \/ for every slash, keys reversed, newlines around the value
+      const text = `\n${JSON.stringify(reversed(body)).replace(/\//g, '\\/')}\r\n`
+      return { ...r, headers: { ...r.headers, 'content-type': 'application/json; charset=UTF-8' }, body: bytes(text) }
+    }
+    const disposition = r.headers['content-disposition']
+    if (disposition !== undefined) {
+      return { ...r, headers: { ...r.headers, 'content-disposition': disposition.replace(/^attachment/, 'Attachment'), 'content-transfer-encoding': 'BINARY' } }
+    }
+    return r
+  },
+}
+
+t.test('a legal deployment passes every wire check: \\/, an added field, keys in any order, %20 in next_page, a charset, newlines, Attachment', async (t) => {
+  const { url } = await board(t, LEGAL)
+  const run = await contract({ baseUrl: url, only: 'fields,candidates,applications,timesheets,marketing,metrics,auth,rate-limit' })
+  t.same(run.failed(), [], 'no check fails')
+  t.equal(run.exitCode, 0, run.reason ?? 'exit 0')
+  const wire = run.report.checks.filter((c) => c.endpoint === WIRE_ENDPOINT)
+  t.same(wire.map((c) => `${c.name}: ${c.status}`), [
+    'each JSON body is UTF-8 without a byte-order mark: pass',
+    'each JSON body is exactly one JSON value, with nothing after it but JSON whitespace: pass',
+    'each JSON answer says Content-Type application/json: pass',
+    'each Content-Length is the number of bytes that came: pass',
+    'each 429 carries Retry-after as a number of seconds: pass',
+  ], 'every wire check is made, the 429 of the rate-limit group included')
+  for (const endpoint of ['candidates/list', 'applications/list', 'timesheets/list', 'marketing/list']) {
+    t.equal(run.check(endpoint, 'the answer with no records (since after the newest) fits the schema, data an empty array and total 0')?.status, 'pass', `${endpoint}: the answer with no records`)
+  }
+  for (const endpoint of ['applications/attachment/{id}', 'candidates/resume/{id}']) t.equal(run.check(endpoint, 'Content-Disposition is attachment with the listed filename')?.status, 'pass', `${endpoint}: Attachment`)
+  t.equal(run.check('timesheets/list', 'next_page of the answer with since carries since and page')?.status, 'pass', '%20 for the space of since')
+})
+
+t.test('an account with no marketing records passes: data [] and total 0', async (t) => {
+  const { url } = await board(t, {}, { scenarioData: { name: 'no-marketing', counts: { marketing: 0 } } })
+  const run = await contract({ baseUrl: url, only: 'marketing' })
+  t.same(run.failed(), [], 'no check fails')
+  t.equal(run.exitCode, 0, run.reason ?? 'exit 0')
+  t.equal(run.check('marketing/list', 'the first page fits the marketing record list schema')?.status, 'pass')
+  t.equal(run.check('marketing/list', 'the answer with no records (since after the newest) fits the schema, data an empty array and total 0')?.status, 'pass', "asked after the first page's Date")
+})
+
+t.test('an answer with no records that is unparsable fails that answer only; the rest of the run goes on', async (t) => {
+  const html: Reply = { status: 200, headers: { 'content-type': 'text/html' }, body: bytes('<html><body>No records</body></html>') }
+  const { url } = await board(t, { answer: (x) => (on(x, /^\/marketing\/list$/) && isEmptyAsk(x) ? html : undefined) })
+  const run = await contract({ baseUrl: url, only: 'marketing' })
+  t.same(run.failed().sort(), [NO_RECORDS, WIRE('each JSON answer says Content-Type application/json'), WIRE('each JSON body is exactly one JSON value, with nothing after it but JSON whitespace')].sort())
+  t.equal(run.exitCode, 1)
+  t.equal(run.check('marketing/list', 'the first page fits the marketing record list schema')?.status, 'pass', 'the other shapes are checked as ever')
+})
+
+t.test('a deployment that drops the connection on the answer with no records: an outage of that check, exit 3, not a crash', async (t) => {
+  const { url } = await board(t, { answer: (x) => (on(x, /^\/marketing\/list$/) && isEmptyAsk(x) ? 'reset' : undefined) })
+  const run = await contract({ baseUrl: url, only: 'marketing' })
+  t.same(run.failed(), [], 'no check fails')
+  t.equal(run.exitCode, 3, run.reason ?? 'exit 3')
+  t.match(run.check('marketing/list', 'the answer with no records (since after the newest) fits the schema, data an empty array and total 0'), { status: 'error' })
+  t.equal(run.check('marketing/list', 'the first page fits the marketing record list schema')?.status, 'pass')
+})
