@@ -2,7 +2,8 @@
 // The contract kit writes it from what it saw; the fake reads it and answers the same
 // way. Its points are the fake's behaviour knobs plus the scenario settings the spec
 // leaves open (page size, rate-limit window), derived from those schemas here, so a new
-// knob is a new profile point without another edit.
+// knob is a new profile point without another edit; and the few points the fake cannot
+// answer by (NOT_HONOURED: a burst limiter), recorded and compared by the kit alone.
 import type { JSONSchema } from 'json-schema-to-ts'
 import { behaviourProperties } from './behaviour.js'
 import { timestamp, url } from './common.js'
@@ -16,10 +17,37 @@ export const profilePointValues = {
     ...scenario.properties.rateLimitWindow,
     description: 'Seconds in which each full request may be made once (the spec: 15 minutes); 0 means no limit was met',
   },
+  burstLimit: {
+    anyOf: [
+      { type: 'boolean', const: false },
+      {
+        type: 'object',
+        additionalProperties: false,
+        required: ['retryAfter', 'concurrency', 'spacingSeconds'],
+        properties: {
+          /** The longest short Retry-after (seconds) of the limiter's 429s. */
+          retryAfter: { type: 'integer', minimum: 0, maximum: 60 },
+          /** The pace the kit had to take: requests at once, and seconds between two starts. */
+          concurrency: { type: 'integer', minimum: 1, maximum: 64 },
+          spacingSeconds: { type: 'number', minimum: 0, maximum: 60 },
+        },
+      },
+    ],
+    default: false,
+    description: 'A burst limiter: 429s with a short Retry-after (60 s at most) to requests made once in the run, and the pace the kit took; false when none was met',
+  },
 } as const satisfies Record<string, JSONSchema>
 
 export type ProfilePointName = keyof typeof profilePointValues
 export const PROFILE_POINTS = Object.keys(profilePointValues) as ProfilePointName[]
+
+/**
+ * The points the kit records but the fake does not answer by, and why: a profile may hold them,
+ * `serve --profile` starts with them and leaves them aside (docs/profile.md).
+ */
+export const NOT_HONOURED: Readonly<Partial<Record<ProfilePointName, string>>> = {
+  burstLimit: 'the fake limits each full request once per rateLimitWindow and has no burst limiter',
+}
 
 /** How the kit knows a point's value: it saw the answer, it reasoned from other answers, or it could not tell. */
 export const SEEN = ['directly', 'inferred', 'not-seen'] as const

@@ -20,7 +20,7 @@ import { check, endpoint, Skip, type SkipKind } from './checks.js'
 import type { RunContext } from './context.js'
 import { findFieldLists } from './groups/fields.js'
 import { firstDisorder, sinceVerdict } from './groups/lists.js'
-import { isServiceError, type Answer, type Credentials, type Seen } from './http.js'
+import { isServiceError, retryAfterSeconds, SHORT_RETRY_AFTER_SECONDS, type Answer, type Credentials, type Seen } from './http.js'
 import { APPLICATIONS, CANDIDATES, MARKETING, TIMESHEETS, type ListDef } from './lists.js'
 import { ID_PATHS, MALFORMED_SINCE, UNKNOWN_ID } from './plan.js'
 import { int, isRec, pageOf, rec, recs, str } from './records.js'
@@ -80,6 +80,12 @@ const notSeen = (note: string, missed?: Reading['missed']): Reading => ({ seen: 
 /** Seen, but as none of the point's values: recorded as not seen, failed against any pinned value. */
 const seenOther = (other: string, note: string): Reading => ({ seen: 'not-seen', note, other })
 
+/** A 429 with a short Retry-after: a burst limiter's, which the kit paces for (SHORT_RETRY_AFTER_SECONDS). */
+const isBurst = (answer: Answer | undefined) => {
+  const seconds = answer ? retryAfterSeconds(answer.headers['retry-after']) : undefined
+  return seconds !== undefined && seconds <= SHORT_RETRY_AFTER_SECONDS
+}
+
 /** The content type without parameters, in lower case: `application/pdf`. */
 const essence = (answer: Answer) => answer.headers['content-type']?.split(';')[0]?.trim().toLowerCase()
 
@@ -111,16 +117,23 @@ class Evidence {
       const answer = s.outcome.kind === 'answer' ? s.outcome : s.outcome.limited
       return answer ? [{ answer, at: s.at, credentials: s.credentials, body: s.body, ...api(answer.url) }] : []
     })
-    this.#missing = seen.flatMap((s) =>
-      s.outcome.kind === 'unavailable' && s.outcome.cause !== 'aborted'
-        ? [{ path: api(s.outcome.url).path, cause: isServiceError(s.outcome.cause) ? ('error' as const) : s.outcome.cause === 'rate-limited' ? ('limited' as const) : ('unavailable' as const) }]
-        : [],
-    )
+    // a burst limiter's 429 (a short Retry-after) is pace, not the deployment hiding a point: the run is incomplete
+    const cause = (outcome: Extract<Seen['outcome'], { kind: 'unavailable' }>): Reading['missed'] =>
+      isServiceError(outcome.cause) ? 'error' : outcome.cause === 'rate-limited' && !isBurst(outcome.limited) ? 'limited' : 'unavailable'
+    this.#missing = seen.flatMap((s) => (s.outcome.kind === 'unavailable' && s.outcome.cause !== 'aborted' ? [{ path: api(s.outcome.url).path, cause: cause(s.outcome) }] : []))
   }
 
-  /** Answers with the given credentials on a path (a string is exact; a pattern tests the path). */
+  /**
+   * Answers with the given credentials on a path (a string is exact; a pattern tests the
+   * path), 429s aside: a limiter's answer shows nothing of the path's own.
+   */
   on(path: string | RegExp, filter: (got: Got) => boolean = () => true, credentials: Credentials = 'given'): Got[] {
-    return this.#all.filter((g) => g.credentials === credentials && (typeof path === 'string' ? g.path === path : path.test(g.path)) && filter(g))
+    return this.#all.filter((g) => g.credentials === credentials && g.answer.status !== 429 && (typeof path === 'string' ? g.path === path : path.test(g.path)) && filter(g))
+  }
+
+  /** Whether the request was made earlier in the run: a 429 to it is the window's, not a burst limiter's. */
+  repeated(got: Got): boolean {
+    return this.#all.some((g) => g !== got && g.credentials === got.credentials && requestOf(g) === requestOf(got) && this.#all.indexOf(g) < this.#all.indexOf(got))
   }
 
   refusals(): Got[] {
@@ -404,7 +417,8 @@ function extraFields(e: Evidence): Reading {
 
 /** The window, from the Retry-after of a 429 (at its longest), or 0 when full requests made twice were all answered. */
 function rateLimitWindow(e: Evidence): Reading {
-  const limited = e.all().filter((g) => g.answer.status === 429 && /^[0-9]+$/.test(g.answer.headers['retry-after']?.trim() ?? ''))
+  // a short Retry-after to a request made once is a burst limiter's (burstLimit), not the window's
+  const limited = e.all().filter((g) => g.answer.status === 429 && /^[0-9]+$/.test(g.answer.headers['retry-after']?.trim() ?? '') && (!isBurst(g.answer) || e.repeated(g)))
   const longest = limited.sort((a, b) => Number(b.answer.headers['retry-after']) - Number(a.answer.headers['retry-after']))[0]
   if (longest) {
     return { ...directly(longest, Number(longest.answer.headers['retry-after']?.trim()), 'the longest Retry-after of a 429: the window, when the request was repeated at once'), seen: 'inferred' }
@@ -505,6 +519,25 @@ function extraMetricLabels(e: Evidence): Reading {
   return directly(got, extra, extra.length === 0 ? 'the ten labels the spec names and no other' : undefined)
 }
 
+/**
+ * A burst limiter: the kit met 429s with a short Retry-after to requests it made once and
+ * slowed down for them (the client's pace); false when the run met none. Whether a run
+ * trips a limiter depends on its timing, so only its presence is compared (sameValue).
+ */
+function burstLimit(e: Evidence): Reading {
+  const pace = e.ctx.client.pace
+  const limited = e.all().filter((g) => g.answer.status === 429 && isBurst(g.answer) && !e.repeated(g))
+  if (pace) {
+    const value = { retryAfter: Math.min(SHORT_RETRY_AFTER_SECONDS, Math.round(pace.spacingMs / 1000)), concurrency: pace.concurrency, spacingSeconds: pace.spacingMs / 1000 }
+    const note = `429s with Retry-after ${value.retryAfter} s: the kit went down to ${pace.concurrency} request${pace.concurrency === 1 ? '' : 's'} at a time, ${value.spacingSeconds} s apart`
+    const [first] = limited
+    return first ? { ...directly(first, value, note), seen: 'inferred' } : { value, seen: 'inferred', note }
+  }
+  const asked = e.all().length
+  if (asked === 0) return notSeen('no request was answered')
+  return { value: false, seen: 'inferred', note: `none of the ${asked} requests answered was met by a 429 with a short Retry-after` }
+}
+
 /** Every point's recorder: the schema's points, each read from the answers in hand. */
 export const RECORDERS: { readonly [P in ProfilePointName]: (e: Evidence) => Reading } = {
   lastPageNextPage,
@@ -534,6 +567,7 @@ export const RECORDERS: { readonly [P in ProfilePointName]: (e: Evidence) => Rea
   extraMetricLabels,
   pageSize,
   rateLimitWindow,
+  burstLimit,
 }
 
 const cache = new WeakMap<RunContext, Readings>()
@@ -567,6 +601,8 @@ const GUEST_SHARE_TOLERANCE = 0.1
 /** Whether two values of a point say the same. */
 export function sameValue(point: ProfilePointName, a: unknown, b: unknown): boolean {
   if (point === 'guestApplicants' && typeof a === 'number' && typeof b === 'number') return (a === 0) === (b === 0) && Math.abs(a - b) <= GUEST_SHARE_TOLERANCE + 1e-9
+  // a limiter's Retry-after and the kit's pace depend on the run's timing: whether there is one is what is pinned
+  if (point === 'burstLimit') return (a === false) === (b === false)
   // a set of labels: the order they come in is no choice the profile pins
   if (point === 'extraMetricLabels' && Array.isArray(a) && Array.isArray(b)) return isDeepStrictEqual([...a].sort(), [...b].sort())
   return point === 'extraFields' ? isDeepStrictEqual(structure(a), structure(b)) : isDeepStrictEqual(a, b)
@@ -578,6 +614,7 @@ export function show(point: ProfilePointName, value: unknown): string {
     const fields = Object.entries(structure(value)).flatMap(([kind, names]) => Object.entries(names).map(([name, type]) => `${kind}.${name} ${String(type)}`))
     return fields.length === 0 ? 'no extra fields' : fields.join(', ')
   }
+  if (point === 'burstLimit') return value === false ? 'no burst limiter' : `a burst limiter (Retry-after ${String(rec(value).retryAfter)} s; the kit went down to ${String(rec(value).concurrency)} at a time, ${String(rec(value).spacingSeconds)} s apart)`
   if (point === 'extraMetricLabels' && Array.isArray(value)) return value.length === 0 ? 'no label beyond the spec\'s ten' : `labels beyond the spec's ten: ${value.map((l) => JSON.stringify(l)).join(', ')}`
   return typeof value === 'string' ? value : JSON.stringify(value)
 }
@@ -656,6 +693,12 @@ export function profileGroup(root: Minimal, ctx: RunContext, profile: LoadedProf
           return a.fail(`profile: ${point} ${show(point, recorded.value)}${from} could not be seen: the deployment answered 429 to the request that shows it (${now.note ?? 'not seen'})`)
         }
         if (now.value === undefined) throw new Skip(`${point} could not be seen this run: ${now.note ?? 'not seen'}`, now.missed === 'limited' ? 'unavailable' : (now.missed ?? 'not-applicable'))
+        // a limiter met or not is the run's timing as much as the deployment's: a change is reported, never failed (docs/profile.md)
+        if (point === 'burstLimit' && !sameValue(point, recorded.value, now.value)) {
+          const summary = `profile: ${point} ${show(point, recorded.value)}${from}; this run met ${show(point, now.value)}`
+          ctx.observations.add({ topic: 'rate-limit', endpoint: 'profile', summary })
+          return a.ok(true, `${summary}: a change reported as an observation, not a failure`, summary)
+        }
         a.ok(
           sameValue(point, recorded.value, now.value),
           `${point}: ${show(point, now.value)}, as the profile records`,

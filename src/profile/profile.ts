@@ -3,7 +3,7 @@
 // the differences between two profiles (`jobboard-kit profile diff`).
 import { readFileSync } from 'node:fs'
 import { isDeepStrictEqual } from 'node:util'
-import { PROFILE_POINTS, profileFile, type ProfilePointName } from '../../schemas/profile.js'
+import { NOT_HONOURED, PROFILE_POINTS, profileFile, type ProfilePointName } from '../../schemas/profile.js'
 import { deepFreeze, type DeepReadonly } from '../core/freeze.js'
 import type { ProfileFile, ServerOptionsInput } from '../core/types.js'
 import { compileSchema, explain } from '../core/validation.js'
@@ -67,13 +67,15 @@ export interface ProfileOverride {
 
 /**
  * The fake's options with a profile's values under the options given: a point becomes
- * the knob (or setting) of the same name unless the caller gave that option too.
+ * the knob (or setting) of the same name unless the caller gave that option too; the
+ * points the fake does not honour (NOT_HONOURED) are left aside.
  */
 export function applyProfile(
   options: Omit<ServerOptionsInput, 'profile'>,
   profile: LoadedProfile,
 ): { options: Omit<ServerOptionsInput, 'profile'>; overrides: ProfileOverride[] } {
-  const values = profileValues(profile)
+  // a point the fake cannot answer by (a burst limiter) is no option of the fake's
+  const values = Object.fromEntries(Object.entries(profileValues(profile)).filter(([point]) => !Object.hasOwn(NOT_HONOURED, point)))
   const overrides: ProfileOverride[] = []
   const given = options as Record<string, unknown>
   for (const [point, value] of Object.entries(values) as Array<[ProfilePointName, unknown]>) {

@@ -2,7 +2,7 @@
 // sides of the profile (the fake honours it; the contract kit records it). The table is
 // keyed by point: a point added to schemas/profile.ts without an entry here fails
 // `nonDefaultValue` and the test that walks every point.
-import { PROFILE_KIND, PROFILE_POINTS, profilePointValues, type ProfilePointName } from '../../schemas/profile.js'
+import { NOT_HONOURED, PROFILE_KIND, PROFILE_POINTS, profilePointValues, type ProfilePointName } from '../../schemas/profile.js'
 import type { ProfileFile } from '../../src/core/types.js'
 
 /** Extra fields of every kind a profile may give, one of each JSON type between them. */
@@ -41,6 +41,7 @@ export const NON_DEFAULT_VALUES: { readonly [K in ProfilePointName]: unknown } =
   extraMetricLabels: ['Video interviews', 'Referrals'],
   pageSize: 7,
   rateLimitWindow: 60,
+  burstLimit: { retryAfter: 1, concurrency: 1, spacingSeconds: 1 },
 }
 
 /** The non-default value of a point; throws for a point the table lacks. */
@@ -52,9 +53,9 @@ export function nonDefaultValue(point: string): unknown {
 /** The fake's default of a point. */
 export const defaultValue = (point: ProfilePointName): unknown => structuredClone(profilePointValues[point].default)
 
-/** A non-default value for every point, as options (createMockServer, buildApp). */
-export function nonDefaultOptions(): Record<ProfilePointName, unknown> {
-  return Object.fromEntries(PROFILE_POINTS.map((point) => [point, nonDefaultValue(point)])) as Record<ProfilePointName, unknown>
+/** A non-default value for every point the fake honours, as options (createMockServer, buildApp). */
+export function nonDefaultOptions(): Partial<Record<ProfilePointName, unknown>> {
+  return Object.fromEntries(PROFILE_POINTS.filter((point) => !Object.hasOwn(NOT_HONOURED, point)).map((point) => [point, nonDefaultValue(point)]))
 }
 
 /** A profile holding a non-default value for every point, seen directly. */

@@ -5,10 +5,12 @@
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
 import { candidate } from '../../schemas/candidate.js'
-import { PROFILE_POINTS, type ProfilePointName } from '../../schemas/profile.js'
+import { NOT_HONOURED, PROFILE_POINTS, type ProfilePointName } from '../../schemas/profile.js'
 import type { BuildOptions } from '../../src/fake/app.js'
-import { allPages, board, call } from '../helpers/board.js'
-import { EXTRA_FIELDS, nonDefaultValue } from '../helpers/profile-values.js'
+import { allPages, AUTH, board, call } from '../helpers/board.js'
+import { EXTRA_FIELDS, nonDefaultProfile, nonDefaultValue } from '../helpers/profile-values.js'
+import { applyProfile, parseProfile } from '../../src/profile/profile.js'
+import { createMockServer } from '../../src/fake/server.js'
 import { jobInputSample } from '../fixtures/samples.js'
 
 interface Probe {
@@ -33,7 +35,8 @@ const hrefOf = async (app: FastifyInstance, list: 'resumes' | 'documents') => {
 }
 const SINCE = '2026-10-01 00:00'
 
-const PROBES: Record<ProfilePointName, Probe> = {
+/** A probe per point the fake honours (the others are listed in NOT_HONOURED). */
+const PROBES: Partial<Record<ProfilePointName, Probe>> = {
   lastPageNextPage: { look: async (app) => (await call(app, '/api/v1/timesheets/list?page=3')).body.next_page, expected: null },
   outOfRangePage: { look: async (app) => (await call(app, '/api/v1/timesheets/list?page=99')).status, expected: 404 },
   pageCandidates: { look: async (app) => (await call(app, '/api/v1/candidates/list')).body.data.length, expected: 48 },
@@ -160,15 +163,27 @@ const PROBES: Record<ProfilePointName, Probe> = {
   },
 }
 
-t.test('every profile point has a non-default value and a probe', async (t) => {
+t.test('every profile point has a non-default value, and a probe unless the fake does not honour it', async (t) => {
   for (const point of PROFILE_POINTS) {
     t.doesNotThrow(() => nonDefaultValue(point), `${point} has a non-default value`)
-    t.ok(Object.hasOwn(PROBES, point), `${point} has a probe`)
+    t.ok(Object.hasOwn(PROBES, point) !== Object.hasOwn(NOT_HONOURED, point), `${point} has a probe, or is listed as not honoured (not both)`)
   }
-  t.same(Object.keys(PROBES).sort(), [...PROFILE_POINTS].sort(), 'no probe for a point that is not in the schema')
+  t.same(Object.keys(PROBES).sort(), PROFILE_POINTS.filter((point) => !Object.hasOwn(NOT_HONOURED, point)).sort(), 'no probe for a point that is not in the schema')
 })
 
-for (const point of PROFILE_POINTS) {
+for (const point of PROFILE_POINTS.filter((p) => Object.hasOwn(NOT_HONOURED, p))) {
+  t.test(`a profile holding ${point}, which the fake does not honour, starts a fake that answers as one without it`, async (t) => {
+    const profile = parseProfile({ ...nonDefaultProfile(), points: { [point]: { value: nonDefaultValue(point), seen: 'inferred' } } })
+    const { options, overrides } = applyProfile({}, profile)
+    t.same(options, {}, 'no option of the fake comes of it')
+    t.same(overrides, [])
+    const server = await createMockServer({ profile, clock: 'virtual' })
+    t.teardown(() => server.close())
+    t.equal((await server.app.inject({ url: '/api/v1/metrics/list', headers: AUTH })).statusCode, 200, 'the fake starts and answers')
+  })
+}
+
+for (const point of PROFILE_POINTS.filter((p) => !Object.hasOwn(NOT_HONOURED, p))) {
   t.test(`a fake with a non-default ${point} answers as the point says`, async (t) => {
     const probe = PROBES[point]
     if (!probe) return t.fail(`no probe for ${point}`)

@@ -7,7 +7,7 @@
 // quarter of the points; npm run test:deep (in .ci/run) all of them.
 import { join } from 'node:path'
 import t from 'tap'
-import { PROFILE_POINTS, type ProfilePointName } from '../../schemas/profile.js'
+import { NOT_HONOURED, PROFILE_POINTS, type ProfilePointName } from '../../schemas/profile.js'
 import { NOT_OBSERVABLE, sameValue } from '../../src/contract/profile.js'
 import type { ContractFlags } from '../../src/contract/settings.js'
 import { loadProfile } from '../../src/profile/profile.js'
@@ -37,8 +37,11 @@ const recorded = (path: string, point: ProfilePointName) =>
   (loadProfile(path).points as Record<string, { value?: unknown; seen: string; note?: string; request?: string } | undefined>)[point]
 
 // a contract run per point: npm test runs every fourth point of the schema,
-// npm run test:deep every point, so a point the kit does not record fails there
-const POINTS = isDeep() ? PROFILE_POINTS : PROFILE_POINTS.filter((_, index) => index % 4 === 0)
+// npm run test:deep every point, so a point the kit does not record fails there. A point
+// the fake does not honour (NOT_HONOURED: a burst limiter) cannot be set on a fake: the
+// kit records it from a limiter in front of one (test/profile/spec-silent-points.test.ts)
+const HONOURED = PROFILE_POINTS.filter((point) => !Object.hasOwn(NOT_HONOURED, point))
+const POINTS = isDeep() ? HONOURED : HONOURED.filter((_, index) => index % 4 === 0)
 
 for (const point of POINTS) {
   const exception = NOT_OBSERVABLE[point]

@@ -6,15 +6,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { behaviourProperties } from '../../schemas/behaviour.js'
-import { PROFILE_POINTS, profileFile } from '../../schemas/profile.js'
+import { NOT_HONOURED, PROFILE_POINTS, profileFile } from '../../schemas/profile.js'
 import { applyProfile, loadProfile, parseProfile, ProfileError } from '../../src/profile/profile.js'
 import { createMockServer } from '../../src/fake/server.js'
 import { nonDefaultOptions, nonDefaultProfile } from '../helpers/profile-values.js'
 
 const profileWith = (points: object) => ({ ...nonDefaultProfile(), points })
 
-t.test('its points are every behaviour knob plus the page size and the rate-limit window', async (t) => {
-  t.same([...PROFILE_POINTS].sort(), [...Object.keys(behaviourProperties), 'pageSize', 'rateLimitWindow'].sort())
+t.test('its points are every behaviour knob plus the page size and the rate-limit window, and the points the fake does not honour', async (t) => {
+  t.same([...PROFILE_POINTS].sort(), [...Object.keys(behaviourProperties), 'pageSize', 'rateLimitWindow', ...Object.keys(NOT_HONOURED)].sort())
   t.same(Object.keys(profileFile.properties.points.properties).sort(), [...PROFILE_POINTS].sort())
 })
 

@@ -8,7 +8,7 @@ import t, { type Test } from 'tap'
 import type { ProfilePointName } from '../../schemas/profile.js'
 import type { BuildOptions } from '../../src/fake/app.js'
 import { loadProfile } from '../../src/profile/profile.js'
-import { board, contract, type Breakage } from '../contract/helpers.js'
+import { board, contract, jsonReply, steppingClock, type Breakage, type Exchange } from '../contract/helpers.js'
 
 const held = (file: string, point: ProfilePointName) =>
   (loadProfile(file).points as Record<string, { value?: unknown; seen: string; note?: string } | undefined>)[point]
@@ -91,4 +91,65 @@ t.test('the set of metric labels: a deployment that gains a label after a profil
   const reordered = await board(t, {}, { rateLimitWindow: 0, extraMetricLabels: ['Video interviews', 'Referrals'] })
   const run = await contract({ baseUrl: reordered.url, only: 'metrics', rateLimitWindow: 0, profile: file })
   t.equal(run.exitCode, 0, run.reason ?? 'the same labels in another order pass')
+})
+
+/** Lets one request a second through, by the kit's clock; the rest get 429 with Retry-after: 1 (test/contract/pacing.test.ts). */
+function burstLimiter(clock: { now(): number }) {
+  let last = Number.NEGATIVE_INFINITY
+  return (x: Exchange) => {
+    const now = clock.now()
+    if (!x.url.startsWith('/api/') || now - last >= 1000) {
+      last = now
+      return undefined
+    }
+    return jsonReply(429, { status: 429, message: 'Slow down.' }, { 'retry-after': '1' })
+  }
+}
+
+/** A run against the fake, behind a burst limiter or not, on a clock of its own that the limiter shares. */
+async function limitedRun(t: Test, limiter: boolean, flags: Parameters<typeof contract>[0]) {
+  const clock = steppingClock()
+  const { url } = await board(t, limiter ? { answer: burstLimiter(clock) } : {}, { rateLimitWindow: 0 })
+  return contract({ baseUrl: url, rateLimitWindow: 0, ...flags }, { clock })
+}
+
+const BURST = 'burstLimit is as the profile records it'
+const burstNotes = (run: Awaited<ReturnType<typeof contract>>) => run.report.observations.filter((o) => o.endpoint === 'profile' && /burstLimit/.test(o.summary)).map((o) => o.summary)
+
+t.test("a burst limiter: recorded with its Retry-after and the kit's pace, and the same deployment's 429s never fail a --profile run", async (t) => {
+  const file = join(t.testdir(), 'profile.json')
+  const write = await limitedRun(t, true, { maxWait: 120, writeProfile: file })
+  t.equal(write.exitCode, 0, write.reason ?? 'the recording run exits 0')
+  t.match(held(file, 'burstLimit'), { value: { retryAfter: 1, concurrency: 1, spacingSeconds: 1 }, seen: 'inferred' }, 'the limiter is recorded')
+  t.not(held(file, 'rateLimitWindow')?.value, 1, "the limiter's Retry-after is not taken for the window")
+
+  const paced = await limitedRun(t, true, { maxWait: 120, profile: file })
+  t.same(paced.failed(), [], 'no check fails')
+  t.equal(paced.exitCode, 0, paced.reason ?? 'with the budget to wait, the run is complete: exit 0')
+  t.equal(paced.check('profile', BURST)?.status, 'pass', 'the limiter is as recorded')
+
+  const short = await limitedRun(t, true, { maxWait: 0, profile: file })
+  t.same(short.failed(), [], "without a budget to wait, the limiter's 429s fail no check")
+  t.equal(short.exitCode, 3, short.reason ?? 'the run is incomplete: exit 3, never 1')
+  t.ok(short.report.checks.some((c) => c.endpoint === 'profile' && c.status === 'skip' && c.skip === 'unavailable'), 'the points the 429s hid are not made')
+})
+
+t.test('a deployment whose burst limiter went away, or came, is reported (an observation), not failed', async (t) => {
+  const limited = join(t.testdir(), 'limited.json')
+  const plain = join(t.testdir(), 'plain.json')
+  await limitedRun(t, true, { maxWait: 120, writeProfile: limited })
+  await limitedRun(t, false, { writeProfile: plain })
+  t.match(held(plain, 'burstLimit'), { value: false, seen: 'inferred' }, 'a deployment without a limiter records none')
+
+  const gone = await limitedRun(t, false, { profile: limited })
+  t.equal(gone.exitCode, 0, gone.reason ?? 'the limiter gone: exit 0')
+  t.match(burstNotes(gone), [/^profile: burstLimit a burst limiter \(Retry-after 1 s.*; this run met no burst limiter$/], 'and the change is reported')
+
+  const came = await limitedRun(t, true, { maxWait: 120, profile: plain })
+  t.same(came.failed(), [], 'a limiter come since fails no check')
+  t.equal(came.exitCode, 0, came.reason ?? 'exit 0')
+  t.match(burstNotes(came), [/^profile: burstLimit no burst limiter; this run met a burst limiter \(Retry-after 1 s/], 'and the change is reported')
+
+  const same = await limitedRun(t, false, { profile: plain })
+  t.same(burstNotes(same), [], 'no limiter then and now: nothing to report')
 })
