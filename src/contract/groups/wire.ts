@@ -26,7 +26,7 @@ interface WireCheck {
   rule: WireRule
   /** The answers the rule applies to, for the pass message and for skipping when none did. */
   applies: (answer: Answer, path: string | undefined) => boolean
-  /** What the answers that keep the rule are, in the pass message. */
+  /** The pass message, before the count of answers checked. */
   noun: string
 }
 
@@ -35,22 +35,22 @@ const isJsonAnswer = (answer: Answer, path: string | undefined) =>
   path !== undefined && answer.truncated === undefined && ((!isDownloadPath(path) && (answer.status === 200 || answer.status === 412)) || claimsJson(answer.headers['content-type']))
 
 export const WIRE_CHECKS: readonly WireCheck[] = [
-  { name: 'each JSON body is UTF-8 without a byte-order mark', rule: 'encoding', applies: isJsonAnswer, noun: 'JSON bodies are UTF-8 without a byte-order mark' },
-  { name: 'each JSON body is exactly one JSON value, with nothing after it but JSON whitespace', rule: 'one-value', applies: isJsonAnswer, noun: 'JSON bodies are one JSON value each' },
+  { name: 'each JSON body is UTF-8 without a byte-order mark', rule: 'encoding', applies: isJsonAnswer, noun: 'every JSON body is UTF-8 without a byte-order mark' },
+  { name: 'each JSON body is exactly one JSON value, with nothing after it but JSON whitespace', rule: 'one-value', applies: isJsonAnswer, noun: 'every JSON body is one JSON value' },
   {
     name: 'each JSON answer says Content-Type application/json',
     rule: 'content-type',
     applies: (answer, path) => path !== undefined && !isDownloadPath(path) && (answer.status === 200 || answer.status === 412),
-    noun: 'JSON answers say Content-Type application/json',
+    noun: 'every JSON answer says Content-Type application/json',
   },
   {
     name: 'each Content-Length is the number of bytes that came',
     rule: 'content-length',
     // a download's is its own endpoint's check
     applies: (answer, path) => answer.headers['content-length'] !== undefined && !(path !== undefined && isDownloadPath(path) && answer.status === 200),
-    noun: 'answers with a Content-Length have that many bytes',
+    noun: 'every Content-Length is the length of its body',
   },
-  { name: 'each 429 carries Retry-after as a number of seconds', rule: 'retry-after', applies: (answer) => answer.status === 429, noun: '429s carry Retry-after in seconds' },
+  { name: 'each 429 carries Retry-after as a number of seconds', rule: 'retry-after', applies: (answer) => answer.status === 429, noun: 'every 429 carries Retry-after in seconds' },
 ]
 
 function report(a: Asserter, ctx: RunContext, wire: WireCheck): void {
@@ -61,7 +61,7 @@ function report(a: Asserter, ctx: RunContext, wire: WireCheck): void {
   if (made.length === 0) throw new Skip(wire.rule === 'retry-after' ? 'no request of the run answered 429' : 'no answer of the run is of this kind')
   const problems = made.flatMap((answer) => answer.wire.filter((p) => p.rule === wire.rule).map((p) => `${answer.method} ${where(answer.url)}: ${p.message}`))
   const listed = problems.length > LISTED ? [...problems.slice(0, LISTED), `... and ${problems.length - LISTED} more`] : problems
-  a.none(listed, `the ${made.length} ${wire.noun}`)
+  a.none(listed, `${wire.noun} (${made.length} answer${made.length === 1 ? '' : 's'} checked)`)
 }
 
 export function wireGroup(root: Minimal, ctx: RunContext): void {
