@@ -9,7 +9,7 @@
 import type { Minimal } from '@tapjs/core'
 import { isDeepStrictEqual } from 'node:util'
 import { behaviourProperties, EXTRA_FIELD_RECORDS } from '../../schemas/behaviour.js'
-import { PROFILE_KIND, PROFILE_POINTS, type ProfilePointName } from '../../schemas/profile.js'
+import { ENVELOPE_KEYS, PROFILE_KIND, PROFILE_POINTS, type EnvelopeKind, type ProfilePointName } from '../../schemas/profile.js'
 import { METRIC_LABELS, MONTH_NAMES, MONTH_SHORT_NAMES } from '../../schemas/values.js'
 import { parseProfile, type LoadedProfile } from '../profile/profile.js'
 import { createFaker, hash32 } from '../core/random.js'
@@ -538,6 +538,45 @@ function burstLimit(e: Evidence): Reading {
   return { value: false, seen: 'inferred', note: `none of the ${asked} requests answered was met by a 429 with a short Retry-after` }
 }
 
+/** The kind of envelope an answer is, by its path and what its body says; undefined for others (job/fields, downloads). */
+function envelopeKind(got: Got): EnvelopeKind | undefined {
+  if (!isRec(got.answer.json) || got.answer.status === 429) return undefined
+  const said = meant(got.answer)
+  if (said >= 400) return 'error'
+  if (said !== 200) return undefined
+  if (/^\/(candidates|applications|timesheets|marketing)\/list$/.test(got.path)) return 'list'
+  if (/^\/(candidates|applications)\/details\/[^/]+$/.test(got.path)) return 'details'
+  if (got.path === '/job/add') return 'jobAdd'
+  if (/^\/job\/(close|expire|repost|delete)$/.test(got.path)) return 'jobOperation'
+  if (got.path === '/metrics/list') return 'metrics'
+  return undefined
+}
+
+const KEY = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/
+
+/**
+ * The top-level keys each kind of answer carried beyond those the spec names for it
+ * (ENVELOPE_KEYS), over every answer of that kind the run got: a kind the run got no
+ * answer of is left out (and not compared).
+ */
+function envelopeKeys(e: Evidence): Reading {
+  const value: Partial<Record<EnvelopeKind, string[]>> = {}
+  let first: Got | undefined
+  for (const got of e.all()) {
+    const kind = envelopeKind(got)
+    if (kind === undefined) continue
+    first ??= got
+    const known: readonly string[] = ENVELOPE_KEYS[kind]
+    const keys = new Set(value[kind] ?? [])
+    for (const key of Object.keys(rec(got.answer.json))) if (!known.includes(key)) keys.add(key)
+    value[kind] = [...keys].sort()
+  }
+  if (!first) return notSeen('no answer was a JSON envelope', e.missed(/\/list$/))
+  const odd = Object.entries(value).flatMap(([kind, keys]) => (keys.length > 32 || keys.some((k) => !KEY.test(k)) ? [kind] : []))
+  if (odd.length > 0) return seenOther(`keys a profile cannot hold on ${odd.join(', ')}`, `the ${odd.join(', ')} answers carry keys a profile cannot hold: ${odd.flatMap((kind) => value[kind as EnvelopeKind] ?? []).slice(0, 5).map((k) => JSON.stringify(k)).join(', ')}`)
+  return directly(first, value, Object.entries(value).map(([kind, keys]) => `${kind}: ${keys.length === 0 ? 'the spec\'s keys' : keys.join(', ')}`).join('; '))
+}
+
 /** Every point's recorder: the schema's points, each read from the answers in hand. */
 export const RECORDERS: { readonly [P in ProfilePointName]: (e: Evidence) => Reading } = {
   lastPageNextPage,
@@ -567,6 +606,7 @@ export const RECORDERS: { readonly [P in ProfilePointName]: (e: Evidence) => Rea
   extraMetricLabels,
   pageSize,
   rateLimitWindow,
+  envelopeKeys,
   burstLimit,
 }
 
@@ -601,6 +641,11 @@ const GUEST_SHARE_TOLERANCE = 0.1
 /** Whether two values of a point say the same. */
 export function sameValue(point: ProfilePointName, a: unknown, b: unknown): boolean {
   if (point === 'guestApplicants' && typeof a === 'number' && typeof b === 'number') return (a === 0) === (b === 0) && Math.abs(a - b) <= GUEST_SHARE_TOLERANCE + 1e-9
+  // each kind both readings saw, its keys as a set: a kind one run got no answer of (no --writes) says nothing
+  if (point === 'envelopeKeys') {
+    const [x, y] = [rec(a), rec(b)]
+    return Object.keys(x).every((kind) => !Object.hasOwn(y, kind) || isDeepStrictEqual([...(x[kind] as string[])].sort(), [...(y[kind] as string[])].sort()))
+  }
   // a limiter's Retry-after and the kit's pace depend on the run's timing: whether there is one is what is pinned
   if (point === 'burstLimit') return (a === false) === (b === false)
   // a set of labels: the order they come in is no choice the profile pins
@@ -613,6 +658,10 @@ export function show(point: ProfilePointName, value: unknown): string {
   if (point === 'extraFields') {
     const fields = Object.entries(structure(value)).flatMap(([kind, names]) => Object.entries(names).map(([name, type]) => `${kind}.${name} ${String(type)}`))
     return fields.length === 0 ? 'no extra fields' : fields.join(', ')
+  }
+  if (point === 'envelopeKeys') {
+    const kinds = Object.entries(rec(value)).map(([kind, keys]) => `${kind} ${Array.isArray(keys) && keys.length > 0 ? `+${keys.join(' +')}` : "the spec's keys"}`)
+    return kinds.length === 0 ? 'no envelope' : kinds.join('; ')
   }
   if (point === 'burstLimit') return value === false ? 'no burst limiter' : `a burst limiter (Retry-after ${String(rec(value).retryAfter)} s; the kit went down to ${String(rec(value).concurrency)} at a time, ${String(rec(value).spacingSeconds)} s apart)`
   if (point === 'extraMetricLabels' && Array.isArray(value)) return value.length === 0 ? 'no label beyond the spec\'s ten' : `labels beyond the spec's ten: ${value.map((l) => JSON.stringify(l)).join(', ')}`
@@ -658,6 +707,8 @@ export function mergeProfile(
     if (old?.value !== undefined && sameValue(point, old.value, reading.value)) entry.value = structuredClone(old.value)
     else if (old?.value !== undefined) changes.push(`${point} ${show(point, old.value)} → ${show(point, reading.value)}${reading.request ? ` (${reading.request})` : ''}`)
     else if (prior) filled.push(`${point} ${show(point, reading.value)}${reading.request ? ` (${reading.request})` : ''}`)
+    // envelope kinds this run got no answer of (job/add without --writes) keep what an earlier run saw
+    if (point === 'envelopeKeys' && isRec(old?.value)) entry.value = { ...structuredClone(old.value), ...structuredClone(rec(reading.value)) }
     points[point] = entry
   }
   const file = {

@@ -41,6 +41,7 @@ export const NON_DEFAULT_VALUES: { readonly [K in ProfilePointName]: unknown } =
   extraMetricLabels: ['Video interviews', 'Referrals'],
   pageSize: 7,
   rateLimitWindow: 60,
+  envelopeKeys: { list: ['per_page'], error: ['code'] },
   burstLimit: { retryAfter: 1, concurrency: 1, spacingSeconds: 1 },
 }
 

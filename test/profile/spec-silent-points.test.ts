@@ -8,7 +8,7 @@ import t, { type Test } from 'tap'
 import type { ProfilePointName } from '../../schemas/profile.js'
 import type { BuildOptions } from '../../src/fake/app.js'
 import { loadProfile } from '../../src/profile/profile.js'
-import { board, contract, jsonReply, steppingClock, type Breakage, type Exchange } from '../contract/helpers.js'
+import { board, changeJson, contract, jsonReply, steppingClock, type Breakage, type Exchange } from '../contract/helpers.js'
 
 const held = (file: string, point: ProfilePointName) =>
   (loadProfile(file).points as Record<string, { value?: unknown; seen: string; note?: string } | undefined>)[point]
@@ -19,9 +19,10 @@ interface Twin {
   point: ProfilePointName
   /** The groups the runs need to see the point. */
   only: string
-  /** What the first deployment records, and the fake's options for it. */
+  /** What the first deployment records, and the fake's options (or the proxy's breakage) for it. */
   recorded: unknown
   options?: BuildOptions
+  breakage?: Breakage
   /** The deployment that answers otherwise: the fake's options, or a breakage. */
   moved: { options?: BuildOptions; breakage?: Breakage }
   /** What the failure names as the deployment's answer now. */
@@ -30,18 +31,18 @@ interface Twin {
 
 async function twins(t: Test, twin: Twin): Promise<void> {
   const file = join(t.testdir(), 'profile.json')
-  const first = await board(t, {}, { rateLimitWindow: 0, ...twin.options })
+  const first = await board(t, twin.breakage ?? {}, { rateLimitWindow: 0, ...twin.options })
   const write = await contract({ baseUrl: first.url, only: twin.only, rateLimitWindow: 0, writeProfile: file })
   t.equal(write.exitCode, 0, write.reason ?? 'the recording run exits 0')
   t.same(held(file, twin.point)?.value, twin.recorded, `${twin.point} is recorded: ${JSON.stringify(held(file, twin.point))}`)
 
-  const same = await board(t, {}, { rateLimitWindow: 0, ...twin.options })
+  const same = await board(t, twin.breakage ?? {}, { rateLimitWindow: 0, ...twin.options })
   const pass = await contract({ baseUrl: same.url, only: twin.only, rateLimitWindow: 0, profile: file })
   t.same(pass.failed(), [], 'the same deployment fails no check')
   t.equal(pass.exitCode, 0, pass.reason ?? 'and exits 0')
   t.equal(pass.check('profile', `${twin.point} is as the profile records it`)?.status, 'pass', 'the point is checked and passes')
 
-  const moved = await board(t, twin.moved.breakage ?? {}, { rateLimitWindow: 0, ...twin.options, ...twin.moved.options })
+  const moved = await board(t, twin.moved.breakage ?? twin.breakage ?? {}, { rateLimitWindow: 0, ...twin.options, ...twin.moved.options })
   const fail = await contract({ baseUrl: moved.url, only: twin.only, rateLimitWindow: 0, profile: file })
   t.equal(fail.exitCode, 1, 'a deployment that moved fails')
   t.same(fail.failed(), [sentence(twin.point)], 'on that point alone')
@@ -152,4 +153,44 @@ t.test('a deployment whose burst limiter went away, or came, is reported (an obs
 
   const same = await limitedRun(t, false, { profile: plain })
   t.same(burstNotes(same), [], 'no limiter then and now: nothing to report')
+})
+
+/** A deployment that adds per_page to its list answers (a key the spec does not name). */
+const perPage = changeJson(/^\/(candidates|applications|timesheets|marketing)\/list$/, (body) => {
+  body.per_page = 25
+})
+
+t.test('the keys of each envelope: a key added to list answers is recorded, and losing it later fails', async (t) => {
+  await twins(t, {
+    point: 'envelopeKeys',
+    only: 'candidates,metrics',
+    recorded: { list: ['per_page'], details: [], error: [], metrics: [] },
+    breakage: perPage,
+    moved: { breakage: {} },
+    now: /^profile: envelopeKeys list \+per_page; .*\(GET .*\); deployment now answers list the spec's keys; /,
+  })
+})
+
+t.test('the keys of each envelope: a deployment that adds a key after a profile without it fails; without a profile the key is drift only', async (t) => {
+  await twins(t, {
+    point: 'envelopeKeys',
+    only: 'candidates,metrics',
+    recorded: { list: [], details: [], error: [], metrics: [] },
+    moved: { breakage: perPage },
+    now: /deployment now answers list \+per_page; /,
+  })
+  const { url } = await board(t, perPage, { rateLimitWindow: 0 })
+  const plain = await contract({ baseUrl: url, only: 'candidates,metrics', rateLimitWindow: 0 })
+  t.equal(plain.exitCode, 0, plain.reason ?? 'without a profile the added key fails nothing')
+  t.ok(plain.report.observations.some((o) => o.topic === 'drift' && /per_page/.test(JSON.stringify(o))), 'it is reported as drift')
+})
+
+t.test('the keys of each envelope: a kind a later run got no answer of (job/add without --writes) is kept, and not compared', async (t) => {
+  const file = join(t.testdir(), 'profile.json')
+  const { url } = await board(t, {}, { rateLimitWindow: 0 })
+  await contract({ baseUrl: url, only: 'candidates,jobs', writes: true, rateLimitWindow: 0, writeProfile: file })
+  t.match(held(file, 'envelopeKeys')?.value, { jobAdd: [], jobOperation: [], list: [] }, 'the writes run saw job/add and the job operations')
+  const read = await contract({ baseUrl: url, only: 'candidates', rateLimitWindow: 0, profile: file, writeProfile: file })
+  t.equal(read.exitCode, 0, read.reason ?? 'a read-only run passes the profile')
+  t.match(held(file, 'envelopeKeys')?.value, { jobAdd: [], jobOperation: [], list: [] }, 'and the merged profile still holds the kinds it did not see')
 })
