@@ -210,6 +210,109 @@ export class Plan {
     })
   }
 
+  // ---- the request matrix (src/contract/matrix.ts): the pages after the first of each filter, the last page, a page past the last, the last listed record's details
+
+  /** The page a filtered answer's next_page names, when it names one on this origin. */
+  #follow(what: string, got: Got): Promise<Got> {
+    if (got.kind !== 'answer') return Promise.resolve(got.kind === 'not-made' ? got : notMade(`${what} has no answer (${got.reason})`, isServiceError(got.cause) ? 'error' : 'unavailable'))
+    const page = pageOf(got)
+    if (!page) return Promise.resolve(notMade(`${what} ${notAPage(got)}`))
+    const total = int(page.total)
+    if (typeof page.nextPage !== 'string') return Promise.resolve(notMade(`${what} fits on one page${total === undefined ? '' : ` (total ${total})`}: there is no second page`))
+    if (!this.#client.sameOrigin(page.nextPage)) return Promise.resolve(notMade(`next_page ${page.nextPage} is not on ${this.#client.origin}: not followed with credentials`))
+    return this.#client.get(page.nextPage)
+  }
+
+  /** The second page of the answer with since, by its next_page. */
+  sinceNext(list: ListDef): Promise<Got> {
+    return this.#once(`since-next ${list.path}`, async () => this.#follow('the answer with since', await this.since(list)))
+  }
+
+  /** The second page of the answer for one vacancy, by its next_page. */
+  vacancyNext(): Promise<Got> {
+    return this.#once('vacancy-next', async () => this.#follow('the answer for one vacancy', await this.vacancy()))
+  }
+
+  /**
+   * The last page of an answer, worked out from its first page's total and size: the
+   * first page itself or the second when it is one of them (asked once), else that page
+   * asked with the same filter. A page the auth and rate-limit checks spend (SPARE) is
+   * left to them: the budget of that full request is theirs.
+   */
+  async #last(list: ListDef, what: string, first: Got, second: () => Promise<Got>, query: Record<string, string | number | undefined>): Promise<Got> {
+    if (first.kind !== 'answer') return first.kind === 'not-made' ? first : notMade(`${what} has no answer (${first.reason})`, isServiceError(first.cause) ? 'error' : 'unavailable')
+    const page = pageOf(first)
+    if (!page) return notMade(`${what} ${notAPage(first)}`)
+    const total = int(page.total)
+    if (total === undefined || (page.data.length === 0 && total > 0)) return notMade(`${what} gives no total and page size to work out its last page from`)
+    const last = lastPageOf(total, page.data.length)
+    if (last === 1) return first
+    if (last === 2) return second()
+    const spare = Object.values(SPARE.pages) as number[]
+    if (list === MARKETING && Object.keys(query).length === 0 && spare.includes(last) && (this.#selected('auth') || this.#selected('rate-limit'))) {
+      return notMade(`page ${last} of ${list.endpoint} is a spare full request of the auth and rate-limit checks this run`, 'not-due')
+    }
+    return this.#client.get(this.#client.api(list.path, { ...query, page: last }))
+  }
+
+  /** The last page of a list without a filter. */
+  lastPage(list: ListDef): Promise<Got> {
+    return this.#once(`last ${list.path}`, async () => this.#last(list, `the first page of ${list.endpoint}`, await this.first(list), () => this.next(list), {}))
+  }
+
+  /** The last page of the answer with since. */
+  sinceLast(list: ListDef): Promise<Got> {
+    return this.#once(`since-last ${list.path}`, async () => {
+      const since = await this.sinceValue(list)
+      return this.#last(list, 'the answer with since', await this.since(list), () => this.sinceNext(list), { since })
+    })
+  }
+
+  /** The last page of the answer for one vacancy. */
+  vacancyLast(): Promise<Got> {
+    return this.#once('vacancy-last', async () => {
+      const vacancy = await this.vacancyId()
+      return this.#last(APPLICATIONS, 'the answer for one vacancy', await this.vacancy(), () => this.vacancyNext(), { vacancy })
+    })
+  }
+
+  /**
+   * A page past the last of a list, without a filter: the page after the last that the
+   * first page's total and size give, and past every page the run asks otherwise
+   * (page 2, and marketing's SPARE pages). outOfRange() (the profile point) is one of these.
+   */
+  pastLast(list: ListDef): Promise<{ page: number; got: Got }> {
+    return this.#once(`past-last ${list.path}`, async () => {
+      const first = await this.first(list)
+      const page = first.kind === 'answer' ? pageOf(first) : undefined
+      const total = page ? int(page.total) : undefined
+      if (!page || total === undefined || page.data.length === 0) {
+        return { page: 0, got: first.kind === 'answer' ? notMade(`the first page of ${list.endpoint} gives no total and page size to work out its last page from`) : await this.#notMade(`the first page of ${list.endpoint} has no answer`, list) }
+      }
+      const last = lastPageOf(total, page.data.length)
+      const past = Math.max(last + 1, list === MARKETING ? Math.max(...Object.values(SPARE.pages)) + 1 : 3)
+      return { page: past, got: await this.#client.get(this.#client.api(list.path, { page: past })) }
+    })
+  }
+
+  /** The records of the last page of a list without a filter (the last record fetched when it could not be asked). */
+  async #lastRecords(list: ListDef): Promise<Rec[]> {
+    const last = await this.lastPage(list)
+    const page = last.kind === 'answer' ? pageOf(last) : undefined
+    return page && page.data.length > 0 ? page.data : await this.records(list)
+  }
+
+  /** The details of the last listed record with an id: the last record of the list's last page. */
+  lastDetail(list: ListDef): Promise<Pick> {
+    return this.#once(`last-detail ${list.path}`, async () => {
+      const record = (await this.#lastRecords(list)).filter((r) => int(r.id) !== undefined).at(-1)
+      if (!record) return { got: await this.#notMade(`no ${list.noun} with an id was fetched`, list), url: undefined, record: undefined, expected: NO_EXPECTATION }
+      const href = str(record.href)
+      const url = list === APPLICATIONS && href !== undefined && this.#client.sameOrigin(href) ? href : this.#client.api(`/${list.group}/details/${String(record.id)}`)
+      return { got: await this.#client.get(url), url, record, expected: NO_EXPECTATION }
+    })
+  }
+
   malformedSince(list: ListDef): Promise<Got> {
     return this.#client.get(this.#client.api(list.path, { since: MALFORMED_SINCE }))
   }
@@ -420,15 +523,7 @@ export class Plan {
   async #pastTheLast(): Promise<{ list: ListDef; page: number; got: Got } | undefined> {
     const list = OUT_OF_RANGE_LISTS.find((l) => this.#selected(l.group))
     if (!list) return undefined
-    const first = await this.first(list)
-    const page = first.kind === 'answer' ? pageOf(first) : undefined
-    const total = page ? int(page.total) : undefined
-    if (!page || total === undefined || page.data.length === 0) {
-      return { list, page: 0, got: first.kind === 'answer' ? notMade(`the first page of ${list.endpoint} gives no total and page size to work out its last page from`) : await this.#notMade(`the first page of ${list.endpoint} has no answer`, list) }
-    }
-    const last = Math.max(1, Math.ceil(total / page.data.length))
-    const past = Math.max(last + 1, list === MARKETING ? Math.max(...Object.values(SPARE.pages)) + 1 : 3)
-    return { list, page: past, got: await this.#client.get(this.#client.api(list.path, { page: past })) }
+    return { list, ...(await this.pastLast(list)) }
   }
 
   /** Asks for every read the selected groups need, at once. Failures show up in the checks. */
@@ -443,6 +538,10 @@ export class Plan {
       reads.push(this.candidateDetail(), ...FILE_KINDS.map(({ kind }) => this.candidateFile(kind)))
     }
     if (this.#selected('applications')) reads.push(this.applicationDetail(), this.attachment(), this.vacancy())
+    // the request matrix's shapes past the first page (src/contract/matrix.ts)
+    for (const list of lists) reads.push(this.sinceNext(list), this.lastPage(list), this.sinceLast(list), this.pastLast(list))
+    if (this.#selected('applications')) reads.push(this.vacancyNext(), this.vacancyLast(), this.lastDetail(APPLICATIONS))
+    if (this.#selected('candidates')) reads.push(this.lastDetail(CANDIDATES))
     if (this.#selected('timesheets')) reads.push(this.timesheetDownload())
     if (this.#selected('auth')) reads.push(this.withoutCredentials(), this.wrongCredentials(), this.wrongPassword())
     for (const group of this.#groups) for (const path of ID_PATHS[group] ?? []) reads.push(this.unknown(path))
@@ -452,6 +551,9 @@ export class Plan {
     if (this.#selected('auth')) await Promise.all([this.detailWithoutCredentials(), this.downloadWithoutCredentials()])
   }
 }
+
+/** The number of the last page of an answer of `total` records in pages of `size` (1 for none). */
+export const lastPageOf = (total: number, size: number) => (size === 0 ? 1 : Math.max(1, Math.ceil(total / size)))
 
 /** The page an outcome holds, or a Skip naming why there is none. */
 export function pageOrSkip(got: Got, what: string): Page {

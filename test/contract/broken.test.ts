@@ -25,7 +25,7 @@ t.test('with its rate limit, the fake passes every check due this run, the other
   t.same(run.failed(), [])
   t.equal(run.exitCode, 0)
   const notDue = run.report.checks.filter((c) => c.skip === 'not-due')
-  t.equal(notDue.length, 6, 'the invalid adds and the operations after delete wait for their turn')
+  t.equal(notDue.length, 7, 'the invalid adds, the add with published 0 and the operations after delete wait for their turn')
   t.ok(notDue.every((c) => /^not due this run: /.test(c.reason ?? '')))
   t.equal(run.report.summary.checked, run.report.summary.planned)
 })

@@ -10,11 +10,14 @@ import { describeLink, int, rec } from '../records.js'
 import { linkProblems, listChecks } from './lists.js'
 import { salaryDisplayed } from './values.js'
 import { detailChecks, downloadChecks, hrefsPointAt } from './resources.js'
+import { matrixListChecks } from './matrix.js'
 
 export function applicationsGroup(root: Minimal, ctx: RunContext): void {
   const { plan, client } = ctx
   endpoint(root, APPLICATIONS.endpoint, (t) => {
     listChecks(t, ctx, APPLICATIONS)
+    // the request matrix's shapes past the first page (src/contract/matrix.ts)
+    matrixListChecks(t, ctx, APPLICATIONS)
     check(t, 'the vacancy filter answers only applications for that vacancy', async (a) => {
       const vacancy = await plan.vacancyId()
       const page = pageOrSkip(await plan.vacancy(), 'the answer for one vacancy')

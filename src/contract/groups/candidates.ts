@@ -10,6 +10,7 @@ import { rec, recs, str } from '../records.js'
 import { availabilityAgrees, sectorsAgree } from './values.js'
 import { listChecks } from './lists.js'
 import { detailChecks, downloadChecks, hrefsPointAt, resolves } from './resources.js'
+import { matrixListChecks } from './matrix.js'
 
 export function candidatesGroup(root: Minimal, ctx: RunContext): void {
   const { plan } = ctx
@@ -21,6 +22,8 @@ export function candidatesGroup(root: Minimal, ctx: RunContext): void {
   }
   endpoint(root, CANDIDATES.endpoint, (t) => {
     listChecks(t, ctx, CANDIDATES)
+    // the request matrix's shapes past the first page (src/contract/matrix.ts)
+    matrixListChecks(t, ctx, CANDIDATES)
     check(t, 'file hrefs point at /candidates/{timesheet,resume,document}/{id}', async (a) => {
       const candidates = await plan.records(CANDIDATES)
       const hrefs = candidates.flatMap((c) =>

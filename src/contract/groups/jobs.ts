@@ -120,6 +120,8 @@ export const TURNS = [
   { name: 'invalid-salary-unit', needs: ['add'], what: 'the add of an invalid salary_unit' },
   { name: 'missing-field', needs: ['add'], what: `the add of a job without ${MISSING}` },
   { name: 'after-delete', needs: ['close', 'expire', 'repost', 'delete'], what: 'close, expire, repost and delete of a deleted job' },
+  // the request matrix's job added with published 0 (src/contract/matrix.ts); its job is deleted by cleanup, so it needs the delete too
+  { name: 'unpublished', needs: ['add', 'delete'], what: 'the add of a job with published 0, its public page, and its delete' },
 ] as const
 export type TurnName = (typeof TURNS)[number]['name']
 
@@ -160,6 +162,7 @@ export function turnOf(endpointName: string, checkName: string): TurnName | unde
   if (/^(close|expire|repost|delete) of the deleted job is refused$/.test(checkName)) return 'after-delete'
   if (checkName.startsWith('an invalid salary_unit')) return 'invalid-salary-unit'
   if (checkName.startsWith('a job without a required field')) return 'missing-field'
+  if (checkName.startsWith('the public page of a job added with published 0')) return 'unpublished'
   if (checkName.startsWith('a write without credentials')) return undefined
   return endpointName.startsWith('job/') ? 'lifecycle' : undefined
 }
@@ -248,6 +251,20 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
       if (state.page === undefined) throw new Skip('job/add gave no public page URL')
       const shown = need(await client.page(state.page))
       a.ok(shown.status === 200, `${state.page} answers 200`, `${state.page} answered HTTP ${shown.status}, not 200, though the job was added with published 1`)
+    })
+    // "it is published or not according to `published`": a page answering 200 shows an unpublished job
+    check(t, 'the public page of a job added with published 0 does not answer 200', async (a) => {
+      due('unpublished')
+      const body: JobInput = { ...contractJob(ctx, `${reference}-U`), published: 0 }
+      const answer = need(await client.post(client.api('/job/add'), body))
+      keep(answer, body)
+      if (!a.ok(answer.status === 200 && rec(answer.json).status === 200, 'the add of a job with published 0 answers status 200', `the add of a job with published 0 answered HTTP ${answer.status}: ${JSON.stringify(answer.json)}`)) return
+      const message = str(rec(answer.json).message)
+      const page = message === undefined ? undefined : /https?:\/\/[^\s"'<>]+/.exec(message)?.[0]?.replace(/[.,;:!?)]+$/, '')
+      if (page === undefined) return a.fail(`the message ${JSON.stringify(message)} holds no public page URL to ask`)
+      const shown = need(await client.page(page))
+      a.ok(shown.status !== 200, `${page} answers HTTP ${shown.status}: the job is not published`, `${page} answered HTTP 200, though the job was added with published 0`)
+      ctx.observations.add({ topic: 'jobs', endpoint: 'job/add', summary: `the public page of a job added with published 0 answers HTTP ${shown.status}` })
     })
     check(t, 'an invalid salary_unit answers 412 with a message naming salary_unit', async (a) => {
       due('invalid-salary-unit')

@@ -4,7 +4,12 @@ import { endpoint } from '../checks.js'
 import type { RunContext } from '../context.js'
 import { MARKETING } from '../lists.js'
 import { listChecks } from './lists.js'
+import { matrixListChecks } from './matrix.js'
 
 export function marketingGroup(root: Minimal, ctx: RunContext): void {
-  endpoint(root, MARKETING.endpoint, (t) => listChecks(t, ctx, MARKETING))
+  endpoint(root, MARKETING.endpoint, (t) => {
+    listChecks(t, ctx, MARKETING)
+    // the request matrix's shapes past the first page (src/contract/matrix.ts)
+    matrixListChecks(t, ctx, MARKETING)
+  })
 }

@@ -12,6 +12,7 @@ import { contentLengthProblem, parseDisposition } from '../wire.js'
 import { int, isRec, recs } from '../records.js'
 import type { ListDef } from '../lists.js'
 import { arrivals, undecidable } from './lists.js'
+import { lastDetailCheck } from './matrix.js'
 
 /** What is wrong with an href, given the API path it must have (`/candidates/details/12`), or a pattern of it. */
 export function hrefProblem(href: unknown, client: Client, path: RegExp | string, what: string): string | undefined {
@@ -75,6 +76,8 @@ export function detailChecks(t: Minimal, ctx: RunContext, options: DetailOptions
     if (!a.ok(answer.status === 200, 'answers HTTP 200', `${where(answer.url)} answered HTTP ${answer.status}, not 200`)) return
     ctx.fits(a, schema, answer, endpoint, 'the detail')
   })
+  // the request matrix's second details cell: the last listed record (src/contract/matrix.ts)
+  lastDetailCheck(t, noun, () => ctx.plan.lastDetail(list), pick)
   check(t, `the detail holds exactly the listed ${noun}`, async (a) => {
     const { got, record } = await pick()
     const answer = need(got)

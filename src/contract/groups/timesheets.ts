@@ -7,6 +7,7 @@ import { TIMESHEETS } from '../lists.js'
 import { rec, str } from '../records.js'
 import { listChecks } from './lists.js'
 import { downloadChecks, hrefsPointAt, resolves } from './resources.js'
+import { matrixListChecks } from './matrix.js'
 
 export function timesheetsGroup(root: Minimal, ctx: RunContext): void {
   const { plan } = ctx
@@ -14,6 +15,8 @@ export function timesheetsGroup(root: Minimal, ctx: RunContext): void {
     (await plan.records(TIMESHEETS)).map((r) => str(rec(r[part]).href)).filter((h): h is string => h !== undefined)
   endpoint(root, TIMESHEETS.endpoint, (t) => {
     listChecks(t, ctx, TIMESHEETS)
+    // the request matrix's shapes past the first page (src/contract/matrix.ts)
+    matrixListChecks(t, ctx, TIMESHEETS)
     check(t, 'attachment hrefs point at /candidates/timesheet/{id}', async (a) => {
       const records = await plan.records(TIMESHEETS)
       hrefsPointAt(a, ctx, records.map((r) => ({ href: rec(r.attachment).href, path: /^\/candidates\/timesheet\/[1-9][0-9]*$/, what: `timesheet ${String(r.id)}'s attachment href` })), 'attachment hrefs point at candidates/timesheet')
