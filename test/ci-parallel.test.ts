@@ -100,10 +100,10 @@ t.test('docs/ci.md has a file and a command for every parallel recipe', async (t
   t.same(files.map((f) => f.path.split('/')[0]).filter((v, i, all) => all.indexOf(v) === i), ['python', 'node', 'go', 'java'])
 })
 
-t.test('pytest-xdist: a worker per account, by PYTEST_XDIST_WORKER', async (t) => {
-  const python = pythonWithXdist()
-  const skip = unlessMissing(python ? undefined : 'pytest-xdist is not installed for python3 (apt-get install -y python3-pytest-xdist; .ci/run installs it)')
-  if (skip) return t.skip(skip)
+const python = pythonWithXdist()
+const noXdist = unlessMissing(python ? undefined : 'pytest-xdist is not installed for python3 (apt-get install -y python3-pytest-xdist; .ci/run installs it)')
+
+t.test('pytest-xdist: a worker per account, by PYTEST_XDIST_WORKER', { skip: noXdist }, async (t) => {
   // the recipe says python3: the one with xdist comes first on PATH
   const bin = mkdtempSync(join(tmpdir(), 'jobboard-kit-python-'))
   t.teardown(() => rmSync(bin, { recursive: true, force: true }))
@@ -115,17 +115,20 @@ t.test('tap: a job slot per account, by TAP_JOB_ID', async (t) => {
   await runRecipe(t, 'tap')
 })
 
-t.test('node:test: a worker per account, by NODE_TEST_WORKER_ID', async (t) => {
-  if (!nodeTestWorkerIds()) return t.skip(`node:test on Node ${process.versions.node} sets no NODE_TEST_WORKER_ID (newer Node versions do): the node:test recipe is not run here`)
+const noWorkerIds = nodeTestWorkerIds() ? false : `node:test on Node ${process.versions.node} sets no NODE_TEST_WORKER_ID (newer Node versions do): the node:test recipe is not run here`
+
+t.test('node:test: a worker per account, by NODE_TEST_WORKER_ID', { skip: noWorkerIds }, async (t) => {
   await runRecipe(t, 'node-test')
 })
 
-t.test("Go: t.Parallel() tests borrowing accounts from a pool", async (t) => {
-  if (!onPath('go')) return t.skip('go is not on PATH (apt-get install -y golang-go): the Go recipe is not run here')
+const noGo = onPath('go') ? false : 'go is not on PATH (apt-get install -y golang-go): the Go recipe is not run here'
+
+t.test('Go: t.Parallel() tests borrowing accounts from a pool', { skip: noGo }, async (t) => {
   await runRecipe(t, 'go')
 })
 
-t.test('JUnit 5: parallel execution, accounts from a queue', async (t) => {
-  if (!onPath('javac') || !existsSync(JUNIT)) return t.skip(`needs javac and ${JUNIT} (apt-get install -y default-jdk-headless junit5): the JUnit recipe is not run here`)
+const noJunit = onPath('javac') && existsSync(JUNIT) ? false : `needs javac and ${JUNIT} (apt-get install -y default-jdk-headless junit5): the JUnit recipe is not run here`
+
+t.test('JUnit 5: parallel execution, accounts from a queue', { skip: noJunit }, async (t) => {
   await runRecipe(t, 'junit', { JUNIT_JARS: JUNIT, JUNIT_CONSOLE: JUNIT })
 })
