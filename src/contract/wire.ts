@@ -195,25 +195,46 @@ export function contentLengthProblem(answer: WireAnswer): string | undefined {
   return `Content-Length says ${length.trim()} but ${received} bytes came${answer.truncated ? ` before the connection ended (${answer.truncated})` : ''}`
 }
 
+/** Whether a body reads as JSON at a glance: an object or an array after any whitespace (Unicode's too) and a byte-order mark. */
+const startsLikeJson = (bytes: Uint8Array) => /^[{[]/.test(Buffer.from(bytes.subarray(0, 256)).toString('utf8').trimStart())
+
 /**
- * Every wire problem of one answer. `path` is its path under the API root (undefined for
- * a page outside the API). A JSON answer is one on a JSON endpoint of the API (not a
- * download) that answered 200 or 412 (the spec's JSON answers: "All bodies are JSON",
- * "JSON body with `status` 412"), or any answer whose Content-Type claims JSON: its
- * bytes must be JSON. Error bodies of other statuses are not shown by the spec, so a
- * 404 page in HTML is not a wire problem.
+ * The wire rules an answer is held to. `path` is its path under the API root (undefined
+ * for a page outside the API). A JSON answer is one that claims JSON in its Content-Type,
+ * or a 200 or 412 of a JSON endpoint (not a download) whose body is an object or an array
+ * ("All bodies are JSON"; "JSON body with `status` 412"): its bytes must be JSON and its
+ * Content-Type application/json. A body that is no JSON at all (an error page, an error in
+ * words sent as HTTP 200) is not held here: error bodies are "not shown" by the spec (a
+ * profile point), and a success that is not JSON fails its endpoint's schema check.
  */
+export function heldTo(answer: WireAnswer, path: string | undefined): Set<WireRule> {
+  const held = new Set<WireRule>()
+  if (answer.headers['content-length'] !== undefined) held.add('content-length')
+  if (path === undefined) return held
+  if (answer.status === 429) held.add('retry-after')
+  const claims = claimsJson(answer.headers['content-type'])
+  const jsonEndpoint = !isDownloadPath(path) && (answer.status === 200 || answer.status === 412)
+  const looksJson = startsLikeJson(answer.bytes)
+  if (jsonEndpoint && (looksJson || claims)) held.add('content-type')
+  if ((claims || (jsonEndpoint && looksJson)) && answer.truncated === undefined) {
+    held.add('encoding')
+    held.add('one-value')
+  }
+  return held
+}
+
+/** Every wire problem of one answer, by the rules it is held to (heldTo). */
 export function wireProblems(answer: WireAnswer, path: string | undefined): WireProblem[] {
+  const held = heldTo(answer, path)
   const problems: WireProblem[] = []
   const type = answer.headers['content-type']
-  const jsonEndpoint = path !== undefined && !isDownloadPath(path) && (answer.status === 200 || answer.status === 412)
-  if (jsonEndpoint && essenceOf(type) !== 'application/json') {
+  if (held.has('content-type') && essenceOf(type) !== 'application/json') {
     problems.push({ rule: 'content-type', message: `HTTP ${answer.status} says Content-Type ${type === undefined ? '(none)' : JSON.stringify(type)}, not application/json` })
   }
-  if (path !== undefined && (jsonEndpoint || claimsJson(type)) && answer.truncated === undefined) problems.push(...jsonBodyProblems(answer.bytes))
-  const length = contentLengthProblem(answer)
+  if (held.has('one-value')) problems.push(...jsonBodyProblems(answer.bytes))
+  const length = held.has('content-length') ? contentLengthProblem(answer) : undefined
   if (length !== undefined) problems.push({ rule: 'content-length', message: length })
-  if (answer.status === 429 && path !== undefined) {
+  if (held.has('retry-after')) {
     const header = answer.headers['retry-after']
     if (header === undefined) problems.push({ rule: 'retry-after', message: 'a 429 without Retry-after' })
     else if (delaySeconds(header) === undefined) {
