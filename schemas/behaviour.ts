@@ -62,6 +62,28 @@ const extraFieldsOf = (record: { properties: object }) =>
     additionalProperties: extraField,
   }) as const
 
+/**
+ * The top-level keys the spec names for each kind of answer: what a deployment adds
+ * beyond them (`per_page` or `message` on a list, `code` on an error) is envelopeKeys.
+ */
+export const ENVELOPE_KEYS = {
+  list: ['status', 'total', 'data', 'next_page', 'prev_page'],
+  details: ['status', 'total', 'data'],
+  jobAdd: ['status', 'message', 'id'],
+  jobOperation: ['status', 'message'],
+  metrics: ['status', 'metrics'],
+  error: ['status', 'message'],
+} as const
+export type EnvelopeKind = keyof typeof ENVELOPE_KEYS
+const envelopeKeysOf = (kind: EnvelopeKind) =>
+  ({
+    type: 'array',
+    maxItems: 32,
+    uniqueItems: true,
+    // a key the spec names for the kind is no added one, and a prototype key is no name
+    items: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_.-]{0,63}$', not: { enum: [...ENVELOPE_KEYS[kind], '__proto__', 'constructor', 'prototype'] } },
+  }) as const
+
 /** The records that may carry extra fields, by the name a profile gives them. */
 export const EXTRA_FIELD_RECORDS = { candidate, application, timesheet, marketing: marketingRecord } as const
 
@@ -210,6 +232,21 @@ export const behaviourProperties = {
     items: { type: 'string', pattern: '^[^\\u0000-\\u001f]{1,100}$', not: { enum: METRIC_LABELS } },
     default: [],
     description: 'Labels metrics/list answers beyond the ten the spec names, after them, each with months of its own',
+  },
+  envelopeKeys: {
+    type: 'object',
+    additionalProperties: false,
+    default: {},
+    description:
+      "Top-level keys each kind of answer carries beyond the spec's (list, details, jobAdd, jobOperation, metrics, error): the set each showed; the fake sends each as null",
+    properties: {
+      list: envelopeKeysOf('list'),
+      details: envelopeKeysOf('details'),
+      jobAdd: envelopeKeysOf('jobAdd'),
+      jobOperation: envelopeKeysOf('jobOperation'),
+      metrics: envelopeKeysOf('metrics'),
+      error: envelopeKeysOf('error'),
+    },
   },
 } as const satisfies Record<string, JSONSchema>
 

@@ -9,26 +9,6 @@ import { behaviourProperties } from './behaviour.js'
 import { timestamp, url } from './common.js'
 import { scenario } from './scenario.js'
 
-/**
- * The top-level keys an answer carries beyond those the spec names for its kind, by
- * kind: what a deployment adds to its envelopes (`per_page`, `message` on a list).
- */
-export const ENVELOPE_KEYS = {
-  list: ['status', 'total', 'data', 'next_page', 'prev_page'],
-  details: ['status', 'total', 'data'],
-  jobAdd: ['status', 'message', 'id'],
-  jobOperation: ['status', 'message'],
-  metrics: ['status', 'metrics'],
-  error: ['status', 'message'],
-} as const
-export type EnvelopeKind = keyof typeof ENVELOPE_KEYS
-const envelopeKeyList = {
-  type: 'array',
-  maxItems: 32,
-  uniqueItems: true,
-  items: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_.-]{0,63}$' },
-} as const
-
 /** Every spec-silent point, by name, with the schema of its value (and the fake's default). */
 export const profilePointValues = {
   ...behaviourProperties,
@@ -36,20 +16,6 @@ export const profilePointValues = {
   rateLimitWindow: {
     ...scenario.properties.rateLimitWindow,
     description: 'Seconds in which each full request may be made once (the spec: 15 minutes); 0 means no limit was met',
-  },
-  envelopeKeys: {
-    type: 'object',
-    additionalProperties: false,
-    default: {},
-    description: "Top-level keys each kind of answer carries beyond the spec's (list, details, jobAdd, jobOperation, metrics, error): the set each showed",
-    properties: {
-      list: envelopeKeyList,
-      details: envelopeKeyList,
-      jobAdd: envelopeKeyList,
-      jobOperation: envelopeKeyList,
-      metrics: envelopeKeyList,
-      error: envelopeKeyList,
-    },
   },
   burstLimit: {
     anyOf: [
@@ -81,7 +47,6 @@ export const PROFILE_POINTS = Object.keys(profilePointValues) as ProfilePointNam
  */
 export const NOT_HONOURED: Readonly<Partial<Record<ProfilePointName, string>>> = {
   burstLimit: 'the fake limits each full request once per rateLimitWindow and has no burst limiter',
-  envelopeKeys: "the fake's answers carry the spec's envelope keys only; its serializers are made from the answer schemas",
 }
 
 /** How the kit knows a point's value: it saw the answer, it reasoned from other answers, or it could not tell. */

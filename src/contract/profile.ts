@@ -8,8 +8,8 @@
 // does not allow is listed in NOT_OBSERVABLE, the one place that says so, with why.
 import type { Minimal } from '@tapjs/core'
 import { isDeepStrictEqual } from 'node:util'
-import { behaviourProperties, EXTRA_FIELD_RECORDS } from '../../schemas/behaviour.js'
-import { ENVELOPE_KEYS, PROFILE_KIND, PROFILE_POINTS, type EnvelopeKind, type ProfilePointName } from '../../schemas/profile.js'
+import { behaviourProperties, ENVELOPE_KEYS, EXTRA_FIELD_RECORDS, type EnvelopeKind } from '../../schemas/behaviour.js'
+import { PROFILE_KIND, PROFILE_POINTS, type ProfilePointName } from '../../schemas/profile.js'
 import { METRIC_LABELS, MONTH_NAMES, MONTH_SHORT_NAMES } from '../../schemas/values.js'
 import { parseProfile, type LoadedProfile } from '../profile/profile.js'
 import { createFaker, hash32 } from '../core/random.js'
@@ -552,7 +552,7 @@ function envelopeKind(got: Got): EnvelopeKind | undefined {
   return undefined
 }
 
-const KEY = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/
+const KEY = /^(?!(__proto__|constructor|prototype)$)[A-Za-z_][A-Za-z0-9_.-]{0,63}$/
 
 /**
  * The top-level keys each kind of answer carried beyond those the spec names for it
@@ -572,9 +572,11 @@ function envelopeKeys(e: Evidence): Reading {
     value[kind] = [...keys].sort()
   }
   if (!first) return notSeen('no answer was a JSON envelope', e.missed(/\/list$/))
+  // in the schema's order of kinds, whatever order the answers came in
+  const ordered = Object.fromEntries((Object.keys(ENVELOPE_KEYS) as EnvelopeKind[]).flatMap((kind) => (value[kind] ? [[kind, value[kind]]] : [])))
   const odd = Object.entries(value).flatMap(([kind, keys]) => (keys.length > 32 || keys.some((k) => !KEY.test(k)) ? [kind] : []))
   if (odd.length > 0) return seenOther(`keys a profile cannot hold on ${odd.join(', ')}`, `the ${odd.join(', ')} answers carry keys a profile cannot hold: ${odd.flatMap((kind) => value[kind as EnvelopeKind] ?? []).slice(0, 5).map((k) => JSON.stringify(k)).join(', ')}`)
-  return directly(first, value, Object.entries(value).map(([kind, keys]) => `${kind}: ${keys.length === 0 ? 'the spec\'s keys' : keys.join(', ')}`).join('; '))
+  return directly(first, ordered, Object.entries(value).map(([kind, keys]) => `${kind}: ${keys.length === 0 ? 'the spec\'s keys' : keys.join(', ')}`).join('; '))
 }
 
 /** Every point's recorder: the schema's points, each read from the answers in hand. */

@@ -16,6 +16,7 @@ import { registerAnswers } from './http/answers.js'
 import { type Auth, registerAuth } from './http/auth.js'
 import { registerBodies, requireJson } from './http/body.js'
 import { registerDrain } from './http/drain.js'
+import { withEnvelopeKeys } from './http/envelope.js'
 import { answerNodeRefusals, clientErrorHandler, errorPolicy, hostRequired, frameworkErrorHandler, registerErrorAnswers } from './http/error-style.js'
 import { type ArmedFault, faultAnswers } from './http/faults.js'
 import { requestJournal } from './http/journal.js'
@@ -207,11 +208,11 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   })
   auth = await registerAuth(app, board)
   const answers = registerAnswers(app, board, journal.watchClose, routed)
-  // one onSend: the shutdown's Connection: close, links on the request's origin and the
-  // answer cache, and a truncate fault
+  // one onSend: the shutdown's Connection: close, the keys a profile adds to envelopes,
+  // links on the request's origin and the answer cache, and a truncate fault
   app.addHook('onSend', (request, reply, payload, done) => {
     if (shutdown.closing) reply.header('connection', 'close')
-    done(null, faults.truncate(request, reply, answers.keep(request, reply, payload)))
+    done(null, faults.truncate(request, reply, answers.keep(request, reply, withEnvelopeKeys(request, reply, payload, board))))
   })
   // last of the onSend hooks: it sees the answer as it leaves
   if (responseCheck) checkResponses(app, responseCheck, responseValidators)

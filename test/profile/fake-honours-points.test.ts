@@ -155,6 +155,18 @@ const PROBES: Partial<Record<ProfilePointName, Probe>> = {
         .map((m: { label: string; total: number; aggregations: Array<{ total: number }> }) => [m.label, m.aggregations.reduce((sum, a) => sum + a.total, 0) === m.total]),
     expected: [['Video interviews', true], ['Referrals', true]],
   },
+  envelopeKeys: {
+    // the added keys, as null, on a list's answer (a cached one too) and an error's; none on a details answer
+    look: async (app) => {
+      const list = (await call(app, '/api/v1/candidates/list')).body
+      const again = (await call(app, '/api/v1/candidates/list')).body
+      const error = (await call(app, '/api/v1/candidates/details/99999')).body
+      const details = (await call(app, '/api/v1/candidates/details/1')).body
+      const isNull = (body: object, key: string) => Object.hasOwn(body, key) && (body as Record<string, unknown>)[key] === null
+      return [isNull(list, 'per_page'), isNull(again, 'per_page'), isNull(error, 'code'), Object.hasOwn(list, 'code'), Object.hasOwn(details, 'per_page')]
+    },
+    expected: [true, true, true, false, false],
+  },
   pageSize: { look: async (app) => (await call(app, '/api/v1/candidates/list')).body.data.length, expected: 7 },
   rateLimitWindow: {
     setup: { rateLimitWindow: undefined },

@@ -185,6 +185,17 @@ t.test('the keys of each envelope: a deployment that adds a key after a profile 
   t.ok(plain.report.observations.some((o) => o.topic === 'drift' && /per_page/.test(JSON.stringify(o))), 'it is reported as drift')
 })
 
+t.test('the keys of each envelope: a fake started with the recorded keys answers as the deployment did, and one without them fails', async (t) => {
+  await twins(t, {
+    point: 'envelopeKeys',
+    only: 'candidates,metrics',
+    recorded: { list: ['per_page'], details: [], error: ['code'], metrics: [] },
+    options: { envelopeKeys: { list: ['per_page'], error: ['code'] } },
+    moved: { options: { envelopeKeys: { list: ['per_page'] } } },
+    now: /deployment now answers list \+per_page; details the spec's keys; metrics the spec's keys; error the spec's keys \(GET /,
+  })
+})
+
 t.test('the keys of each envelope: a kind a later run got no answer of (job/add without --writes) is kept, and not compared', async (t) => {
   const file = join(t.testdir(), 'profile.json')
   const { url } = await board(t, {}, { rateLimitWindow: 0 })
