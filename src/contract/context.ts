@@ -36,6 +36,8 @@ export class RunContext {
   readonly jobs: CreatedJob[] = []
   /** The write checks' turns in this run (src/contract/groups/jobs.ts), once planned. */
   turns: ReadonlyMap<string, { due: boolean; reason: string | undefined }> = new Map()
+  /** The request matrix's constrained-field forms this run's valid add tried (src/contract/matrix.ts), by cell id. */
+  formsTried: string[] = []
   #values: FieldValues = FIELD_VALUES
   #validator = new AnswerValidator(FIELD_VALUES)
 

@@ -11,6 +11,7 @@ import junit, { type Builder } from 'junit-report-builder'
 import type { Observation } from './observations.js'
 import { citationLines } from './rules.js'
 import type { CheckResult } from './suite.js'
+import type { MatrixEntry } from './matrix.js'
 
 // the package is CommonJS: its module.exports is the builder its types call the default export
 const root = ((junit as unknown as { default?: Builder }).default ?? junit) as Builder
@@ -36,7 +37,7 @@ function skippedWith(testCase: TestCase, reason: string): void {
 
 const seconds = (ms: number) => Math.round(ms) / 1000
 
-export function junitXml(results: readonly CheckResult[], name: string, observations: readonly Observation[] = []): string {
+export function junitXml(results: readonly CheckResult[], name: string, observations: readonly Observation[] = [], matrix: readonly MatrixEntry[] = []): string {
   const builder = root.newBuilder().name(name)
   const suites = new Map<string, { suite: ReturnType<Builder['testSuite']>; ms: number }>()
   const suiteOf = (endpoint: string) => {
@@ -63,6 +64,15 @@ export function junitXml(results: readonly CheckResult[], name: string, observat
     }
   }
   for (const o of observations) suiteOf(o.endpoint).suite.property(`warning.${o.topic}`, o.summary)
+  // the request matrix: a case per cell, passed when checked, skipped with why, an error when not reached
+  if (matrix.length > 0) {
+    const suite = builder.testSuite().name('request matrix').time(0)
+    for (const cell of matrix) {
+      const testCase = suite.testCase().className(`contract.matrix.${cell.family}`).name(cell.id).time(0)
+      if (cell.status === 'skipped') skippedWith(testCase, `${cell.why}${cell.reason ? `: ${cell.reason}` : ''}`)
+      else if (cell.status === 'not reached') testCase.error('not reached: no check read this cell', 'matrix')
+    }
+  }
   for (const { suite, ms } of suites.values()) suite.time(seconds(ms))
   return builder.build()
 }

@@ -10,7 +10,15 @@
 // why), or not reached when none of them reported. docs/contract.md shows the table as
 // renderMatrix() renders it; test/contract/matrix.test.ts keeps both in step with the plan.
 import { matches } from './rules.js'
-import type { CheckResult } from './suite.js'
+
+/** What the matrix reads of a check's result (suite.ts's CheckResult; not imported, which would close a circle through the groups). */
+export interface CheckResult {
+  endpoint: string
+  name: string
+  status: 'pass' | 'fail' | 'skip' | 'error'
+  skip?: string | undefined
+  reason?: string | undefined
+}
 
 export type Family = 'list' | 'details' | 'download' | 'job' | 'field-form'
 
@@ -37,7 +45,7 @@ export interface Cell {
   writes?: boolean
 }
 
-const LIST_NAMES = ['candidates', 'applications', 'timesheets', 'marketing'] as const
+export const LIST_NAMES = ['candidates', 'applications', 'timesheets', 'marketing'] as const
 
 const FILTER_WORDS: Record<Filter, string> = { none: 'no filter', since: '`since`', vacancy: '`vacancy`' }
 const POSITION_WORDS: Record<Position, string> = {
@@ -147,7 +155,7 @@ function jobCells(): Cell[] {
     job('job/expire closed', 'job/expire', 'expire the closed job', 'lifecycle', ['job/expire: expiring the job answers status 200*']),
     job('job/repost expired', 'job/repost', 'repost the expired job with a closing_date', 'lifecycle', ['job/repost: reposting the job with a closing_date answers status 200*']),
     job('job/delete reposted', 'job/delete', 'delete the reposted job, then its public page', 'lifecycle', ['job/delete: deleting the job answers status 200*', 'job/delete: the public page answers 404 after delete']),
-    ...(['close', 'expire', 'repost', 'delete'] as const).map((op) => job(`job/${op} deleted`, `job/${op}`, `${op} a deleted job`, 'after-delete', [`job/${op}: * of the deleted job is refused`])),
+    ...(['close', 'expire', 'repost', 'delete'] as const).map((op) => job(`job/${op} deleted`, `job/${op}`, `${op} a deleted job`, 'after-delete', [`job/delete: ${op} of the deleted job is refused`])),
   ]
 }
 
@@ -162,16 +170,20 @@ export const FIELD_FORMS = [
   { field: 'job_industry', form: 'sector/sub-sector', value: 'Veterinary Surgeon/Small Animal Vet Surgeon' },
   { field: 'job_industry', form: 'sector with a slash', value: 'Veterinary Admin / Other' },
   { field: 'job_industry', form: 'sector with a slash/sub-sector', value: 'Veterinary Admin / Other/Vet Care Assistant' },
-  ...['Full time', 'Part time', 'Night time'].map((value) => ({ field: 'job_type', form: value, value })),
-  ...['Permanent', 'Locum', 'Contract', 'Maternity cover', 'Temporary'].map((value) => ({ field: 'contract_type', form: value, value })),
-  ...['Per hour', 'Per year', 'Per week', 'Per month'].map((value) => ({ field: 'salary_unit', form: value, value })),
+  ...['Full time', 'Part time', 'Night time'].map((value) => ({ field: 'job_type' as const, form: value, value })),
+  ...['Permanent', 'Locum', 'Contract', 'Maternity cover', 'Temporary'].map((value) => ({ field: 'contract_type' as const, form: value, value })),
+  ...['Per hour', 'Per year', 'Per week', 'Per month'].map((value) => ({ field: 'salary_unit' as const, form: value, value })),
   { field: 'salary_currency', form: 'GBP', value: 'GBP' },
-  ...['yes', 'no'].map((value) => ({ field: 'job_telecommute', form: value, value })),
+  ...['yes', 'no'].map((value) => ({ field: 'job_telecommute' as const, form: value, value })),
 ] as const
+
+/** A constrained-field form's cell id; the ledger keeps when it was last tried as `form <id>`. */
+export const formCellId = (f: { field: string; form: string }) => `job/add ${f.field} ${f.form}`
+export const formLedgerName = (id: string) => `form ${id}`
 
 function formCells(): Cell[] {
   return FIELD_FORMS.map((f) => ({
-    id: `job/add ${f.field} ${f.form}`,
+    id: formCellId(f),
     family: 'field-form',
     endpoint: 'job/add',
     shape: `a valid add with ${f.field} \`${f.value}\``,
@@ -215,7 +227,7 @@ export function cellStatus(cell: Cell, results: readonly CheckResult[], writes: 
 }
 
 /** Whether a cell's status leaves a run incomplete under --require-complete: not reached, or left out by a 429 or an outage. */
-export const incomplete = (s: CellStatus) => s.status === 'not reached' || (s.status === 'skipped' && (s.why === '429' || s.why === 'outage'))
+export const incomplete = (s: { status: CellStatus['status']; why?: string }) => s.status === 'not reached' || (s.status === 'skipped' && (s.why === '429' || s.why === 'outage'))
 
 const cellText = (text: string) => text.replace(/\|/g, '\\|')
 
@@ -223,4 +235,73 @@ const cellText = (text: string) => text.replace(/\|/g, '\\|')
 export function renderMatrix(cells: readonly Cell[] = MATRIX): string {
   const rows = cells.map((c) => `| ${cellText(c.id)} | ${cellText(c.shape)} | ${c.asks === undefined ? `not asked: ${cellText(c.why ?? '')}` : `\`${c.asks}\`${c.writes ? ' (--writes)' : ''}`} | ${c.checks.map((p) => `\`${cellText(p)}\``).join('<br>') || '—'} |`)
   return ['| Cell | Request shape | Asked by | Read by checks |', '|---|---|---|---|', ...rows].join('\n') + '\n'
+}
+
+/** One cell as the report carries it: what it is and what became of it in the run. */
+export interface MatrixEntry {
+  id: string
+  family: Family
+  endpoint: string
+  shape: string
+  status: CellStatus['status']
+  /** Why it was skipped. */
+  why?: string
+  /** The skipped check's reason, or the cell's own. */
+  reason?: string
+}
+
+/** Every cell of the matrix and what became of it in a run. */
+export function matrixOf(results: readonly CheckResult[], writes: boolean, formsTried: readonly string[] = [], cells: readonly Cell[] = MATRIX): MatrixEntry[] {
+  return cells.map((cell) => {
+    const s = cellStatus(cell, results, writes, formsTried)
+    return { id: cell.id, family: cell.family, endpoint: cell.endpoint, shape: cell.shape, status: s.status, ...(s.status === 'skipped' ? { why: s.why, reason: s.reason } : {}) }
+  })
+}
+
+/** A cell's mark in the summary: ✓ checked, – skipped (why), · not reached. */
+export const markOf = (entry: Pick<MatrixEntry, 'status' | 'why'>) => (entry.status === 'checked' ? '✓' : entry.status === 'skipped' ? `– ${entry.why === 'not applicable' ? 'n/a' : entry.why}` : '·')
+
+/** The count line of the matrix: how many cells were checked, skipped (by why) and not reached. */
+export function matrixCountLine(entries: readonly MatrixEntry[]): string {
+  const count = (status: MatrixEntry['status']) => entries.filter((e) => e.status === status).length
+  const whys = new Map<string, number>()
+  for (const e of entries) if (e.status === 'skipped') whys.set(e.why ?? '', (whys.get(e.why ?? '') ?? 0) + 1)
+  const skipped = [...whys].map(([why, n]) => `${n} ${why}`).join(', ')
+  return `Request matrix: ${entries.length} cells, ${count('checked')} checked, ${count('skipped')} skipped${skipped ? ` (${skipped})` : ''}, ${count('not reached')} not reached`
+}
+
+/**
+ * The matrix as the summary prints it: one compact table, the lists as a grid of
+ * filter × position, the other families a line each; then the count line.
+ */
+export function matrixLines(entries: readonly MatrixEntry[]): string[] {
+  const by = new Map(entries.map((e) => [e.id, e]))
+  const mark = (id: string) => {
+    const entry = by.get(id)
+    return entry === undefined ? '' : markOf(entry)
+  }
+  const width = 14
+  const lines = ['Request matrix (✓ checked, – skipped (why), · not reached):', `  ${''.padEnd(26)}${POSITIONS.map((p) => p.padEnd(width)).join('')}`.trimEnd()]
+  for (const list of LIST_NAMES) {
+    for (const filter of FILTERS) {
+      if (!by.has(`${list}/list ${filter} first`)) continue
+      lines.push(`  ${`${list}/list${filter === 'none' ? '' : ` ${filter}`}`.padEnd(26)}${POSITIONS.map((p) => mark(`${list}/list ${filter} ${p}`).padEnd(width)).join('')}`.trimEnd())
+    }
+  }
+  const others: Array<[string, Family]> = [
+    ['details', 'details'],
+    ['downloads', 'download'],
+    ['jobs', 'job'],
+    ['field forms', 'field-form'],
+  ]
+  for (const [label, family] of others) {
+    const cells = entries.filter((e) => e.family === family)
+    if (cells.length === 0) continue
+    const marks = new Set(cells.map(markOf))
+    // a family whose cells all went one way is one mark (a read-only run's write cells)
+    const shown = marks.size === 1 ? `all ${cells.length} ${markOf(cells[0] as MatrixEntry)}` : cells.map((e) => `${e.id.replace(/^job\/add /, '').replace('/{id}', '')} ${markOf(e)}`).join('; ')
+    lines.push(`  ${label.padEnd(12)}${shown}`)
+  }
+  lines.push(matrixCountLine(entries))
+  return lines
 }

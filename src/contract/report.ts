@@ -10,6 +10,7 @@ import type { Observation } from './observations.js'
 import { citationLines } from './rules.js'
 import type { ContractSettings } from './settings.js'
 import type { CheckResult } from './suite.js'
+import { matrixLines, matrixOf, type MatrixEntry } from './matrix.js'
 
 export interface Tally {
   passed: number
@@ -110,6 +111,8 @@ export interface ContractReport {
   observations: Observation[]
   requests: RequestRecord[]
   jobs: { created: CreatedJob[]; deleted: Array<{ id: number; by: string }>; notDeleted: CreatedJob[]; pending: PendingJob[] }
+  /** Every cell of the request matrix (src/contract/matrix.ts) and what became of it. */
+  matrix: MatrixEntry[]
 }
 
 export function tally(results: readonly CheckResult[]): Tally {
@@ -137,6 +140,8 @@ export function buildReport(
     requests: RequestRecord[]
     jobs: CreatedJob[]
     pending: PendingJob[]
+    /** The ids of the constrained-field forms this run's valid add tried. */
+    formsTried?: readonly string[]
   },
 ): ContractReport {
   return {
@@ -165,6 +170,7 @@ export function buildReport(
       notDeleted: parts.jobs.filter((job) => job.deletedBy === undefined),
       pending: parts.pending,
     },
+    matrix: matrixOf(parts.results, settings.writes, parts.formsTried),
   }
 }
 
@@ -207,6 +213,7 @@ export function closingLines(report: ContractReport): string[] {
     lines.push(`Jobs pending deletion (in the ledger; the next run deletes them first): ${report.jobs.pending.map((j) => `${j.id} (${j.reference})`).join(', ')}`)
   }
   if (report.coverage.length > 0) lines.push('', ...coverageLines(report.coverage))
+  if (report.matrix.length > 0) lines.push('', ...matrixLines(report.matrix))
   lines.push('')
   lines.push(tallyLine(report.summary))
   return lines

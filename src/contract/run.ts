@@ -22,6 +22,7 @@ import { Client, redactorOf } from './http.js'
 import { redacting, type Redactor } from './redact.js'
 import { LISTS } from './lists.js'
 import { junitXml } from './junit.js'
+import { incomplete, matrixOf } from './matrix.js'
 import { Ledger } from './ledger.js'
 import { buildReport, checkLines, closingLines, coverage, tally, type ContractReport } from './report.js'
 import { UsageError, type ContractSettings } from './settings.js'
@@ -220,6 +221,12 @@ async function run(settings: ContractSettings, io: RunIO, redact: Redactor): Pro
   else if (settings.requireComplete && counts.checked < counts.planned) {
     ;[exitCode, reason] = [3, `incomplete (--require-complete): ${incompleteReason(results, counts.checked, counts.planned, made, settings.minCoverage).replace(/^incomplete: /, '').replace(/, below --min-coverage \d+%/, '')}`]
   }
+  // --require-complete: a cell of the request matrix not reached (or left by a 429 or an outage) is incomplete too
+  const matrix = matrixOf(results, settings.writes, ctx.formsTried)
+  const unreached = matrix.filter(incomplete)
+  if (settings.requireComplete && exitCode === 0 && unreached.length > 0) {
+    ;[exitCode, reason] = [3, `incomplete (--require-complete): ${unreached.length} cell${unreached.length === 1 ? '' : 's'} of the request matrix not reached, e.g. ${unreached[0]?.id}${unreached[0]?.reason ? `: ${unreached[0].reason}` : ` (${unreached[0]?.status})`}`]
+  }
   if (pending.length > 0) {
     const left = `jobs left on the service, pending deletion by the next run: ${pending.map((j) => `job ${j.id} (${j.reference}): ${j.why}`).join('; ')}`
     ;[exitCode, reason] = exitCode === 0 || exitCode === 3 ? [1, reason === undefined ? left : `${left}; ${reason}`] : [exitCode, `${reason}; ${left}`]
@@ -235,6 +242,7 @@ async function run(settings: ContractSettings, io: RunIO, redact: Redactor): Pro
     requests: client.log,
     jobs: ctx.jobs,
     pending,
+    formsTried: ctx.formsTried,
   })
   if (settings.writeProfile !== undefined && stop === undefined) {
     const problem = writeProfile(ctx, settings.writeProfile, profiles.prior, io.stdout, redact)
@@ -243,7 +251,7 @@ async function run(settings: ContractSettings, io: RunIO, redact: Redactor): Pro
     report.reason = reason
   }
   if (settings.report !== undefined) writeFile(settings.report, `${JSON.stringify(redact.deep(report), null, 2)}\n`)
-  if (settings.junit !== undefined) writeFile(settings.junit, junitXml(redact.deep(results), `jobboard-kit contract ${settings.baseUrl}`, redact.deep(report.observations)))
+  if (settings.junit !== undefined) writeFile(settings.junit, junitXml(redact.deep(results), `jobboard-kit contract ${settings.baseUrl}`, redact.deep(report.observations), redact.deep(report.matrix)))
   io.stdout.write(`${closingLines(report).join('\n')}\n`)
   return { exitCode, reason, report }
 }

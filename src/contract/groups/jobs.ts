@@ -20,6 +20,7 @@ import { int, rec, str } from '../records.js'
 import { AnswerValidator } from '../validate.js'
 import { UNKNOWN_ID } from '../plan.js'
 import { refusedAnswer } from './auth.js'
+import { FIELD_FORMS, formCellId, formLedgerName } from '../matrix.js'
 
 const OPERATIONS = ['close', 'expire', 'repost', 'delete'] as const
 type Operation = (typeof OPERATIONS)[number]
@@ -44,6 +45,8 @@ const SAYS: Record<Operation, { words: string; word: RegExp }> = {
 
 const DAY_MS = 86_400_000
 
+type FormField = (typeof FIELD_FORMS)[number]['field']
+
 /** The required field the missing-field add leaves out (the type says it is one job/add requires). */
 const MISSING = 'job_title' satisfies (typeof JOB_REQUIRED)[number]
 
@@ -59,26 +62,36 @@ const choose = (list: readonly string[], liked: string) => (list.includes(liked)
 export function contractJob(ctx: RunContext, reference: string, rotate = false): JobInput {
   const values = ctx.values
   const night = Math.floor(ctx.clock.now() / DAY_MS)
-  const pick = (list: readonly string[], liked: string, salt: number) => (rotate && list.length > 0 ? (list[(night + salt) % list.length] as string) : choose(list, liked))
+  const tried = ctx.ledger.writesOf(ctx.deployment)
+  const pick = (list: readonly string[], liked: string, salt: number, field: FormField) => {
+    if (!rotate || list.length === 0) return choose(list, liked)
+    // the request matrix's forms of the field that job/fields still offers, the one tried longest ago (or never) first
+    const forms = FIELD_FORMS.filter((f) => f.field === field && list.includes(f.value))
+    if (forms.length === 0) return list[(night + salt) % list.length] as string
+    const when = (f: (typeof forms)[number]) => tried[formLedgerName(formCellId(f))] ?? -Infinity
+    const oldest = Math.min(...forms.map(when))
+    const due = forms.filter((f) => when(f) === oldest)
+    return (due[(night + salt) % due.length] as (typeof forms)[number]).value
+  }
   return {
     published: 1,
     featured: 0,
     job_title: 'Contract check (jobboard-kit): please ignore',
     job_reference: reference,
-    job_industry: pick(values.job_industry, values.job_industry[0] as string, 0) as JobInput['job_industry'],
-    job_telecommute: pick(values.job_telecommute, 'no', 1) as JobInput['job_telecommute'],
+    job_industry: pick(values.job_industry, values.job_industry[0] as string, 0, 'job_industry') as JobInput['job_industry'],
+    job_telecommute: pick(values.job_telecommute, 'no', 1, 'job_telecommute') as JobInput['job_telecommute'],
     job_location: 'Leeds (contract check)',
     job_latitude: 53.8008,
     job_longitude: -1.5491,
-    job_type: pick(values.job_type, 'Full time', 2) as JobInput['job_type'],
-    contract_type: pick(values.contract_type, 'Permanent', 3) as JobInput['contract_type'],
+    job_type: pick(values.job_type, 'Full time', 2, 'job_type') as JobInput['job_type'],
+    contract_type: pick(values.contract_type, 'Permanent', 3, 'contract_type') as JobInput['contract_type'],
     job_description: 'Made by the jobboard-kit contract check, which deletes it before its run ends.',
     contact_name: 'jobboard-kit contract check',
     contact_email: 'contract-check@example.com',
     salary_visible: '40,000 per year',
     salary_precise: '40000',
-    salary_unit: pick(values.salary_unit, 'Per year', 4) as JobInput['salary_unit'],
-    salary_currency: pick(values.salary_currencies, values.salary_currencies[0] as string, 5) as JobInput['salary_currency'],
+    salary_unit: pick(values.salary_unit, 'Per year', 4, 'salary_unit') as JobInput['salary_unit'],
+    salary_currency: pick(values.salary_currencies, values.salary_currencies[0] as string, 5, 'salary_currency') as JobInput['salary_currency'],
     require_cv: 0,
   }
 }
@@ -231,6 +244,11 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
       const own = new AnswerValidator(ctx.values).check(jobInput, body)
       if (own.failures.length > 0) throw new Skip(`the kit cannot make a valid job from job/fields' values: ${own.failures.join(' ')}`)
       const answer = need(await client.post(client.api('/job/add'), body))
+      // the forms this add tried, for the request matrix and for the next run's turn of forms (the ledger)
+      for (const form of FIELD_FORMS.filter((f) => body[f.field] === f.value)) {
+        ctx.formsTried.push(formCellId(form))
+        ctx.ledger.wrote(ctx.deployment, formLedgerName(formCellId(form)), ctx.clock.now())
+      }
       const id = int(rec(answer.json).id)
       if (id !== undefined && answer.status < 300) state.job = ctx.created(id, reference, `POST ${where(answer.url)}`)
       if (!a.ok(answer.status === 200, 'answers HTTP 200', `answered HTTP ${answer.status}: ${JSON.stringify(answer.json)}`)) return
