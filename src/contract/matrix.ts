@@ -197,7 +197,7 @@ export const MATRIX: readonly Cell[] = [...listCells(), ...detailCells(), ...dow
 
 export type CellStatus =
   | { status: 'checked' }
-  | { status: 'skipped'; why: 'not applicable' | 'not asked' | 'budget' | '429' | 'outage' | 'read-only'; reason: string }
+  | { status: 'skipped'; why: 'not applicable' | 'not asked' | 'budget' | '429' | 'outage' | 'read-only' | 'not selected'; reason: string }
   | { status: 'not reached' }
 
 /**
@@ -207,9 +207,10 @@ export type CellStatus =
  * outage); not reached when none reported. A cell the plan never asks is skipped as not
  * asked, a write cell of a read-only run as read-only.
  */
-export function cellStatus(cell: Cell, results: readonly CheckResult[], writes: boolean, formsTried: readonly string[] = []): CellStatus {
+export function cellStatus(cell: Cell, results: readonly CheckResult[], writes: boolean, formsTried: readonly string[] = [], groups?: readonly string[]): CellStatus {
   if (cell.asks === undefined) return { status: 'skipped', why: 'not asked', reason: cell.why ?? '' }
   if (cell.writes && !writes) return { status: 'skipped', why: 'read-only', reason: 'a read-only run (no --writes)' }
+  if (groups !== undefined && !groups.includes(groupOfCell(cell))) return { status: 'skipped', why: 'not selected', reason: `the ${groupOfCell(cell)} group is not selected` }
   const mine = results.filter((r) => cell.checks.some((pattern) => matches(pattern, `${r.endpoint}: ${r.name}`)))
   if (cell.family === 'field-form') {
     const made = mine.some((r) => r.status === 'pass' || r.status === 'fail')
@@ -224,6 +225,13 @@ export function cellStatus(cell: Cell, results: readonly CheckResult[], writes: 
   if (first.skip === 'not-due') return { status: 'skipped', why: 'budget', reason }
   if (first.skip === 'unavailable') return /ledger|window/i.test(reason) && !/429/.test(reason) ? { status: 'skipped', why: 'budget', reason } : { status: 'skipped', why: '429', reason }
   return { status: 'skipped', why: 'not applicable', reason }
+}
+
+/** The group (--only, --skip) whose checks read a cell. */
+export function groupOfCell(cell: Pick<Cell, 'family' | 'endpoint'>): string {
+  if (cell.family === 'job' || cell.family === 'field-form') return 'jobs'
+  if (cell.endpoint === 'candidates/timesheets/download/{id}') return 'timesheets'
+  return cell.endpoint.split('/')[0] as string
 }
 
 /** Whether a cell's status leaves a run incomplete under --require-complete: not reached, or left out by a 429 or an outage. */
@@ -251,9 +259,9 @@ export interface MatrixEntry {
 }
 
 /** Every cell of the matrix and what became of it in a run. */
-export function matrixOf(results: readonly CheckResult[], writes: boolean, formsTried: readonly string[] = [], cells: readonly Cell[] = MATRIX): MatrixEntry[] {
+export function matrixOf(results: readonly CheckResult[], writes: boolean, formsTried: readonly string[] = [], groups?: readonly string[], cells: readonly Cell[] = MATRIX): MatrixEntry[] {
   return cells.map((cell) => {
-    const s = cellStatus(cell, results, writes, formsTried)
+    const s = cellStatus(cell, results, writes, formsTried, groups)
     return { id: cell.id, family: cell.family, endpoint: cell.endpoint, shape: cell.shape, status: s.status, ...(s.status === 'skipped' ? { why: s.why, reason: s.reason } : {}) }
   })
 }

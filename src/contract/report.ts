@@ -170,7 +170,7 @@ export function buildReport(
       notDeleted: parts.jobs.filter((job) => job.deletedBy === undefined),
       pending: parts.pending,
     },
-    matrix: matrixOf(parts.results, settings.writes, parts.formsTried),
+    matrix: matrixOf(parts.results, settings.writes, parts.formsTried, settings.groups),
   }
 }
 

@@ -222,7 +222,7 @@ async function run(settings: ContractSettings, io: RunIO, redact: Redactor): Pro
     ;[exitCode, reason] = [3, `incomplete (--require-complete): ${incompleteReason(results, counts.checked, counts.planned, made, settings.minCoverage).replace(/^incomplete: /, '').replace(/, below --min-coverage \d+%/, '')}`]
   }
   // --require-complete: a cell of the request matrix not reached (or left by a 429 or an outage) is incomplete too
-  const matrix = matrixOf(results, settings.writes, ctx.formsTried)
+  const matrix = matrixOf(results, settings.writes, ctx.formsTried, settings.groups)
   const unreached = matrix.filter(incomplete)
   if (settings.requireComplete && exitCode === 0 && unreached.length > 0) {
     ;[exitCode, reason] = [3, `incomplete (--require-complete): ${unreached.length} cell${unreached.length === 1 ? '' : 's'} of the request matrix not reached, e.g. ${unreached[0]?.id}${unreached[0]?.reason ? `: ${unreached[0].reason}` : ` (${unreached[0]?.status})`}`]

@@ -1,0 +1,116 @@
+// The request matrix in whole kit runs (src/contract/matrix.ts): the fake passes every cell
+// it is asked; a deployment broken on one new shape only fails that cell's check and no
+// other; a 429 on one shape leaves its cell skipped for 429 and --require-complete exits 3;
+// the summary, the report and the JUnit file show the matrix; and runs sharing a ledger
+// take every form of job_industry in turn.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import t from 'tap'
+import { FIELD_FORMS, formCellId, MATRIX } from '../../src/contract/matrix.js'
+import { board, contract, json, jsonReply, on, type Breakage, type Exchange } from './helpers.js'
+
+const query = (x: Exchange) => new URL(x.url, 'http://board').searchParams
+const pageOf = (x: Exchange) => Number(query(x).get('page') ?? 1)
+
+t.test('the fake passes every cell: each checked, or skipped for a reason that is no fault (not asked, not applicable, budget)', async (t) => {
+  const dir = t.testdir()
+  const { url } = await board(t, {}, { rateLimitWindow: 0 })
+  const run = await contract({ baseUrl: url, writes: true, rateLimitWindow: 0, junit: join(dir, 'junit.xml') })
+  t.same(run.failed(), [], 'no check failed')
+  t.equal(run.exitCode, 0)
+  t.equal(run.report.matrix.length, MATRIX.length, 'the report carries every cell')
+  for (const cell of run.report.matrix) {
+    t.ok(cell.status === 'checked' || ['not asked', 'not applicable', 'budget'].includes(cell.why ?? ''), `${cell.id}: ${cell.status}${cell.why ? ` (${cell.why}: ${cell.reason})` : ''}`)
+  }
+  for (const id of ['applications/list since last', 'timesheets/list since second', 'candidates/list none past-last', 'applications/details/{id} last', 'job/add published 0']) {
+    t.equal(run.report.matrix.find((c) => c.id === id)?.status, 'checked', `${id} is checked`)
+  }
+  t.match(run.output, /\nRequest matrix \(✓ checked, – skipped \(why\), · not reached\):\n/, 'the summary shows the matrix')
+  t.match(run.output, /\n {2}applications\/list since +✓ +✓ +✓ +✓ +– not asked\n/, 'a row of the lists grid')
+  t.match(run.output, new RegExp(`\\nRequest matrix: ${MATRIX.length} cells, \\d+ checked, \\d+ skipped \\([^)]*\\), 0 not reached\\n`), 'and its count line')
+  const xml = readFileSync(join(dir, 'junit.xml'), 'utf8')
+  t.match(xml, /<testsuite name="request matrix"/, 'the JUnit file has the matrix suite')
+  t.match(xml, /<testcase classname="contract\.matrix\.list" name="applications\/list since last"/, 'a case per cell')
+})
+
+/** The ids the proxy saw on a page past the second of applications/list without a filter: the last page the kit asked. */
+function lastListed(): { breakage: Breakage } {
+  const seen = new Set<number>()
+  return {
+    breakage: {
+      reply: (x, reply) => {
+        if (on(x, /^\/applications\/list$/) && !query(x).has('since') && !query(x).has('vacancy') && pageOf(x) >= 3) {
+          return json(reply, (body) => void (body.data as Array<{ id: number }>).forEach((r) => seen.add(r.id)))
+        }
+        const detail = /^\/api\/v1\/applications\/details\/(\d+)$/.exec(x.url)
+        // the detail of a record the last page listed answers another record
+        if (detail && seen.has(Number(detail[1]))) return json(reply, (body) => void ((body.data as Array<{ id: number }>)[0] as { id: number }).id++)
+        return reply
+      },
+    },
+  }
+}
+
+t.test('a deployment broken only on one new shape fails exactly that cell’s check', async (t) => {
+  t.test('the last page of applications with since holds a record before since', async (t) => {
+    const breakage: Breakage = {
+      reply: (x, reply) =>
+        on(x, /^\/applications\/list$/) && query(x).has('since') && pageOf(x) >= 3
+          ? json(reply, (body) => {
+              const record = (body.data as Array<Record<string, string>>).at(-1) as Record<string, string>
+              record.created_at = '2001-01-01 00:00:00'
+              record.updated_at = '2001-01-01 00:00:00'
+            })
+          : reply,
+    }
+    // pages of 10: the answer with since runs past its second page, so its last page is a request of its own
+    const { url } = await board(t, breakage, { pageSize: 10 })
+    const run = await contract({ baseUrl: url, only: 'applications' })
+    t.same(run.failed(), ['applications/list: the last page of the answer with since holds only records at or after since'], 'that check, and no other, fails')
+    t.match(run.check('applications/list', 'the last page of the answer with since holds only records at or after since')?.failures.join('\n'), /before since/)
+    t.equal(run.exitCode, 1)
+    t.equal(run.report.matrix.find((c) => c.id === 'applications/list since last')?.status, 'checked')
+  })
+
+  t.test('the details of the last listed application answer another application', async (t) => {
+    const { url } = await board(t, lastListed().breakage)
+    const run = await contract({ baseUrl: url, only: 'applications' })
+    t.same(run.failed(), ['applications/details/{id}: the detail of the last listed application holds that application'], 'that check, and no other, fails')
+    t.equal(run.exitCode, 1)
+  })
+})
+
+t.test('a 429 on one shape leaves its cell skipped for 429, and --require-complete exits 3', async (t) => {
+  const breakage: Breakage = {
+    answer: (x) => (on(x, /^\/timesheets\/list$/) && query(x).has('since') && pageOf(x) === 2 ? jsonReply(429, { status: 429, message: 'Too many requests' }, { 'retry-after': '900' }) : undefined),
+  }
+  const { url } = await board(t, breakage)
+  const run = await contract({ baseUrl: url, only: 'timesheets', requireComplete: true, minCoverage: 0 })
+  const cell = run.report.matrix.find((c) => c.id === 'timesheets/list since second')
+  t.equal(cell?.status, 'skipped')
+  t.equal(cell?.why, '429', `skipped for 429: ${cell?.reason}`)
+  t.same(run.failed(), [], 'nothing failed')
+  t.equal(run.exitCode, 3, `exit 3: ${run.reason}`)
+  t.match(run.reason, /--require-complete/)
+  const without = await contract({ baseUrl: (await board(t, breakage)).url, only: 'timesheets', minCoverage: 0 })
+  t.equal(without.exitCode, 0, 'without --require-complete (and --min-coverage 0) the same run exits 0')
+})
+
+t.test('runs sharing a ledger take every form of job_industry in turn, one valid add a run', async (t) => {
+  const ledger = join(t.testdir(), 'ledger.json')
+  const industries = FIELD_FORMS.filter((f) => f.field === 'job_industry')
+  const tried: string[] = []
+  // one deployment: the ledger keeps what was tried per deployment
+  const { url } = await board(t, {}, { rateLimitWindow: 0 })
+  for (let night = 0; night < industries.length; night++) {
+    const run = await contract({ baseUrl: url, writes: true, rateLimitWindow: 0, ledger })
+    t.equal(run.exitCode, 0, `run ${night + 1} exits 0${run.reason ? `: ${run.reason}` : ''}`)
+    const checked = run.report.matrix.filter((c) => c.family === 'field-form' && c.status === 'checked' && c.id.startsWith('job/add job_industry'))
+    t.equal(checked.length, 1, `run ${night + 1} checks one job_industry form: ${checked[0]?.id}`)
+    tried.push(...checked.map((c) => c.id))
+  }
+  t.same([...tried].sort(), industries.map(formCellId).sort(), 'every form, a sector holding a slash and spaces included, is tried once')
+  const saved = JSON.parse(readFileSync(ledger, 'utf8')) as { writes: Record<string, Record<string, string>> }
+  const names = Object.values(saved.writes).flatMap((w) => Object.keys(w))
+  for (const form of industries) t.ok(names.includes(`form ${formCellId(form)}`), `the ledger knows ${form.value} was tried`)
+})
