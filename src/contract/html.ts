@@ -6,11 +6,11 @@
 // enforces (citationLines) and what it found, the observations (schema drift first), the
 // requests made, and the jobs made, deleted and pending in the ledger.
 //
-// The request-shape matrix (lists × parameters × page positions, downloads, job
-// operations × states) has its place here (matrixSection) once src/contract/matrix.ts
-// gives it; until then the section says so and the coverage per group stands in.
+// The request matrix (src/contract/matrix.ts) has its section: the count line and every
+// cell, checked, skipped and why, or not reached.
 import { type ContractReport, tallyLine } from './report.js'
 import { citationLines } from './rules.js'
+import { markOf, matrixCountLine } from './matrix.js'
 
 const esc = (text: unknown) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
@@ -36,10 +36,16 @@ blockquote { margin: .3rem 0 .3rem 1rem; padding-left: .6rem; border-left: 3px s
 details { margin: .4rem 0; } summary { cursor: pointer; }
 `
 
-/** The matrix of request shapes, once src/contract/matrix.ts gives one; its place until then. */
-function matrixSection(): string {
+/** The request matrix (src/contract/matrix.ts): every cell, checked, skipped and why, or not reached. */
+function matrixSection(report: ContractReport): string {
+  const matrix = report.matrix ?? []
+  const css = (status: string) => (status === 'checked' ? 'pass' : status === 'skipped' ? 'skip' : 'error')
+  const rows = matrix.map((c) => `<tr><th scope="row"><code>${esc(c.id)}</code></th><td>${esc(c.shape)}</td><td class="${css(c.status)}">${esc(markOf(c))}</td><td>${esc(c.reason ?? '')}</td></tr>`)
   return `<h2 id="matrix">Request matrix</h2>
-<p class="skip">The request-shape matrix (lists × parameters × page positions, downloads, job operations × states, each cell checked, skipped and why, or not reached) is not in this version of the kit. The coverage per group below stands in for it.</p>`
+<p>${esc(matrixCountLine(matrix))}</p>
+<details><summary>Every cell</summary>
+<table><thead><tr><th scope="col">cell</th><th scope="col">request shape</th><th scope="col">status</th><th scope="col">why</th></tr></thead>
+<tbody>${rows.join('\n')}</tbody></table></details>`
 }
 
 function coverageSection(report: ContractReport): string {
@@ -127,7 +133,7 @@ export function contractHtml(report: ContractReport): string {
 <p>${esc(tallyLine(report.summary))}</p>
 ${failingSection(report)}
 ${observationsSection(report)}
-${matrixSection()}
+${matrixSection(report)}
 ${coverageSection(report)}
 ${checksSection(report)}
 ${requestsSection(report)}

@@ -54,6 +54,7 @@ t.test('a failing run as one HTML file: exit and meaning, failing checks with th
   t.notMatch(page, /<script|\bsrc=|<link/i, 'it loads nothing: no script, no source, no link')
   t.match(page, /Content-Security-Policy" content="default-src 'none'/, 'and forbids every load')
   t.match(page, /id="matrix"/, 'the request matrix has its place')
+  t.match(page, /Request matrix: \d+ cells, \d+ checked/, 'with its count line and every cell')
 
   t.test('from file:// in chromium it asks for nothing and is accessible', needs('chromium'), async (t) => {
     if (!haveTools(t, 'chromium')) return
