@@ -250,7 +250,7 @@ export class Plan {
     if (last === 2) return second()
     const spare = Object.values(SPARE.pages) as number[]
     if (list === MARKETING && Object.keys(query).length === 0 && spare.includes(last) && (this.#selected('auth') || this.#selected('rate-limit'))) {
-      return notMade(`page ${last} of ${list.endpoint} is a spare full request of the auth and rate-limit checks this run`, 'not-due')
+      return notMade(`not due this run: page ${last} of ${list.endpoint} is a spare full request of the auth and rate-limit checks`, 'not-due')
     }
     return this.#client.get(this.#client.api(list.path, { ...query, page: last }))
   }
