@@ -28,6 +28,7 @@ import {
 } from './report.js'
 import type { ServerCpu, ServerReady, ServerSpec } from './server.js'
 import { measureRecord, renderRecord, type RecordFigures } from './record.js'
+import { measureContract, renderContract, type ContractFigures } from './contract.js'
 import { IN_PROCESS_COST_SETTINGS, type InProcessCost, measureVerdictCostInProcess, renderInProcessCost } from './verdict-cost.js'
 import { measureVerdictScale, renderVerdictScale, type VerdictScaleFigures } from './verdict.js'
 import { measureUi, renderUi, type UiFigures } from './ui.js'
@@ -384,6 +385,8 @@ async function main(): Promise<void> {
 
     progress('record: the default board, requests per record…')
     const recordings: RecordFigures[] = [await measureRecord('default')]
+    progress('contract: the requests of a read run and a --writes run against the default fake…')
+    const contractRuns: ContractFigures[] = await measureContract()
     progress('verdict: a journal of 100,000 entries, then the verdict…')
     const verdictScale: VerdictScaleFigures = await measureVerdictScale()
     progress('/__mock/ui: a journal of 100,000 entries, the fake\'s heap, the page in chromium…')
@@ -428,6 +431,7 @@ async function main(): Promise<void> {
         ...boards.map((b) => `${b.scenario} board, CLI spawn to first answer: ${b.spawnMs.toFixed(0)} ms; createMockServer to first answer: ${b.firstAnswerMs.toFixed(0)} ms; peak RSS ${(b.peakRss / 1048576).toFixed(0)} MiB`),
         ...builds.skipped.map((s) => `${s.scenario} board: not measured (${s.reason})`),
         ...recordings.map(renderRecord),
+        ...contractRuns.map(renderContract),
         renderVerdictScale(verdictScale),
         renderUi(ui),
         'of ceiling: req/s as a share of the bare Fastify route in the same round (higher is better).',
@@ -448,6 +452,7 @@ async function main(): Promise<void> {
       ...(settings.verdict ? { verdictCosts: costs, verdictCostsInProcess: inProcessCosts } : {}),
       rows: allRows,
       record: recordings,
+      contract: contractRuns,
       verdictScale,
       ui,
     }
