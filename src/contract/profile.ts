@@ -7,11 +7,10 @@
 // answers otherwise. A point the kit cannot see without requests the rate-limit plan
 // does not allow is listed in NOT_OBSERVABLE, the one place that says so, with why.
 import type { Minimal } from '@tapjs/core'
-import { isDeepStrictEqual } from 'node:util'
 import { behaviourProperties, ENVELOPE_KEYS, EXTRA_FIELD_RECORDS, type EnvelopeKind } from '../../schemas/behaviour.js'
 import { PROFILE_KIND, PROFILE_POINTS, type ProfilePointName } from '../../schemas/profile.js'
 import { METRIC_LABELS, MONTH_NAMES, MONTH_SHORT_NAMES } from '../../schemas/values.js'
-import { parseProfile, type LoadedProfile } from '../profile/profile.js'
+import { parseProfile, sameValue, structure, type LoadedProfile } from '../profile/profile.js'
 import { createFaker, hash32 } from '../core/random.js'
 import { drawFrom, sameShape } from '../core/shape.js'
 import { formatTimestamp } from '../core/time.js'
@@ -625,35 +624,7 @@ export function readProfile(ctx: RunContext): Readings {
   return readings
 }
 
-/** Extra fields compared by name and type: the examples are made up each time. */
-const structure = (value: unknown) =>
-  Object.fromEntries(
-    Object.entries(rec(value))
-      .filter(([, fields]) => Object.keys(rec(fields)).length > 0)
-      .map(([kind, fields]) => [kind, Object.fromEntries(Object.entries(rec(fields)).map(([name, field]) => [name, rec(field).type]))]),
-  )
-
-/**
- * How far two readings of the guest share may be and still say the same: the kit reads
- * a page or two of applications (25 to 50 at the fake's page size), so a share is known
- * to a record or two. None and some guests always differ.
- */
-const GUEST_SHARE_TOLERANCE = 0.1
-
-/** Whether two values of a point say the same. */
-export function sameValue(point: ProfilePointName, a: unknown, b: unknown): boolean {
-  if (point === 'guestApplicants' && typeof a === 'number' && typeof b === 'number') return (a === 0) === (b === 0) && Math.abs(a - b) <= GUEST_SHARE_TOLERANCE + 1e-9
-  // each kind both readings saw, its keys as a set: a kind one run got no answer of (no --writes) says nothing
-  if (point === 'envelopeKeys') {
-    const [x, y] = [rec(a), rec(b)]
-    return Object.keys(x).every((kind) => !Object.hasOwn(y, kind) || isDeepStrictEqual([...(x[kind] as string[])].sort(), [...(y[kind] as string[])].sort()))
-  }
-  // a limiter's Retry-after and the kit's pace depend on the run's timing: whether there is one is what is pinned
-  if (point === 'burstLimit') return (a === false) === (b === false)
-  // a set of labels: the order they come in is no choice the profile pins
-  if (point === 'extraMetricLabels' && Array.isArray(a) && Array.isArray(b)) return isDeepStrictEqual([...a].sort(), [...b].sort())
-  return point === 'extraFields' ? isDeepStrictEqual(structure(a), structure(b)) : isDeepStrictEqual(a, b)
-}
+export { sameValue }
 
 /** A value as messages show it: strings bare, extra fields as kind.name type. */
 export function show(point: ProfilePointName, value: unknown): string {

@@ -1,6 +1,7 @@
 // Deployment profiles on the fake's side: reading and validating a profile file, turning
-// its points into the fake's options (flags given beside it win, and are reported), and
-// the differences between two profiles (`jobboard-kit profile diff`).
+// its points into the fake's options (flags given beside it win, and are reported), when
+// two values of a point say the same (sameValue, the kit's comparison too), and the
+// differences between two profiles (`jobboard-kit profile diff`).
 import { readFileSync } from 'node:fs'
 import { isDeepStrictEqual } from 'node:util'
 import { NOT_HONOURED, PROFILE_POINTS, profileFile, type ProfilePointName } from '../../schemas/profile.js'
@@ -58,6 +59,39 @@ export function profileValues(profile: LoadedProfile): Partial<Record<ProfilePoi
   return out
 }
 
+/** A plain object, or an empty one: for reading values whose shape is not known. */
+const rec = (value: unknown): Record<string, unknown> => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {})
+
+/** Extra fields compared by name and type: the examples are made up each time. */
+export const structure = (value: unknown) =>
+  Object.fromEntries(
+    Object.entries(rec(value))
+      .filter(([, fields]) => Object.keys(rec(fields)).length > 0)
+      .map(([kind, fields]) => [kind, Object.fromEntries(Object.entries(rec(fields)).map(([name, field]) => [name, rec(field).type]))]),
+  )
+
+/**
+ * How far two readings of the guest share may be and still say the same: the kit reads
+ * a page or two of applications (25 to 50 at the fake's page size), so a share is known
+ * to a record or two. None and some guests always differ.
+ */
+const GUEST_SHARE_TOLERANCE = 0.1
+
+/** Whether two values of a point say the same: what `contract --profile` and `profile diff` compare. */
+export function sameValue(point: ProfilePointName, a: unknown, b: unknown): boolean {
+  if (point === 'guestApplicants' && typeof a === 'number' && typeof b === 'number') return (a === 0) === (b === 0) && Math.abs(a - b) <= GUEST_SHARE_TOLERANCE + 1e-9
+  // each kind both readings saw, its keys as a set: a kind one run got no answer of (no --writes) says nothing
+  if (point === 'envelopeKeys') {
+    const [x, y] = [rec(a), rec(b)]
+    return Object.keys(x).every((kind) => !Object.hasOwn(y, kind) || isDeepStrictEqual([...(x[kind] as string[])].sort(), [...(y[kind] as string[])].sort()))
+  }
+  // a limiter's Retry-after and the kit's pace depend on the run's timing: whether there is one is what is pinned
+  if (point === 'burstLimit') return (a === false) === (b === false)
+  // a set of labels: the order they come in is no choice the profile pins
+  if (point === 'extraMetricLabels' && Array.isArray(a) && Array.isArray(b)) return isDeepStrictEqual([...a].sort(), [...b].sort())
+  return point === 'extraFields' ? isDeepStrictEqual(structure(a), structure(b)) : isDeepStrictEqual(a, b)
+}
+
 /** A flag or option given beside a profile that replaced one of its points. */
 export interface ProfileOverride {
   point: ProfilePointName
@@ -101,8 +135,9 @@ const stateOf = (profile: LoadedProfile, point: ProfilePointName): PointState =>
   ((profile.points as Readonly<Record<string, PointState | undefined>>)[point] ?? {}) as PointState
 
 export function diffProfiles(a: LoadedProfile, b: LoadedProfile): ProfileDifference[] {
-  return PROFILE_POINTS.map((point) => ({ point, a: stateOf(a, point), b: stateOf(b, point) })).filter(
-    (row) => !isDeepStrictEqual(row.a.value, row.b.value),
+  // two values that say the same (a guest share within its tolerance, labels in another order) are no difference
+  return PROFILE_POINTS.map((point) => ({ point, a: stateOf(a, point), b: stateOf(b, point) })).filter((row) =>
+    row.a.value !== undefined && row.b.value !== undefined ? !sameValue(row.point, row.a.value, row.b.value) : !isDeepStrictEqual(row.a.value, row.b.value),
   )
 }
 

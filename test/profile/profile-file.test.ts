@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import t from 'tap'
 import { behaviourProperties } from '../../schemas/behaviour.js'
 import { NOT_HONOURED, PROFILE_POINTS, profileFile } from '../../schemas/profile.js'
-import { applyProfile, loadProfile, parseProfile, ProfileError } from '../../src/profile/profile.js'
+import { applyProfile, diffProfiles, loadProfile, parseProfile, ProfileError } from '../../src/profile/profile.js'
 import { createMockServer } from '../../src/fake/server.js'
 import { nonDefaultOptions, nonDefaultProfile } from '../helpers/profile-values.js'
 
@@ -78,4 +78,18 @@ t.test('createMockServer({ profile }) runs every point the profile gives, by obj
 
 t.test('a bad profile stops createMockServer with a ProfileError', async (t) => {
   await t.rejects(createMockServer({ profile: profileWith({ pageSize: { value: 0, seen: 'directly' } }) as never }), ProfileError)
+})
+
+t.test('two values that say the same as the kit compares them are no difference to profile diff', async (t) => {
+  const at = (points: object) => parseProfile({ ...nonDefaultProfile(), points })
+  const same = diffProfiles(
+    at({ guestApplicants: { value: 0.47, seen: 'inferred' }, extraMetricLabels: { value: ['A', 'B'], seen: 'directly' }, envelopeKeys: { value: { list: ['per_page'], jobAdd: [] }, seen: 'directly' } }),
+    at({ guestApplicants: { value: 0.42, seen: 'inferred' }, extraMetricLabels: { value: ['B', 'A'], seen: 'directly' }, envelopeKeys: { value: { list: ['per_page'] }, seen: 'directly' } }),
+  )
+  t.same(same, [], 'a guest share within 0.1, labels in another order, an envelope kind only one saw')
+  const moved = diffProfiles(
+    at({ guestApplicants: { value: 0, seen: 'inferred' }, extraMetricLabels: { value: ['A'], seen: 'directly' }, envelopeKeys: { value: { list: [] }, seen: 'directly' } }),
+    at({ guestApplicants: { value: 0.05, seen: 'inferred' }, extraMetricLabels: { value: ['B', 'A'], seen: 'directly' }, envelopeKeys: { value: { list: ['per_page'] }, seen: 'directly' } }),
+  )
+  t.same(moved.map((row) => row.point).sort(), ['envelopeKeys', 'extraMetricLabels', 'guestApplicants'], 'none and some guests, a label more, a key more differ')
 })
