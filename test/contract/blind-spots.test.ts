@@ -363,10 +363,11 @@ t.test('an outage on every request of the 429 check errors it: exit 3, not a fai
 })
 
 t.test("the valid job takes the constrained values in turn by night: a deployment refusing a sub-sector fails on that night, the fake passes", async (t) => {
-  // the night whose turn is job/fields' second industry, "Veterinary Surgeon/Small Animal Vet Surgeon"
+  // the night whose turn is the request matrix's second job_industry form (src/contract/matrix.ts FIELD_FORMS),
+  // "Veterinary Surgeon/Small Animal Vet Surgeon": without a ledger the night picks among the four forms
   const base = Date.UTC(2026, 10, 22, 9, 30)
   const night = Math.floor(base / 86_400_000)
-  const start = base + (((1 - (night % 15)) % 15) + 15) % 15 * 86_400_000
+  const start = base + (((1 - (night % 4)) % 4) + 4) % 4 * 86_400_000
   const refusing: Breakage = {
     answer: (x) => {
       const industry = x.method === 'POST' && on(x, /^\/job\/add$/) ? (JSON.parse(x.body.toString('utf8')) as { job_industry?: string }).job_industry : undefined
