@@ -155,6 +155,8 @@ function jobCells(): Cell[] {
     job('job/expire closed', 'job/expire', 'expire the closed job', 'lifecycle', ['job/expire: expiring the job answers status 200*']),
     job('job/repost expired', 'job/repost', 'repost the expired job with a closing_date', 'lifecycle', ['job/repost: reposting the job with a closing_date answers status 200*']),
     job('job/delete reposted', 'job/delete', 'delete the reposted job, then its public page', 'lifecycle', ['job/delete: deleting the job answers status 200*', 'job/delete: the public page answers 404 after delete']),
+    job('job/expire public page', 'job/expire', 'the public page after expire', undefined, [], 'the spec says what expire does ("no longer accepting applications"), not what the public page then answers; the lifecycle expires a job it closed, whose page answers 404 by close: a request would tell nothing the spec states'),
+    job('job/repost public page', 'job/repost', 'the public page after repost', undefined, [], 'the spec gives repost new closing and expiry dates, and never says whether a reposted job is published again: what its page answers is not the spec’s to say (the page after delete, asked next, answers 404)'),
     ...(['close', 'expire', 'repost', 'delete'] as const).map((op) => job(`job/${op} deleted`, `job/${op}`, `${op} a deleted job`, 'after-delete', [`job/delete: ${op} of the deleted job is refused`])),
   ]
 }
