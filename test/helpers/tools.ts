@@ -95,3 +95,12 @@ export function unlessMissing(missing: string | undefined): string | false {
   }
   return missing
 }
+
+/**
+ * The spec as CI has it: a copy of shared/ beside the clone (or JOBBOARD_KIT_SPEC). A
+ * checkout without it (a user's `npm ci && npm test`) skips the tests that quote it, saying
+ * so; `.ci/run` requires it.
+ */
+export const SPEC_PATH = process.env.JOBBOARD_KIT_SPEC ?? join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..', '..', 'shared', 'spec', 'job-board-api.md')
+export const noSpec = (): string | false =>
+  unlessMissing(existsSync(SPEC_PATH) ? undefined : `the spec is not beside the checkout (${SPEC_PATH}; set JOBBOARD_KIT_SPEC to its path)`)
