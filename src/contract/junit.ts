@@ -70,7 +70,7 @@ export function junitXml(results: readonly CheckResult[], name: string, observat
     for (const cell of matrix) {
       const testCase = suite.testCase().className(`contract.matrix.${cell.family}`).name(cell.id).time(0)
       if (cell.status === 'skipped') skippedWith(testCase, `${cell.why}${cell.reason ? `: ${cell.reason}` : ''}`)
-      else if (cell.status === 'not reached') testCase.error('not reached: no check read this cell', 'matrix')
+      else if (cell.status === 'not reached') testCase.error(`not reached: ${cell.reason ?? 'no check read this cell'}`, 'matrix')
     }
   }
   for (const { suite, ms } of suites.values()) suite.time(seconds(ms))

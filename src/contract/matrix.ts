@@ -200,13 +200,14 @@ export const MATRIX: readonly Cell[] = [...listCells(), ...detailCells(), ...dow
 export type CellStatus =
   | { status: 'checked' }
   | { status: 'skipped'; why: 'not applicable' | 'not asked' | 'budget' | '429' | 'outage' | 'read-only' | 'not selected'; reason: string }
-  | { status: 'not reached' }
+  | { status: 'not reached'; reason?: string }
 
 /**
  * What became of a cell in a run, from the results of its checks: checked when one was
  * made (passed or failed); else skipped as the first of them was (not applicable, not due
  * this run: budget, rate limited: 429 or left out by the ledger: budget, the service erred:
- * outage); not reached when none reported. A cell the plan never asks is skipped as not
+ * outage); not reached when none reported, or when its answer came and could not be read
+ * for what it holds (a live board's arrivals the check cannot tell from a fault). A cell the plan never asks is skipped as not
  * asked, a write cell of a read-only run as read-only.
  */
 export function cellStatus(cell: Cell, results: readonly CheckResult[], writes: boolean, formsTried: readonly string[] = [], groups?: readonly string[]): CellStatus {
@@ -225,7 +226,12 @@ export function cellStatus(cell: Cell, results: readonly CheckResult[], writes: 
   const reason = first.reason ?? ''
   if (first.status === 'error') return { status: 'skipped', why: 'outage', reason }
   if (first.skip === 'not-due') return { status: 'skipped', why: 'budget', reason }
-  if (first.skip === 'unavailable') return /ledger|window/i.test(reason) && !/429/.test(reason) ? { status: 'skipped', why: 'budget', reason } : { status: 'skipped', why: '429', reason }
+  if (first.skip === 'unavailable') {
+    if (/\b429\b/.test(reason)) return { status: 'skipped', why: '429', reason }
+    if (/ledger|window/i.test(reason)) return { status: 'skipped', why: 'budget', reason }
+    // asked, and its answer could not be read for what it holds (a live board's arrivals, an answer it needed missing)
+    return { status: 'not reached', reason }
+  }
   return { status: 'skipped', why: 'not applicable', reason }
 }
 
@@ -264,7 +270,7 @@ export interface MatrixEntry {
 export function matrixOf(results: readonly CheckResult[], writes: boolean, formsTried: readonly string[] = [], groups?: readonly string[], cells: readonly Cell[] = MATRIX): MatrixEntry[] {
   return cells.map((cell) => {
     const s = cellStatus(cell, results, writes, formsTried, groups)
-    return { id: cell.id, family: cell.family, endpoint: cell.endpoint, shape: cell.shape, status: s.status, ...(s.status === 'skipped' ? { why: s.why, reason: s.reason } : {}) }
+    return { id: cell.id, family: cell.family, endpoint: cell.endpoint, shape: cell.shape, status: s.status, ...(s.status === 'skipped' ? { why: s.why, reason: s.reason } : s.status === 'not reached' && s.reason ? { reason: s.reason } : {}) }
   })
 }
 
