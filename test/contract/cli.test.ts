@@ -45,17 +45,21 @@ t.test('a read-only run against jobboard-kit serve exits 0, with its settings fr
         testsuite: Array<{ '@_name': string; '@_time'?: string; testcase?: Array<{ '@_name': string; '@_time'?: string; skipped?: { '@_message'?: string } }> }>
       }
     }
-    const checks = (JSON.parse(readFileSync(report, 'utf8')) as ContractReport).checks
-    const cases = parsed.testsuites.testsuite.flatMap((suite) => (suite.testcase ?? []).map((c) => `${suite['@_name']}: ${c['@_name']}`))
+    const { checks, matrix } = JSON.parse(readFileSync(report, 'utf8')) as ContractReport
+    // the request matrix has a suite of its own, a case per cell (src/contract/matrix.ts)
+    const suites = parsed.testsuites.testsuite.filter((suite) => suite['@_name'] !== 'request matrix')
+    const cases = suites.flatMap((suite) => (suite.testcase ?? []).map((c) => `${suite['@_name']}: ${c['@_name']}`))
     t.same(cases, checks.map((c) => `${c.endpoint}: ${c.name}`), 'one test case per check, under its endpoint')
-    t.equal(Number(parsed.testsuites['@_tests']), checks.length, 'and counts them')
+    const cells = parsed.testsuites.testsuite.find((suite) => suite['@_name'] === 'request matrix')?.testcase ?? []
+    t.same(cells.map((c) => c['@_name']), matrix.map((c) => c.id), 'and one per cell of the request matrix')
+    t.equal(Number(parsed.testsuites['@_tests']), checks.length + matrix.length, 'and counts them')
     t.equal(parsed.testsuites['@_failures'], '0')
     t.equal(parsed.testsuites['@_errors'], '0')
-    const all = parsed.testsuites.testsuite.flatMap((suite) => suite.testcase ?? [])
+    const all = suites.flatMap((suite) => suite.testcase ?? [])
     t.ok(parsed.testsuites.testsuite.every((suite) => suite['@_time'] !== undefined), 'every suite has a time')
     t.ok(all.every((c) => c['@_time'] !== undefined && Number.isFinite(Number(c['@_time']))), 'every test case has a time')
     const skipped = all.filter((c) => c.skipped !== undefined)
-    t.ok(skipped.length > 0 && skipped.every((c) => /^does not apply: ./.test(c.skipped?.['@_message'] ?? '')), 'every skip says why')
+    t.ok(skipped.length > 0 && skipped.every((c) => /^(does not apply|not due this run): ./.test(c.skipped?.['@_message'] ?? '')), 'every skip says why')
   })
 
   t.test('the report holds the checks, the requests and the observations', async (t) => {
@@ -176,8 +180,8 @@ t.test('against serve --rate-limit-window 0, contract --writes --rate-limit-wind
   t.match(lastLine(run.stdout), /^\d+ passed, 0 failed, \d+ skipped, 0 errored; checked (\d+) of \1 planned$/)
   const written = JSON.parse(readFileSync(report, 'utf8')) as ContractReport
   const writes = written.checks.filter((c) => /^job\/(?!fields$)/.test(c.endpoint))
-  // every write check of the jobs group, the four operations' message checks included
-  t.equal(writes.length, 19)
+  // every write check of the jobs group, the four operations' message checks included, and the add with published 0
+  t.equal(writes.length, 20)
   t.same(writes.filter((c) => c.status !== 'pass').map((c) => `${c.endpoint}: ${c.name} (${c.status} ${c.reason})`), [], 'every write check passed')
   t.same(written.jobs.notDeleted, [])
 })
