@@ -250,7 +250,7 @@ const cellText = (text: string) => text.replace(/\|/g, '\\|')
 /** The matrix as a Markdown table, for docs/contract.md. */
 export function renderMatrix(cells: readonly Cell[] = MATRIX): string {
   const rows = cells.map((c) => `| ${cellText(c.id)} | ${cellText(c.shape)} | ${c.asks === undefined ? `not asked: ${cellText(c.why ?? '')}` : `\`${c.asks}\`${c.writes ? ' (--writes)' : ''}`} | ${c.checks.map((p) => `\`${cellText(p)}\``).join('<br>') || '—'} |`)
-  return ['| Cell | Request shape | Asked by | Read by checks |', '|---|---|---|---|', ...rows].join('\n') + '\n'
+  return `${['| Cell | Request shape | Asked by | Read by checks |', '|---|---|---|---|', ...rows].join('\n')}\n`
 }
 
 /** One cell as the report carries it: what it is and what became of it in the run. */

@@ -40,7 +40,9 @@ function lastListed(): { breakage: Breakage } {
     breakage: {
       reply: (x, reply) => {
         if (on(x, /^\/applications\/list$/) && !query(x).has('since') && !query(x).has('vacancy') && pageOf(x) >= 3) {
-          return json(reply, (body) => void (body.data as Array<{ id: number }>).forEach((r) => seen.add(r.id)))
+          return json(reply, (body) => {
+            for (const r of body.data as Array<{ id: number }>) seen.add(r.id)
+          })
         }
         const detail = /^\/api\/v1\/applications\/details\/(\d+)$/.exec(x.url)
         // the detail of a record the last page listed answers another record
