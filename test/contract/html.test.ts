@@ -6,7 +6,6 @@
 // axe-core finds no serious accessibility violation.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -16,6 +15,7 @@ import { EXIT_MEANING } from '../../src/contract/html.js'
 import type { ContractReport } from '../../src/contract/report.js'
 import { citationLines } from '../../src/contract/rules.js'
 import { runToEnd } from '../helpers/cli.js'
+import { seriousViolations } from '../helpers/axe.js'
 import { CHROMIUM, haveTools, needs } from '../helpers/tools.js'
 import { board, changeJson } from './helpers.js'
 
@@ -80,17 +80,7 @@ t.test('a failing run as one HTML file: exit and meaning, failing checks with th
       [],
       'no request left the page',
     )
-    const axe = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-    await tab.evaluate(axe)
-    const violations = (await tab.evaluate('axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact })))')) as Array<{
-      id: string
-      impact: string
-    }>
-    t.same(
-      violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
-      [],
-      'axe-core finds no serious or critical violation',
-    )
+    t.same(await seriousViolations(tab), [], 'axe-core finds no serious or critical violation')
   })
 })
 

@@ -6,8 +6,7 @@
 // origin, an unknown filter is ignored with a notice, and axe-core finds no serious
 // accessibility violation. The same page written as a file (serve --verdict-html) opens
 // from file:// and asks for nothing. The screenshot is left in .tap/screenshots/ui.png.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -18,6 +17,7 @@ import { dayFile } from '../../../src/fake/ui/routes.js'
 import { basic, checked, USER } from '../../helpers/board.js'
 import { ROOT } from '../../helpers/cli.js'
 import { liveADay } from '../../helpers/ui-day.js'
+import { seriousViolations } from '../../helpers/axe.js'
 import { CHROMIUM, haveTools, needs } from '../../helpers/tools.js'
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync']
@@ -112,18 +112,7 @@ t.test('the page of a day: marks, findings, live journal, one origin, accessible
   t.notMatch(entry, PASSWORD, 'and never the password')
   t.notMatch(entry, AUTH.authorization.slice(6), 'nor the Authorization header')
 
-  // axe-core, run in the page (its source given through the DevTools protocol: the page's policy admits no inline script)
-  const axe = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-  await page.evaluate(axe)
-  const violations = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))')) as Array<{
-    id: string
-    impact: string
-  }>
-  t.same(
-    violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
-    [],
-    'axe-core finds no serious or critical accessibility violation',
-  )
+  t.same(await seriousViolations(page), [], 'axe-core finds no serious or critical accessibility violation')
 
   t.same(errors, [], 'the page threw no error')
   t.same(
@@ -178,17 +167,7 @@ t.test('the day as a file (serve --verdict-html) opens from file://: every mark,
   await page.locator('#entry-section:not([hidden])').waitFor({ timeout: 5_000 })
   t.match(await page.locator('#entry').textContent(), /Request #\d+/, 'a row opens its request')
   t.match(await page.locator('#notice').textContent(), /when the fake stopped/, 'the notice says when it was written')
-  const axe = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-  await page.evaluate(axe)
-  const violations = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact })))')) as Array<{
-    id: string
-    impact: string
-  }>
-  t.same(
-    violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
-    [],
-    'axe-core finds no serious or critical violation',
-  )
+  t.same(await seriousViolations(page), [], 'axe-core finds no serious or critical violation')
   t.same(errors, [], 'the page threw no error')
   t.same(
     requested.filter((r) => r !== address),
