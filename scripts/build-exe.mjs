@@ -43,7 +43,7 @@ function seaNode() {
 // and by packages (tcompare, under the contract kit's tap core), which esbuild cannot follow:
 // in the executable each comes from the bundle. Any other name but Node's own is refused as
 // missing (MODULE_NOT_FOUND), never looked for on the disk of the machine it runs on.
-const REQUIRED_AT_RUN_TIME = ['pino', 'pino-pretty', '@fastify/swagger', '@fastify/swagger-ui', 'ajv/dist/standalone/index.js', 'react-element-to-jsx-string']
+const REQUIRED_AT_RUN_TIME = ['pino', 'junit-report-builder', 'pino-pretty', '@fastify/swagger', '@fastify/swagger-ui', 'ajv/dist/standalone/index.js', 'react-element-to-jsx-string']
 const SHIM = 'bundled-create-require'
 const moduleShim = {
   name: SHIM,

@@ -14,7 +14,7 @@ import { setMaxListeners } from 'node:events'
 import { Agent, EnvHttpProxyAgent, fetch, type Dispatcher } from 'undici'
 import type { KitClock } from './clock.js'
 import { ledgerKey, type Ledger } from './ledger.js'
-import { redactor, type Redactor } from './redact.js'
+import { redactorOf, type Redactor } from './redact.js'
 import type { ContractSettings } from './settings.js'
 import { delaySeconds, lenientJson, wireProblems, type WireProblem } from './wire.js'
 
@@ -156,9 +156,8 @@ export function excerpt(answer: Pick<Answer, 'shown'>): string {
   return answer.shown.replace(/\s+/g, ' ').trim().slice(0, BODY_EXCERPT)
 }
 
-/** The redaction of a run's secrets: the credentials and the proxies' user info. */
-export const redactorOf = (settings: Pick<ContractSettings, 'username' | 'password' | 'network'>): Redactor =>
-  redactor({ username: settings.username, password: settings.password, proxies: [settings.network?.httpsProxy, settings.network?.httpProxy] })
+// the redaction of a run's secrets lives beside the redactor: `record` needs it before undici is loaded
+export { redactorOf }
 
 /**
  * How the kit reaches the deployment: straight, or through the proxies the environment

@@ -14,6 +14,7 @@
 // whole token, and its unambiguous forms (`user:pass`, the base64 pair, the Basic header,
 // URL user info) wherever they are.
 import { Buffer } from 'node:buffer'
+import type { ContractSettings } from './settings.js'
 
 export const REDACTED = '[redacted]'
 
@@ -119,3 +120,7 @@ export function redactor(secrets: Secrets): Redactor {
 
 /** A writer whose every text is redacted first. */
 export const redacting = (out: { write(text: string): unknown }, redact: Redactor) => ({ write: (text: string) => out.write(redact.text(text)) })
+
+/** The redaction of a run's secrets: the credentials and the proxies' user info. */
+export const redactorOf = (settings: Pick<ContractSettings, 'username' | 'password' | 'network'>): Redactor =>
+  redactor({ username: settings.username, password: settings.password, proxies: [settings.network?.httpsProxy, settings.network?.httpProxy] })

@@ -3,8 +3,13 @@
 // error body.
 import type { ErrorObject } from 'ajv'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { STATUS_CODES } from 'node:http'
+import { createRequire } from 'node:module'
 import { explain, firstField, type Part } from './validation.js'
+
+// node:http's reason phrases, read through require: an ES import of node:http builds its
+// ES facade, which on Node 24 evaluates every lazy export and so loads undici (about
+// 25 ms of a start) though no fetch is made (docs/architecture.md, start-up)
+const { STATUS_CODES } = createRequire(import.meta.url)('node:http') as typeof import('node:http')
 
 export const ERROR_CODES = {
   /** Fields of a posted body are invalid (the spec's 412). */

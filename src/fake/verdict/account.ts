@@ -1,12 +1,17 @@
 // The verdict for people and for CI: a plain-text account (what `jobboard-kit verdict`
 // prints, the request log shows, and assertVerdict fails with), a JUnit file (one test
 // case per rule), and the JSON answer without the account's request details.
-import junit, { type Builder } from 'junit-report-builder'
+import { createRequire } from 'node:module'
+import type { Builder } from 'junit-report-builder'
 import type { DetailedVerdict, Verdict } from './evaluator.js'
 import { type RuleId, ruleById } from './rules.js'
 
-// the package is CommonJS: its module.exports is the builder its types call the default export
-const root = ((junit as unknown as { default?: Builder }).default ?? junit) as Builder
+/**
+ * junit-report-builder, loaded on the first JUnit file: it brings lodash and takes about
+ * 12 ms to load, which a fake's start must not pay (docs/architecture.md, start-up).
+ * The package is CommonJS: its module.exports is the builder its types call the default export.
+ */
+const junitBuilder = (): Builder => createRequire(import.meta.url)('junit-report-builder') as Builder
 
 /** The verdict as GET /__mock/verdict answers it. */
 export function verdictJson(verdict: DetailedVerdict | Verdict): Verdict {
@@ -44,7 +49,7 @@ export function verdictText(verdict: DetailedVerdict): string {
 
 /** JUnit XML: a suite `jobboard-kit verdict`, a test case per rule; a failed rule a <failure>, one not exercised <skipped>. */
 export function verdictJunit(verdict: DetailedVerdict): string {
-  const builder = root.newBuilder()
+  const builder = junitBuilder().newBuilder()
   const suite = builder.testSuite().name('jobboard-kit verdict')
   for (const rule of verdict.rules) {
     const testCase = suite.testCase().className('verdict').name(`${rule.id}: ${ruleById(rule.id as RuleId).sentence}`)
