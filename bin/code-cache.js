@@ -1,0 +1,56 @@
+// V8's code cache for the command line, on every Node: dist/lib/cli.cjs (scripts/bundle.mjs)
+// is compiled with vm.Script and the cached data of an earlier run of the same command, and
+// when there was none (or V8 refused it: another Node, other flags, another build) the cache
+// is written as the process exits, when it holds every function the run compiled, not only
+// the top level as Node's compile cache does (and Node 20 has none). One cache per command
+// (`serve`, `contract`, …): each starts from what its own kind of run compiled. Kept in
+// NODE_COMPILE_CACHE's folder when set, else in the temporary folder; off with
+// NODE_DISABLE_COMPILE_CACHE=1 as Node's is. A cache that cannot be read or written only
+// costs the time it would have saved. Why not Node's compile cache: docs/architecture.md.
+import { createHash } from 'node:crypto'
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import module, { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import vm from 'node:vm'
+
+/** Loads the CommonJS file at `url` as require would, through the code cache of `command`'s runs; answers its exports. */
+export function loadWithCodeCache(url, command) {
+  const filename = fileURLToPath(url)
+  const source = readFileSync(filename, 'utf8')
+  const off = process.env.NODE_DISABLE_COMPILE_CACHE === '1'
+  const dir = process.env.NODE_COMPILE_CACHE || join(tmpdir(), 'jobboard-kit-code-cache')
+  // the build's file by its path, size and time, and the Node that compiled it: another build or Node is another entry
+  const stat = statSync(filename)
+  const key = createHash('sha256').update(`${filename}\0${stat.size}\0${stat.mtimeMs}\0${process.version}\0${process.arch}`).digest('hex').slice(0, 24)
+  // a command's name as the file's, anything else (an option, a typo, nothing) shares one
+  const name = typeof command === 'string' && /^[a-z][a-z-]{0,19}$/.test(command) ? command : 'other'
+  const cacheFile = join(dir, `cli-${name}-${key}.v8`)
+  let cachedData
+  if (!off) {
+    try {
+      cachedData = readFileSync(cacheFile)
+    } catch {
+      // no cache yet: this run makes it
+    }
+  }
+  const script = new vm.Script(module.wrap(source), { filename, cachedData })
+  if (!off && (cachedData === undefined || script.cachedDataRejected)) {
+    process.once('exit', () => {
+      try {
+        mkdirSync(dir, { recursive: true })
+        // written whole, then renamed: a process starting meanwhile reads the old cache or none, never half of one
+        const partial = `${cacheFile}.${process.pid}`
+        writeFileSync(partial, script.createCachedData())
+        renameSync(partial, cacheFile)
+      } catch {
+        // a folder that cannot be written: the next run compiles again
+      }
+    })
+  }
+  const wrapper = script.runInThisContext({ displayErrors: true })
+  const loaded = { exports: {} }
+  wrapper.call(loaded.exports, loaded.exports, createRequire(filename), loaded, filename, dirname(filename))
+  return loaded.exports
+}
