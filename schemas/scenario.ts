@@ -27,6 +27,30 @@ export const credential = {
   },
 } as const satisfies JSONSchema
 
+/** What an account name may be: a Basic user name and a path segment (`/__mock/accounts/{name}`). */
+export const ACCOUNT_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'
+
+/**
+ * One account a fake serves (src/fake/accounts.ts): a board of its own whose one API user is
+ * its name. The same declaration as `serve --account NAME:PASSWORD[:SCENARIO]` and
+ * `createMockServer({ accounts })`; the accounts' rules (src/fake/scenario.ts,
+ * `accountsProblem`) read their bounds from here.
+ */
+export const account = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: {
+    name: { type: 'string', pattern: ACCOUNT_NAME_PATTERN },
+    /** Default: the option password, else the scenario's first credential's. */
+    password: { type: 'string', minLength: 1 },
+    /** A shipped scenario's name or a path (relative to the declaring file's folder); default: the declaring scenario. */
+    scenario: { type: 'string', minLength: 1 },
+    /** Default: the fake's seed (or the scenario's) plus the account's position, counted from 0. */
+    seed: { type: 'integer', minimum: 0, maximum: 4294967295 },
+  },
+} as const satisfies JSONSchema
+
 export const predefinedLocation = {
   type: 'object',
   additionalProperties: false,
@@ -156,6 +180,12 @@ export const scenario = {
       },
     },
     behaviour,
+    /**
+     * The accounts a fake started on this scenario serves, each a board of its own; the
+     * `accounts` option (`serve --account`, `--accounts`, `createMockServer({ accounts })`)
+     * replaces this list. Read once, when the fake starts: a board's own scenario holds none.
+     */
+    accounts: { type: 'array', items: account },
     /** Set by `jobboard-kit record`: where the scenario was recorded from, and whether the recording is whole. */
     recording: recordingInfo,
   },

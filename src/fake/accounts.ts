@@ -3,7 +3,10 @@
 // windows, journal, faults, activity, verdict) with one user, the account's name. A
 // request's Basic user name picks the account; its password is then checked as ever. An
 // account's board is built when it is first needed, so 64 accounts start as fast as one.
-// A fake given no accounts has one, named `default`, whose users are its scenario's.
+// Accounts are declared by the `accounts` option (`serve --account`, `--accounts`,
+// `createMockServer({ accounts })`) or, when it gives none, by the fake's scenario (its
+// `accounts`); both go through one set of rules (`accountsProblem`, src/fake/scenario.ts).
+// A fake declaring none has one, named `default`, whose users are its scenario's.
 import type { FastifyRequest } from 'fastify'
 import type { IncomingMessage } from 'node:http'
 import { Board } from './board.js'
@@ -11,7 +14,7 @@ import { Controller } from './control.js'
 import { BoardError, boardError } from '../core/errors.js'
 import type { ScenarioFile } from '../core/types.js'
 import { effectiveScenario, type ResolvedOptions } from './options.js'
-import { loadScenario, ScenarioError, sharedSchemas } from './scenario.js'
+import { ACCOUNT_NAME, accountScenarioRef, accountsProblem, loadDeclaring, type LoadedScenario, MAX_ACCOUNT_SEED, ScenarioError, sharedSchemas } from './scenario.js'
 
 /** One account a fake serves: its name is its API user name. */
 export interface AccountInput {
@@ -19,7 +22,7 @@ export interface AccountInput {
   name: string
   /** Its API password; default: the option password, else its scenario's first credential's. */
   password?: string
-  /** Its scenario, by name, path or as an object; default: the fake's. */
+  /** Its scenario, by name, path or as an object (not one declaring accounts of its own); default: the fake's. In a scenario file, a path is taken from that file's folder. */
   scenario?: string | ScenarioFile
   /** Its seed; default: the fake's seed (or its scenario's) plus the account's position, counted from 0. */
   seed?: number
@@ -28,10 +31,8 @@ export interface AccountInput {
 /** The name of the one account of a fake given no accounts. */
 export const DEFAULT_ACCOUNT = 'default'
 
-/** What an account name may be: it is a user name and a path segment. */
-export const ACCOUNT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
-
-const MAX_SEED = 4_294_967_295
+/** What an account name may be (schemas/scenario.ts): it is a user name and a path segment. */
+export { ACCOUNT_NAME }
 
 /** Where the control routes of one account are: /__mock/accounts/{name}/… */
 const ACCOUNT_PATH = '/__mock/accounts/'
@@ -91,6 +92,31 @@ function refuse(message: string): BoardError {
   return boardError.invalidField(message, 'accounts')
 }
 
+/**
+ * Where the accounts come from, and how a refusal of one is said: those of the option as a
+ * 412 on `accounts` (serve turns it into a usage line), those of a scenario file as a
+ * ScenarioError naming the file and the field (`accounts[1].scenario`), as any fault of it.
+ */
+interface Declaration {
+  readonly list: readonly AccountInput[]
+  /** The folder an account's scenario path is taken from (a declaring file's), or none: as given. */
+  readonly folder: string | undefined
+  readonly refuse: (message: string, field: string) => Error
+  /** The declaring scenario, loaded already. */
+  readonly scenario?: LoadedScenario
+}
+
+function fromOption(list: readonly AccountInput[]): Declaration {
+  return { list, folder: undefined, refuse: (message) => refuse(message) }
+}
+
+/** The accounts the fake's scenario declares, if it declares any: read from it once, at start. */
+function fromScenario(scenario: string | ScenarioFile, compiled: ReturnType<typeof sharedSchemas>): Declaration | undefined {
+  const { whole, folder, label } = loadDeclaring(scenario, { compiled })
+  if (whole.accounts === undefined || whole.accounts.length === 0) return undefined
+  return { list: whole.accounts as readonly AccountInput[], folder, scenario: whole, refuse: (message, field) => new ScenarioError(`${label} is invalid at ${field}: ${message}`, field) }
+}
+
 /** The user name an Authorization header gives, if it is Basic and decodes. */
 function basicUserName(header: string): string | undefined {
   if (header.length < 7 || header.slice(0, 6).toLowerCase() !== 'basic ') return undefined
@@ -108,9 +134,10 @@ export class Accounts {
   readonly #known = new Map<string, Account | null>()
 
   /**
-   * `single` builds the one board of a fake given no accounts; `declare` lists the declared
-   * ones (checked here: each refusal a 412 naming the account); `built` runs on each board
-   * as it is made (an activity to play).
+   * `single` builds the one board of a fake declaring no accounts; `declared` lists the
+   * option's (each refusal a 412 naming the account), which replace those the default
+   * scenario declares (each refusal a ScenarioError naming the file, the account and the
+   * field); `built` runs on each board as it is made (an activity to play).
    */
   constructor(
     options: ResolvedOptions,
@@ -119,7 +146,10 @@ export class Accounts {
     single: () => Board,
     built: (board: Board) => void = () => {},
   ) {
-    if (declared === undefined || declared.length === 0) {
+    const compiled = sharedSchemas()
+    // the option's accounts replace the scenario's; only without them is the scenario read for its own
+    const declaration = declared !== undefined && declared.length > 0 ? fromOption(declared) : fromScenario(defaultScenario, compiled)
+    if (declaration === undefined) {
       this.declared = false
       this.first = new Account(DEFAULT_ACCOUNT, () => {
         const board = single()
@@ -130,27 +160,36 @@ export class Accounts {
       return
     }
     this.declared = true
+    const { list, folder } = declaration
+    const problem = accountsProblem(list, { objects: folder === undefined })
+    if (problem !== undefined) throw declaration.refuse(problem.message, problem.field)
     // one load per scenario named, however many accounts name it
-    const loaded = new Map<string | ScenarioFile, ReturnType<typeof effectiveScenario>>()
-    const compiled = sharedSchemas()
+    const loaded = new Map<string | ScenarioFile, LoadedScenario>()
+    if (declaration.scenario !== undefined) loaded.set(defaultScenario, effectiveScenario(declaration.scenario, options))
     let extraFields: string | undefined
-    declared.forEach((input, index) => {
-      const name = typeof input?.name === 'string' ? input.name : ''
-      if (!ACCOUNT_NAME.test(name)) {
-        throw refuse(`Account ${JSON.stringify(input?.name ?? null)} is not a plain token: give a name of letters, digits, '.', '_' or '-' (at most 64, first a letter or digit).`)
-      }
-      if (this.#byName.has(name)) throw refuse(`Account "${name}" is declared twice: give each account its own name.`)
-      if (input.password !== undefined && (typeof input.password !== 'string' || input.password === '')) {
-        throw refuse(`Account "${name}": its password must be a non-empty string.`)
-      }
-      const source = input.scenario ?? defaultScenario
+    list.forEach((input, index) => {
+      const { name } = input
+      const place = `accounts[${index}]`
+      const named = input.scenario
+      // a path a scenario file gives is taken from that file's folder
+      const source = named === undefined ? defaultScenario : typeof named === 'string' && folder !== undefined ? accountScenarioRef(named, folder) : named
       let scenario = loaded.get(source)
       if (scenario === undefined) {
+        let nested = false
         try {
-          scenario = effectiveScenario(loadScenario(source, { compiled, redact: true }), options)
+          const { whole } = loadDeclaring(source, { compiled, redact: true })
+          // the fake's own scenario may declare accounts (these, or ones the option replaced); one an account names may not
+          nested = named !== undefined && whole.accounts !== undefined && whole.accounts.length > 0
+          scenario = effectiveScenario(whole, options)
         } catch (error) {
-          if (error instanceof ScenarioError || error instanceof BoardError) throw refuse(`Account "${name}": ${error.message}`)
+          if (error instanceof ScenarioError || error instanceof BoardError) throw declaration.refuse(`Account "${name}": ${error.message}`, `${place}.scenario`)
           throw error
+        }
+        if (nested) {
+          throw declaration.refuse(
+            `Account "${name}": its scenario "${scenario.name}" declares accounts of its own, which an account's scenario may not: declare every account in one list.`,
+            `${place}.scenario`,
+          )
         }
         loaded.set(source, scenario)
       }
@@ -158,11 +197,11 @@ export class Accounts {
       const fields = JSON.stringify(scenario.behaviour.extraFields)
       extraFields ??= fields
       if (fields !== extraFields) {
-        throw refuse(`Account "${name}": its scenario gives other extra record fields (behaviour.extraFields) than the first account's; one fake serves one set.`)
+        throw declaration.refuse(`Account "${name}": its scenario gives other extra record fields (behaviour.extraFields) than the first account's; one fake serves one set.`, `${place}.scenario`)
       }
       const seed = input.seed ?? (options.seed ?? scenario.seed) + index
-      if (!Number.isSafeInteger(seed) || seed < 0 || seed > MAX_SEED) {
-        throw refuse(`Account "${name}": its seed ${seed} is not an integer from 0 to ${MAX_SEED}.`)
+      if (!Number.isSafeInteger(seed) || seed < 0 || seed > MAX_ACCOUNT_SEED) {
+        throw declaration.refuse(`Account "${name}": its seed ${seed} is not an integer from 0 to ${MAX_ACCOUNT_SEED}.`, `${place}.seed`)
       }
       const own = Object.freeze({ ...options, seed, username: name, ...(input.password === undefined ? {} : { password: input.password }) }) as ResolvedOptions
       const account = new Account(name, () => {

@@ -4,11 +4,15 @@
 // A bad file fails with an error naming the file and the field. A file whose bytes the
 // build checked already (the shipped scenarios, scripts/precompile.mjs) is taken in its
 // checked form instead: validating the scenario schema is a good part of a fake's start.
+// The accounts a scenario declares are checked here by the one set of account rules
+// (`accountsProblem`, which in-process and command-line accounts go through too), read
+// by src/fake/accounts.ts when a fake starts (`loadDeclaring`), and left out of the
+// scenario a board holds: a board's scenario is exported, and accounts carry passwords.
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { basename, join, resolve } from 'node:path'
-import { scenario as scenarioSchema } from '../../schemas/scenario.js'
+import { basename, dirname, join, resolve } from 'node:path'
+import { account as accountSchema, ACCOUNT_NAME_PATTERN, scenario as scenarioSchema } from '../../schemas/scenario.js'
 import { FIELD_NAMES, FIELD_VALUES, sectorDisciplinesOf, UK_LOCATIONS, type FieldValues } from '../../schemas/values.js'
 import { deepFreeze, type DeepReadonly } from '../core/freeze.js'
 import { SCENARIOS_DIR } from '../core/paths.js'
@@ -107,12 +111,15 @@ export function scenarioNames(): string[] {
     .sort()
 }
 
-function readScenarioFile(ref: string, redact: boolean): { source: string; text: string } {
+/** A scenario's name (scenarios/NAME.json), as against a path. */
+const SCENARIO_NAME = /^[a-z0-9][a-z0-9-]*$/
+
+function readScenarioFile(ref: string, redact: boolean): { source: string; text: string; folder: string } {
   // the single executable carries the shipped scenarios inside it
-  const carried = /^[a-z0-9][a-z0-9-]*$/.test(ref) ? executableScenarios()?.get(ref) : undefined
-  if (carried !== undefined) return { source: `scenarios/${ref}.json`, text: carried }
+  const carried = SCENARIO_NAME.test(ref) ? executableScenarios()?.get(ref) : undefined
+  if (carried !== undefined) return { source: `scenarios/${ref}.json`, text: carried, folder: process.cwd() }
   const named = join(SCENARIOS_DIR, `${ref}.json`)
-  const path = /^[a-z0-9][a-z0-9-]*$/.test(ref) && existsSync(named) ? named : resolve(ref)
+  const path = SCENARIO_NAME.test(ref) && existsSync(named) ? named : resolve(ref)
   // a file is read only if it says it is a scenario: a reset through the control API cannot read /etc/passwd
   if (path !== named && !path.endsWith('.json')) {
     throw new ScenarioError(`Scenario "${ref}" is neither one of ${scenarioNames().join(', ')} nor a .json file.`)
@@ -121,7 +128,7 @@ function readScenarioFile(ref: string, redact: boolean): { source: string; text:
     throw new ScenarioError(`Scenario "${ref}" not found: not one of ${scenarioNames().join(', ')} and no such file.`)
   }
   try {
-    return { source: path, text: readFileSync(path, 'utf8') }
+    return { source: path, text: readFileSync(path, 'utf8'), folder: dirname(path) }
   } catch (error) {
     // a folder named x.json, a file it may not read: said as a bad file, as the rest
     throw new ScenarioError(`Scenario file ${path} is not valid JSON${redact ? '.' : `: ${(error as Error).message}`}`)
@@ -152,7 +159,8 @@ export function scenarioDigest(text: string): string {
 
 /** The shipped scenarios, parsed and checked, by digest: what the build writes to CHECKED_SCENARIOS. */
 export function checkScenarios(names: readonly string[] = scenarioNames()): Record<string, LoadedScenario> {
-  return Object.fromEntries(names.map((name) => [scenarioDigest(readFileSync(join(SCENARIOS_DIR, `${name}.json`), 'utf8')), loadScenario(name, { checked: new Map() })]))
+  // kept whole, accounts and all: loadDeclaring reads them from this form
+  return Object.fromEntries(names.map((name) => [scenarioDigest(readFileSync(join(SCENARIOS_DIR, `${name}.json`), 'utf8')), loadDeclaring(name, { checked: new Map() }).whole]))
 }
 
 let buildChecked: ReadonlyMap<string, LoadedScenario> | undefined
@@ -203,9 +211,21 @@ export const boundScenarioSchema = (lists: BoardLists) => bindFieldValues(scenar
 /**
  * Validates scenario data, fills in defaults and freezes it. Its own lists (fieldValues,
  * predefinedLocations) are checked first, then the whole scenario with them bound in, so
- * a pinned record may hold a value only this scenario lists.
+ * a pinned record may hold a value only this scenario lists. The accounts it declares
+ * are checked, then left out of what it gives (`loadDeclaring` reads them).
  */
-export function parseScenario(data: unknown, source = 'scenario', { redact = false, compiled = new CompiledSchemas() }: LoadPolicy = {}): LoadedScenario {
+export function parseScenario(data: unknown, source = 'scenario', policy: LoadPolicy = {}): LoadedScenario {
+  return withoutAccounts(parseWhole(data, source, policy))
+}
+
+/** A scenario as a board holds it: the accounts it declares are the fake's, read once at start. */
+function withoutAccounts(scenario: LoadedScenario): LoadedScenario {
+  if (scenario.accounts === undefined) return scenario
+  const { accounts: _accounts, ...rest } = scenario
+  return deepFreeze(rest as Scenario)
+}
+
+function parseWhole(data: unknown, source: string, { redact = false, compiled = new CompiledSchemas() }: LoadPolicy): LoadedScenario {
   let copy: unknown
   try {
     copy = valueNestsDeeper(data) ? undefined : structuredClone(data)
@@ -213,6 +233,12 @@ export function parseScenario(data: unknown, source = 'scenario', { redact = fal
     copy = undefined
   }
   if (copy === undefined) throw new ScenarioError(`${source} is invalid: it must be JSON data, nested at most 64 levels deep.`)
+  // the accounts first, by the rules every declaration goes through: each refusal names the account
+  const declared = (copy as { accounts?: unknown }).accounts
+  if (Array.isArray(declared)) {
+    const problem = accountsProblem(declared, { redact })
+    if (problem !== undefined) throw new ScenarioError(`${source} is invalid at ${problem.field}: ${problem.message}`, problem.field)
+  }
   const lists = compiled.get('lists', () => compileSchema(SCENARIO_POLICY, scenarioListsSchema))
   if (!lists(copy)) throw refusal(lists.errors ?? [], source, copy, redact)
   const bound = boardLists(copy as Scenario)
@@ -221,12 +247,99 @@ export function parseScenario(data: unknown, source = 'scenario', { redact = fal
   return deepFreeze(copy as Scenario)
 }
 
-/** A scenario by name (scenarios/NAME.json), by path, or given as an object. */
+/** A scenario by name (scenarios/NAME.json), by path, or given as an object; the accounts it declares left out. */
 export function loadScenario(ref: string | ScenarioFile, policy: LoadPolicy = {}): LoadedScenario {
-  if (typeof ref !== 'string') return parseScenario(ref, `Scenario "${typeof ref?.name === 'string' ? ref.name : '(inline)'}"`, { compiled: policy.compiled })
-  const { source, text } = readScenarioFile(ref, policy.redact ?? false)
+  return withoutAccounts(loadDeclaring(ref, policy).whole)
+}
+
+/** A scenario loaded with the accounts it declares. */
+export interface DeclaringScenario {
+  /** The scenario with its accounts (never a board's: see loadScenario). */
+  readonly whole: LoadedScenario
+  /** The folder a path an account names is taken from: the file's, or the working folder for a scenario given as an object. */
+  readonly folder: string
+  /** What a refusal calls it: `Scenario file PATH`, or `Scenario "NAME"` when given as an object. */
+  readonly label: string
+}
+
+/** A scenario by name, path or as an object, the accounts it declares kept (src/fake/accounts.ts reads them). */
+export function loadDeclaring(ref: string | ScenarioFile, policy: LoadPolicy = {}): DeclaringScenario {
+  if (typeof ref !== 'string') {
+    const label = `Scenario "${typeof ref?.name === 'string' ? ref.name : '(inline)'}"`
+    return { whole: parseWhole(ref, label, { compiled: policy.compiled }), folder: process.cwd(), label }
+  }
+  const { source, text, folder } = readScenarioFile(ref, policy.redact ?? false)
+  const label = `Scenario file ${source}`
   const checked = (policy.checked ?? builtChecks()).get(scenarioDigest(text))
   // frozen as a validated one is, whoever gave the checked form
-  if (checked !== undefined) return deepFreeze(checked)
-  return parseScenario(parseJson(text, source, policy.redact ?? false), `Scenario file ${source}`, policy)
+  if (checked !== undefined) return { whole: deepFreeze(checked), folder, label }
+  return { whole: parseWhole(parseJson(text, source, policy.redact ?? false), label, policy), folder, label }
+}
+
+/**
+ * The scenario an account declared in a scenario file names, as its command line would
+ * name it: a shipped scenario's name as it is, a path from the declaring file's folder.
+ */
+export function accountScenarioRef(ref: string, folder: string): string {
+  return SCENARIO_NAME.test(ref) ? ref : resolve(folder, ref)
+}
+
+/** What an account name may be: it is a user name and a path segment. */
+export const ACCOUNT_NAME = new RegExp(ACCOUNT_NAME_PATTERN)
+/** The largest seed an account may be given. */
+export const MAX_ACCOUNT_SEED = accountSchema.properties.seed.maximum
+const ACCOUNT_FIELDS: readonly string[] = Object.keys(accountSchema.properties)
+/** Keys refused wherever JSON comes in (src/fake/http/body.ts refuses them in bodies). */
+const POISON_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
+
+/** What is wrong with a list of accounts: the first fault, and the field it is at (`accounts[1].name`). */
+export interface AccountsProblem {
+  readonly field: string
+  readonly message: string
+}
+
+/**
+ * The first fault of a list of accounts, said naming the account: the one check of an
+ * account declaration, whether a scenario file, `serve --account` or `createMockServer({
+ * accounts })` made it (the bounds are schemas/scenario.ts's `account`). `redact` names an
+ * account by its place instead of its name (a file named through the control API: its
+ * values are not repeated); `objects` lets an account's scenario be an object (in process).
+ */
+export function accountsProblem(list: readonly unknown[], { redact = false, objects = false }: { redact?: boolean; objects?: boolean } = {}): AccountsProblem | undefined {
+  const names = new Set<string>()
+  for (let index = 0; index < list.length; index++) {
+    const input = list[index]
+    const place = `accounts[${index}]`
+    const at = (field: string, message: string): AccountsProblem => ({ field: field === '' ? place : `${place}.${field}`, message })
+    if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+      return at('', `Account ${place} is not an object: give { name, password, scenario, seed } (all but the name optional).`)
+    }
+    const given = input as Record<string, unknown>
+    const { name } = given
+    const who = redact ? `Account ${place}` : `Account ${JSON.stringify(name ?? null)}`
+    if (typeof name !== 'string' || !ACCOUNT_NAME.test(name)) {
+      return at('name', `${who} is not a plain token: give a name of letters, digits, '.', '_' or '-' (at most 64, first a letter or digit).`)
+    }
+    if (names.has(name)) {
+      return at('name', redact ? `${who} has the name of an account before it: give each account its own name.` : `${who} is declared twice: give each account its own name.`)
+    }
+    names.add(name)
+    for (const key of Object.keys(given)) {
+      if (POISON_KEYS.has(key)) return at(key, `${who} holds the key ${key}, which is refused: no field of an account has that name.`)
+      if (!ACCOUNT_FIELDS.includes(key)) {
+        // an unknown key is named unless redacted: it may be what a file holds
+        return at(redact ? '' : key, `${who} has a field no account has${redact ? '' : ` (${JSON.stringify(key)})`}: an account has ${ACCOUNT_FIELDS.join(', ')}.`)
+      }
+    }
+    const { password, scenario, seed } = given
+    if (password !== undefined && (typeof password !== 'string' || password === '')) return at('password', `${who}: its password must be a non-empty string.`)
+    const isObject = objects && scenario !== null && typeof scenario === 'object' && !Array.isArray(scenario)
+    if (scenario !== undefined && !isObject && (typeof scenario !== 'string' || scenario === '')) {
+      return at('scenario', `${who}: its scenario must be a shipped scenario's name or a path to a .json file${objects ? ', or a scenario object' : ''}.`)
+    }
+    if (seed !== undefined && !(typeof seed === 'number' && Number.isSafeInteger(seed) && seed >= 0 && seed <= MAX_ACCOUNT_SEED)) {
+      return at('seed', `${who}: its seed must be an integer from 0 to ${MAX_ACCOUNT_SEED}.`)
+    }
+  }
+  return undefined
 }
