@@ -1,29 +1,43 @@
 // Build step after tsc and precompile.mjs (`npm run build`): bundles the package with what
-// it imports. The library (its entry, jobboard-kit/nock and jobboard-kit/contract) becomes a
-// few plain ES modules in dist/lib/, one per entry of package.json's exports and the code
-// they share in dist/lib/chunks/: importing the package reads a handful of files instead of
-// some 400 modules. The command line becomes one CommonJS file, dist/lib/cli.cjs, that
-// bin/jobboard-kit.js starts from V8's code cache of an earlier run (below).
+// it imports into two CommonJS files in dist/lib/: cli.cjs, the command line, and lib.cjs,
+// the library (the entry, jobboard-kit/nock and jobboard-kit/contract, each a namespace of
+// it). Each is compiled with V8's code cache of an earlier run (src/core/code-cache.ts):
+// the command by bin/jobboard-kit.js, the library by the ES modules package.json's exports
+// name (index.js, nock.js, contract/index.js), which this script writes: each loads lib.cjs
+// once (dist/lib/load.js) and exports its namespace's names, so a class is the same class
+// from any entry. Importing the package or starting `jobboard-kit serve` reads one file
+// instead of some 400 modules, and compiles little of it.
 //
-// Code split by esbuild: a class is the same class from any entry, and what only one entry
-// or a later import() needs (the contract kit's runner) is its own chunk, loaded when first
-// asked for. Packages that find their own files at run time (swagger-ui's page, pino's
-// workers) or that only `contract` needs stay in node_modules. Types and source maps of
-// each module stay in dist/src/.
-import { rmSync } from 'node:fs'
+// Why V8's code cache and not Node's compile cache: that cache is made as a run ends, so it
+// holds every function the run compiled; Node's compile cache holds what compiling a module
+// makes before it runs (most of a bundle's functions are compiled later, as first called),
+// an ES module graph of chunks costs linking besides, and Node 20 has no compile cache.
+// Measured, `serve`'s spawn to first answer took 1.36-1.46x a bare Fastify server's with
+// Node's cache and ES chunks, 1.04-1.08x with this one on Node 22 and 24 (README, Performance).
+//
+// Everything a command or an entry may load later (import()) is inside its file: compiled
+// only when first called. Packages that find their own files at run time (swagger-ui's
+// page, pino's workers) or that only `contract` needs stay in node_modules. Types and
+// source maps of each module stay in dist/src/.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { build } from 'esbuild'
 
 const out = new URL('../dist/lib/', import.meta.url)
 const src = new URL('../dist/src/', import.meta.url)
 const EXTERNAL = ['@fastify/swagger', '@fastify/swagger-ui', 'pino', 'pino-pretty', '@tapjs/core', 'tap-parser', 'junit-report-builder', 'nock', 'undici']
 
-/** Each entry: its file in dist/lib/ and the module of dist/src/ it exports. */
-const ENTRIES = { index: './index.js', nock: './fake/nock.js', 'contract/index': './contract/index.js', cli: './cli/main.js' }
-/** The library's entries, as ES modules; the command line is one CommonJS file (below). */
-const LIBRARY = ['index', 'nock', 'contract/index']
+/** What each bundle holds: the command line's main, or the library's entries as namespaces. */
+const BUNDLES = {
+  cli: "export * from './cli/main.js'",
+  // the contract kit (and the packages only it needs, tap's core and undici) is loaded when jobboard-kit/contract is
+  lib: ["export * as index from './index.js'", "export * as nock from './fake/nock.js'", "export const contract = () => import('./contract/index.js')"].join('\n'),
+}
+/** The library's ES entries (package.json's exports): the file each is written to, and its namespace in lib.cjs. */
+const ENTRIES = { 'index.js': 'index', 'nock.js': 'nock', 'contract/index.js': 'contract' }
 
-// Each entry first hands the precompiled validators to src/core/validation.ts, so they travel
-// in the bundle (and the compile cache) rather than as files to load; one module all share.
+// Each bundle first hands the precompiled validators to src/core/validation.ts, so they
+// travel in the bundle (and its code cache) rather than as files to load.
 const entries = {
   name: 'jobboard-kit-entries',
   setup(build) {
@@ -31,57 +45,64 @@ const entries = {
     build.onLoad({ filter: /.*/, namespace: 'entry' }, (args) => ({
       resolveDir: src.pathname,
       contents:
-        args.path === 'carry'
-          ? "import { carryPrecompiled } from './core/validation.js'\nimport precompiled from '../precompiled/index.cjs'\ncarryPrecompiled(precompiled)\n"
-          : `import 'jobboard-kit-entry:carry'\nexport * from '${ENTRIES[args.path]}'\n`,
+        "import { carryPrecompiled } from './core/validation.js'\nimport precompiled from '../precompiled/index.cjs'\ncarryPrecompiled(precompiled)\n" +
+        BUNDLES[args.path],
     }))
   },
 }
 
 rmSync(out, { recursive: true, force: true })
-await build({
-  entryPoints: LIBRARY.map((name) => ({ in: `jobboard-kit-entry:${name}`, out: name })),
-  outdir: out.pathname,
-  chunkNames: 'chunks/[name]-[hash]',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  sourcemap: true,
-  logLevel: 'warning',
-  external: EXTERNAL,
-  plugins: [entries],
-  // the bundled CommonJS packages (fastify, ajv, …) require Node's modules and their own
-  // files: an ES module has no `require`, so each file of the bundle makes one
-  banner: { js: "import { createRequire as __kitCreateRequire } from 'node:module'; const require = __kitCreateRequire(import.meta.url);" },
-})
-process.stdout.write(`bundled the library into ${out.pathname}\n`)
+for (const name of Object.keys(BUNDLES)) {
+  await build({
+    entryPoints: [{ in: `jobboard-kit-entry:${name}`, out: name }],
+    outfile: new URL(`${name}.cjs`, out).pathname,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: true,
+    logLevel: 'warning',
+    external: EXTERNAL,
+    plugins: [entries],
+    // later imports are part of the file: compiled when first called, and then in the code cache
+    supported: { 'dynamic-import': false },
+    // import.meta of the ES sources: the bundle's own URL (paths.ts finds the package from it)
+    define: { 'import.meta.url': '__kitUrl', 'import.meta.resolve': '__kitResolve' },
+    banner: {
+      js: "'use strict'; const __kitUrl = require('node:url').pathToFileURL(__filename).href; const __kitResolve = (specifier) => require('node:url').pathToFileURL(require.resolve(specifier)).href;",
+    },
+  })
+}
 
-// The command line: one CommonJS file with everything it may load inside (its later
-// imports too), which bin/jobboard-kit.js compiles with V8's code cache of an earlier run
-// (bin/code-cache.js). That cache is made as a run ends, so it holds every function the
-// run compiled; Node's compile cache holds what compiling a module makes, before any of it
-// runs, and an ES module graph of chunks costs linking besides: measured, the CLI's spawn
-// to first answer took 1.36-1.46x a bare Fastify server's with Node's cache, 1.04-1.08x
-// with this one on Node 22 and 24, and Node 20 has no compile cache at all (docs/architecture.md).
+// The ES entries: each exports, by name, its namespace of lib.cjs, loaded once by load.js.
+// The names are read off the bundle itself, so an export added to a source is exported here.
+const library = createRequire(import.meta.url)(new URL('lib.cjs', out).pathname)
+writeFileSync(
+  new URL('load.js', out),
+  [
+    '// Written by scripts/bundle.mjs: loads dist/lib/lib.cjs once, through V8\'s code cache of an earlier run (src/core/code-cache.ts).',
+    "import { loadWithCodeCache } from '../src/core/code-cache.js'",
+    'let loaded',
+    "export const loadLibrary = () => (loaded ??= loadWithCodeCache(new URL('./lib.cjs', import.meta.url), 'library'))",
+    '',
+  ].join('\n'),
+)
+for (const [file, namespace] of Object.entries(ENTRIES)) {
+  const lazy = typeof library[namespace] === 'function'
+  const names = Object.keys(lazy ? await library[namespace]() : library[namespace]).filter((name) => name !== '__esModule' && name !== 'default')
+  const target = new URL(file, out)
+  mkdirSync(new URL('.', target), { recursive: true })
+  const load = file.includes('/') ? '../load.js' : './load.js'
+  writeFileSync(
+    target,
+    [
+      `// Written by scripts/bundle.mjs: the names of ${namespace === 'index' ? 'the package' : `jobboard-kit/${namespace}`}, from dist/lib/lib.cjs.`,
+      `import { loadLibrary } from '${load}'`,
+      `export const { ${names.join(', ')} } = ${lazy ? `await loadLibrary().${namespace}()` : `loadLibrary().${namespace}`}`,
+      '',
+    ].join('\n'),
+  )
+}
+process.stdout.write(`bundled the library into ${new URL('lib.cjs', out).pathname} (${Object.keys(ENTRIES).join(', ')})\n`)
 const cli = new URL('cli.cjs', out)
-await build({
-  entryPoints: [{ in: 'jobboard-kit-entry:cli', out: 'cli' }],
-  outfile: cli.pathname,
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  sourcemap: true,
-  logLevel: 'warning',
-  external: EXTERNAL,
-  plugins: [entries],
-  supported: { 'dynamic-import': false },
-  // import.meta of the ES sources: this file's own URL (paths.ts finds the package from it)
-  define: { 'import.meta.url': '__kitUrl', 'import.meta.resolve': '__kitResolve' },
-  banner: {
-    js: "'use strict'; const __kitUrl = require('node:url').pathToFileURL(__filename).href; const __kitResolve = (specifier) => require('node:url').pathToFileURL(require.resolve(specifier)).href;",
-  },
-})
 process.stdout.write(`bundled the command line into ${cli.pathname}\n`)

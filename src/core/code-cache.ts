@@ -1,9 +1,11 @@
-// V8's code cache for the command line, on every Node: dist/lib/cli.cjs (scripts/bundle.mjs)
-// is compiled with vm.Script and the cached data of an earlier run of the same command, and
-// when there was none (or V8 refused it: another Node, other flags, another build) the cache
-// is written as the process exits, when it holds every function the run compiled, not only
-// the top level as Node's compile cache does (and Node 20 has none). One cache per command
-// (`serve`, `contract`, …): each starts from what its own kind of run compiled. Kept in
+// V8's code cache for the built package, on every Node: the command line (dist/lib/cli.cjs)
+// and the library (dist/lib/lib.cjs, under the ES entries of package.json's exports), each
+// one CommonJS file (scripts/bundle.mjs), are compiled with vm.Script and the cached data of
+// an earlier run, and when there was none (or V8 refused it: another Node, other flags,
+// another build) the cache is written as the process exits, when it holds every function
+// the run compiled, not only the top level as Node's compile cache does (and Node 20 has
+// none). One cache per command (`serve`, `contract`, …) and one for the library: each starts
+// from what its own kind of run compiled. Kept in
 // NODE_COMPILE_CACHE's folder when set, else in the temporary folder; off with
 // NODE_DISABLE_COMPILE_CACHE=1 as Node's is. A cache that cannot be read or written only
 // costs the time it would have saved. Why not Node's compile cache: docs/architecture.md.
@@ -16,7 +18,7 @@ import { fileURLToPath } from 'node:url'
 import vm from 'node:vm'
 
 /** Loads the CommonJS file at `url` as require would, through the code cache of `command`'s runs; answers its exports. */
-export function loadWithCodeCache(url, command) {
+export function loadWithCodeCache(url: URL, command: string | undefined): Record<string, unknown> {
   const filename = fileURLToPath(url)
   const source = readFileSync(filename, 'utf8')
   const off = process.env.NODE_DISABLE_COMPILE_CACHE === '1'
@@ -27,7 +29,7 @@ export function loadWithCodeCache(url, command) {
   // a command's name as the file's, anything else (an option, a typo, nothing) shares one
   const name = typeof command === 'string' && /^[a-z][a-z-]{0,19}$/.test(command) ? command : 'other'
   const cacheFile = join(dir, `cli-${name}-${key}.v8`)
-  let cachedData
+  let cachedData: Buffer | undefined
   if (!off) {
     try {
       cachedData = readFileSync(cacheFile)
@@ -49,8 +51,8 @@ export function loadWithCodeCache(url, command) {
       }
     })
   }
-  const wrapper = script.runInThisContext({ displayErrors: true })
-  const loaded = { exports: {} }
+  const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => void
+  const loaded = { exports: {} as Record<string, unknown> }
   wrapper.call(loaded.exports, loaded.exports, createRequire(filename), loaded, filename, dirname(filename))
   return loaded.exports
 }
