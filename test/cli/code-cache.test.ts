@@ -60,3 +60,34 @@ t.test('the built command line', { skip: existsSync(BUNDLE) ? false : `${BUNDLE}
     t.same(caches(off), [], 'no cache file')
   })
 })
+
+t.test('the built library', { skip: existsSync(join(ROOT, 'dist', 'lib', 'lib.cjs')) ? false : 'dist/lib/lib.cjs is not built (npm run build)' }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'jobboard-kit-code-cache-lib-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  // a program importing the package's three entries as a user's does, twice: without a cache, then from it
+  const program = `
+    const index = await import(${JSON.stringify(join(ROOT, 'dist', 'lib', 'index.js'))})
+    const nock = await import(${JSON.stringify(join(ROOT, 'dist', 'lib', 'nock.js'))})
+    const contract = await import(${JSON.stringify(join(ROOT, 'dist', 'lib', 'contract', 'index.js'))})
+    const board = await index.createMockServer({ scenario: 'empty' })
+    const answer = await board.inject({ url: '/api/v1/metrics/list', headers: { authorization: 'Basic ' + btoa('jobboard:jobboard') } })
+    await board.close()
+    let refused = ''
+    try { contract.resolveSettings({}, {}) } catch (error) { refused = error.constructor.name }
+    console.log(JSON.stringify({ status: answer.statusCode, nock: typeof nock.interceptBoard, contract: typeof contract.runContract, refused, schemas: typeof index.schemas.candidate }))
+  `
+  const runProgram = async () =>
+    JSON.parse(
+      (
+        await run(process.execPath, ['--input-type=module', '-e', program], {
+          encoding: 'utf8',
+          timeout: 60_000,
+          env: { ...process.env, NODE_COMPILE_CACHE: dir, NODE_DISABLE_COMPILE_CACHE: undefined },
+        })
+      ).stdout,
+    ) as Record<string, unknown>
+  const first = await runProgram()
+  t.same(first, { status: 200, nock: 'function', contract: 'function', refused: 'UsageError', schemas: 'object' }, 'each entry imports and works')
+  t.equal(caches(dir).filter((file) => file.startsWith('cli-library-')).length, 1, 'the run left the library its code cache')
+  t.same(await runProgram(), first, 'and a run from that cache does the same')
+})
