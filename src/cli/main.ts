@@ -88,7 +88,22 @@ export function program(io: CliProcess = processIo, done: (code: number) => void
  * stopped it; a usage error answers 2, --help and --version 0. With the process's io
  * (the default), serve and contract still leave through process.exit when they end.
  */
+/**
+ * A reader that stops reading (`jobboard-kit scenarios | head`) ends the command quietly,
+ * with the exit code it has so far, as it would end `cat`: not with an unhandled EPIPE
+ * and its stack trace. Any other error of the process's own streams is thrown as before.
+ */
+function quietOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error
+      process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0)
+    })
+  }
+}
+
 export async function main(argv: string[] = process.argv, io: CliProcess = processIo): Promise<number> {
+  if (io === processIo) quietOnClosedPipe()
   let code: number | undefined
   // the first code is the one that counts, as the process's first exit would be
   const done = (given: number) => {
