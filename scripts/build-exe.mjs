@@ -107,6 +107,36 @@ await build({
   },
 })
 
+// The executable's main script: the bundle above, an asset, run through V8's code cache of
+// an earlier run of the same command (src/core/code-cache.ts), as the npm package's command
+// is. SEA's own code cache (useCodeCache) is made at build time, before anything runs, so
+// it holds little more than the top level; a run's cache holds what the run compiled. Kept
+// in the temporary folder; where none can be written (a read-only root, a scratch
+// container) every start compiles, as it did before.
+const seaMain = join(work, 'sea-main.cjs')
+await build({
+  stdin: {
+    contents: [
+      "import { statSync } from 'node:fs'",
+      "import { dirname, join } from 'node:path'",
+      "import { getAsset } from 'node:sea'",
+      "import { runWithCodeCache } from './core/code-cache.js'",
+      'const stat = statSync(process.execPath)',
+      "runWithCodeCache({ source: getAsset('cli.cjs', 'utf8'), filename: join(dirname(process.execPath), 'jobboard-kit.cjs'), build: [process.execPath, stat.size, stat.mtimeMs].join('\\0'), command: process.argv[2], require })",
+    ].join('\n'),
+    resolveDir: src,
+    sourcefile: 'sea-main.js',
+  },
+  outfile: seaMain,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: `node${NODE_MAJOR}`,
+  logLevel: 'warning',
+  // code-cache.ts's loadWithCodeCache (the package's, not called here) reads import.meta.url
+  define: { 'import.meta.url': '"file:///jobboard-kit-executable"' },
+})
+
 // the assets (src/core/shipped.ts reads them)
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 writeFileSync(join(work, 'package.json'), JSON.stringify({ name: manifest.name, version: manifest.version }))
@@ -118,14 +148,14 @@ const scenarios = Object.fromEntries(
 writeFileSync(join(work, 'scenarios.json'), JSON.stringify(scenarios))
 const uiDir = join(root, 'node_modules', '@fastify', 'swagger-ui', 'static')
 // the build's checked scenarios (scripts/precompile.mjs): a shipped scenario loads without its schema check
-const assets = { 'package.json': join(work, 'package.json'), 'scenarios.json': join(work, 'scenarios.json'), 'checked-scenarios.json': join(root, 'dist', 'precompiled', 'scenarios.json') }
+const assets = { 'cli.cjs': bundle, 'package.json': join(work, 'package.json'), 'scenarios.json': join(work, 'scenarios.json'), 'checked-scenarios.json': join(root, 'dist', 'precompiled', 'scenarios.json') }
 for (const file of readdirSync(uiDir)) assets[`swagger-ui/${file}`] = join(uiDir, file)
 
 const node = seaNode()
 const blob = join(work, 'sea-prep.blob')
 const config = join(work, 'sea-config.json')
-// the code cache is made by the Node the executable is made of, so V8 takes it at every start
-writeFileSync(config, JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, useSnapshot: false, assets }, null, 2))
+// SEA's code cache of the small main script, made by the Node the executable is made of
+writeFileSync(config, JSON.stringify({ main: seaMain, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, useSnapshot: false, assets }, null, 2))
 execFileSync(node, ['--experimental-sea-config', config], { cwd: work, stdio: ['ignore', 'ignore', 'inherit'] })
 
 copyFileSync(node, exe)

@@ -17,15 +17,30 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import vm from 'node:vm'
 
-/** Loads the CommonJS file at `url` as require would, through the code cache of `command`'s runs; answers its exports. */
-export function loadWithCodeCache(url: URL, command: string | undefined): Record<string, unknown> {
-  const filename = fileURLToPath(url)
-  const source = readFileSync(filename, 'utf8')
+/** What runWithCodeCache compiles and runs: a CommonJS file's text and where it stands for. */
+export interface CachedModule {
+  /** The module's source, as a CommonJS file holds it. */
+  source: string
+  /** Its path (its __filename, and the name in stack traces). */
+  filename: string
+  /** What identifies this very build on this machine: a cache made for another is never read. */
+  build: string
+  /** The kind of run (a command's name, `library`): each keeps a cache of its own. */
+  command: string | undefined
+  /** The require the module is given. */
+  require: NodeJS.Require
+}
+
+/**
+ * Runs a CommonJS module as require would, compiled with V8's code cache of an earlier run
+ * of the same kind, and answers its exports. The package loads its bundles through it
+ * (loadWithCodeCache), the single executable its one bundle (scripts/build-exe.mjs).
+ */
+export function runWithCodeCache({ source, filename, build, command, require }: CachedModule): Record<string, unknown> {
   const off = process.env.NODE_DISABLE_COMPILE_CACHE === '1'
   const dir = process.env.NODE_COMPILE_CACHE || join(tmpdir(), 'jobboard-kit-code-cache')
-  // the build's file by its path, size and time, and the Node that compiled it: another build or Node is another entry
-  const stat = statSync(filename)
-  const key = createHash('sha256').update(`${filename}\0${stat.size}\0${stat.mtimeMs}\0${process.version}\0${process.arch}`).digest('hex').slice(0, 24)
+  // the build, and the Node that compiled it: another build or Node is another entry
+  const key = createHash('sha256').update(`${build}\0${process.version}\0${process.arch}`).digest('hex').slice(0, 24)
   // a command's name as the file's, anything else (an option, a typo, nothing) shares one
   const name = typeof command === 'string' && /^[a-z][a-z-]{0,19}$/.test(command) ? command : 'other'
   const cacheFile = join(dir, `cli-${name}-${key}.v8`)
@@ -47,12 +62,21 @@ export function loadWithCodeCache(url: URL, command: string | undefined): Record
         writeFileSync(partial, script.createCachedData())
         renameSync(partial, cacheFile)
       } catch {
-        // a folder that cannot be written: the next run compiles again
+        // a folder that cannot be written (a read-only root, no /tmp): the next run compiles again
       }
     })
   }
   const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => void
   const loaded = { exports: {} as Record<string, unknown> }
-  wrapper.call(loaded.exports, loaded.exports, createRequire(filename), loaded, filename, dirname(filename))
+  wrapper.call(loaded.exports, loaded.exports, require, loaded, filename, dirname(filename))
   return loaded.exports
+}
+
+/** Loads the CommonJS file at `url` as require would, through the code cache of `command`'s runs; answers its exports. */
+export function loadWithCodeCache(url: URL, command: string | undefined): Record<string, unknown> {
+  const filename = fileURLToPath(url)
+  // the build's file by its path, size and time
+  const stat = statSync(filename)
+  const build = `${filename}\0${stat.size}\0${stat.mtimeMs}`
+  return runWithCodeCache({ source: readFileSync(filename, 'utf8'), filename, build, command, require: createRequire(filename) })
 }
