@@ -1,8 +1,10 @@
 // `npm run bench`: load the fake's endpoints with autocannon and report req/s and
 // latency as ratios to a bare Fastify server measured in the same run, plus how long
-// the boards take to build. Servers run in child processes (bench/server.ts), the load
-// generator here, so on a two-core machine each has a core. Reports; never fails on
-// slowness. See bench/README.md.
+// the boards take to build, on Node 24, 22 and 20 in one run (bench/nodes.ts), and
+// print each figure issue 30 sets a goal for beside its goal, met or missed by how much
+// (bench/goals.ts). Servers run in child processes (bench/server.ts) on the Node being
+// measured, the load generator here, so on a two-core machine each has a core. Reports;
+// never fails on slowness. See bench/README.md.
 import { fork, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
@@ -32,8 +34,12 @@ import { measureContract, renderContract, type ContractFigures } from './contrac
 import { IN_PROCESS_COST_SETTINGS, type InProcessCost, measureVerdictCostInProcess, renderInProcessCost } from './verdict-cost.js'
 import { measureVerdictScale, renderVerdictScale, type VerdictScaleFigures } from './verdict.js'
 import { measureUi, renderUi, type UiFigures } from './ui.js'
-import { buildExecutable, buildPackage, measureBuild, measureStartup, type BuildFigures, type StartupFigures } from './startup.js'
+import { buildExecutable, buildPackage, measureBuild, measureStartup, removeSnapshot, snapshotPackage, type BuildFigures, type StartupFigures } from './startup.js'
 import { ceilingTarget, depthTargets, fetchEach, limitedTargets, openTargets, readBoard, readDepth, SAME_BYTES_ROWS, sameBytes } from './targets.js'
+import { ACCOUNTS, type AccountsFigures, measureAccounts } from './accounts.js'
+import { DEFAULT_MAJORS, findNodes, type FoundNode, isFound, type NodeBinary, parseMajors, pathsFromEnv } from './nodes.js'
+import { type GoalTable, judgeRow, misses, renderGoalTable } from './goals.js'
+import { accountsTable, type NodeColumn, startupTable, throughputTable, verdictTable } from './goal-tables.js'
 
 const HELP = `Usage: npm run bench -- [options]
 
@@ -42,9 +48,15 @@ const HELP = `Usage: npm run bench -- [options]
   --warmup S          seconds of unmeasured load before each (default 0.5)
   --connections N     concurrent connections (default 10)
   --max-requests N    requests at the most per measured run (default 200000)
+  --nodes LIST        the Node majors to measure on, first the one every row runs on (default 24,22,20)
+  --node PATH         a Node binary to use for its major (repeatable; also JOBBOARD_KIT_BENCH_NODES=PATH:PATH);
+                      a major not given is found as .ci/run finds it, and installed from npm when missing
+  --no-install        do not install a missing Node from npm: report it missing
+  --every-row         load every row on every Node (default: all rows on the first, the same-bytes rows on the others)
   --large             also build the large scenario and page deep in it (adds ~1 min)
   --xl                also build the xl scenario in a fresh process: build time and peak RSS
-  --verdict           also load every default-board endpoint on boards with the verdict off: its cost
+  --no-verdict        do not load the first Node's rows on twin boards with the verdict off (saves ~3 min; no verdict cost)
+  --verdict           also measure the verdict's cost in process (adds ~1 min)
   --json FILE         also write the results as JSON (bench/results/latest.json is always written)
   --startup-runs N    fresh processes per start-up measure; 0 skips them (default 5)
   --readme            rewrite README.md's performance table with this run's figures
@@ -52,8 +64,15 @@ const HELP = `Usage: npm run bench -- [options]
 
 interface Settings extends LoadSettings {
   rounds: number
+  majors: number[]
+  nodePaths: string[]
+  install: boolean
+  everyRow: boolean
   large: boolean
   xl: boolean
+  /** Twin boards with the verdict off beside the first Node's rows (default on; --no-verdict). */
+  verdictTwins: boolean
+  /** The in-process verdict cost too (--verdict). */
   verdict: boolean
   json: string | undefined
   startupRuns: number
@@ -70,9 +89,14 @@ function parseSettings(argv: string[]): Settings | undefined {
       warmup: { type: 'string', default: '0.5' },
       connections: { type: 'string', default: '10' },
       'max-requests': { type: 'string', default: '200000' },
+      nodes: { type: 'string', default: DEFAULT_MAJORS.join(',') },
+      node: { type: 'string', multiple: true, default: [] },
+      'no-install': { type: 'boolean', default: false },
+      'every-row': { type: 'boolean', default: false },
       large: { type: 'boolean', default: false },
       xl: { type: 'boolean', default: false },
       verdict: { type: 'boolean', default: false },
+      'no-verdict': { type: 'boolean', default: false },
       json: { type: 'string' },
       'startup-runs': { type: 'string', default: '5' },
       readme: { type: 'boolean', default: false },
@@ -80,6 +104,7 @@ function parseSettings(argv: string[]): Settings | undefined {
     },
   })
   if (values.help) return undefined
+  if (values.verdict && values['no-verdict']) throw new Error('--verdict and --no-verdict ask for opposite things; give one.')
   const number = (flag: string, text: string, { integer = true, min = 1, max = 3600 } = {}) => {
     const n = Number(text)
     if (!Number.isFinite(n) || (integer && !Number.isInteger(n)) || n < min || n > max) {
@@ -93,8 +118,13 @@ function parseSettings(argv: string[]): Settings | undefined {
     warmup: number('warmup', values.warmup, { integer: false, min: 0, max: 10 }),
     connections: number('connections', values.connections, { max: 1000 }),
     maxRequests: number('max-requests', values['max-requests'], { max: 10_000_000 }),
+    majors: parseMajors(values.nodes),
+    nodePaths: [...values.node, ...pathsFromEnv(process.env.JOBBOARD_KIT_BENCH_NODES)],
+    install: !values['no-install'],
+    everyRow: values['every-row'],
     large: values.large,
     xl: values.xl,
+    verdictTwins: !values['no-verdict'],
     verdict: values.verdict,
     json: values.json,
     startupRuns: number('startup-runs', values['startup-runs'], { min: 0, max: 50 }),
@@ -114,10 +144,10 @@ interface Server {
 
 const SERVER_FILE = fileURLToPath(new URL('./server.ts', import.meta.url))
 
-/** Starts bench/server.ts in a child process and waits, at most timeoutMs, until it listens. */
-function startServer(name: string, spec: ServerSpec, timeoutMs: number): Promise<Server> {
-  // fork keeps this process's execArgv, so the child loads TypeScript through tsx too.
-  const child: ChildProcess = fork(SERVER_FILE, [JSON.stringify(spec)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+/** Starts bench/server.ts in a child process on a Node and waits, at most timeoutMs, until it listens. */
+function startServer(name: string, spec: ServerSpec, timeoutMs: number, node: string): Promise<Server> {
+  // fork keeps this process's execArgv, so the child loads TypeScript through tsx too, on whichever Node runs it.
+  const child: ChildProcess = fork(SERVER_FILE, [JSON.stringify(spec)], { execPath: node, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const close = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return
@@ -162,23 +192,18 @@ const README = new URL('../README.md', import.meta.url)
 const START = '<!-- bench:start -->'
 const END = '<!-- bench:end -->'
 
-function renderStartup(s: StartupFigures): string {
-  return [
-    `start-up, medians of ${s.runs} fresh processes:`,
-    `  CLI serve, spawn to first 200: ${s.cliMs.toFixed(0)} ms; bare Fastify, spawn to first 200: ${s.ceilingMs.toFixed(0)} ms; ratio ${(s.cliMs / s.ceilingMs).toFixed(2)}`,
-    `  in-process: import ${s.importMs.toFixed(0)} ms, createMockServer + first answer ${s.createFirstMs.toFixed(0)} ms, a second answer ${s.secondMs.toFixed(1)} ms`,
-    `  single executable: ${exeLine(s)}`,
-    `  container image: ${'missing' in s.image ? s.image.missing : `${mib(s.image.bytes)} (${s.image.builder})`}`,
-  ].join('\n')
+/** What the start-up goals leave out: the executable and the container image, in a line each. */
+function renderStartupExtras(s: StartupFigures): string {
+  return [`  single executable: ${exeLine(s)}`, `  container image: ${'missing' in s.image ? s.image.missing : `${mib(s.image.bytes)} (${s.image.builder})`}`].join('\n')
 }
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`
 
-/** The executable's size and start-up as a ratio to the npm CLI's (the issue's goal: within 1.3×). */
+/** The executable's size and start-up as a ratio to the npm CLI's on the Node it is made of (the issue's goal: within 1.3×). */
 const exeLine = (s: StartupFigures) =>
   'missing' in s.exe
     ? s.exe.missing
-    : `${mib(s.exe.bytes)}; serve, spawn to first 200: ${s.exe.ms.toFixed(0)} ms ÷ the npm CLI's ${s.cliMs.toFixed(0)} ms = ${(s.exe.ms / s.cliMs).toFixed(2)}`
+    : `${mib(s.exe.bytes)}; serve, spawn to first 200: ${s.exe.ms.toFixed(0)} ms ÷ the npm CLI's on Node ${s.exe.beside} ${s.exe.cliMs.toFixed(0)} ms = ${(s.exe.ms / s.exe.cliMs).toFixed(2)}`
 
 /** The scenarios whose build the flags ask for, those that exist, and why the others are left out. */
 function buildScenarios(settings: Settings): { scenarios: string[]; skipped: Array<{ scenario: string; reason: string }> } {
@@ -198,10 +223,11 @@ function performanceTable(
   boards: BuildFigures[],
   skipped: Array<{ scenario: string; reason: string }>,
   settings: Settings,
+  node: NodeBinary,
 ): string {
   const pct = (n: number) => `${(n * 100).toFixed(0)}%`
   const lines = [
-    `Measured by \`npm run bench -- --readme\` on ${availableParallelism()} CPUs (shared), Node ${process.version}, ` +
+    `Measured by \`npm run bench -- --readme\` on ${availableParallelism()} CPUs (shared), Node ${node.version}, ` +
       `${settings.rounds} rounds × ${settings.duration} s. Throughput is a share of a bare Fastify route sending the same bytes in the same round; compare ratios, not req/s.`,
     '',
     '| measure | figure |',
@@ -216,9 +242,12 @@ function performanceTable(
       )
     }
   }
-  if (startup) {
-    lines.push(`| CLI spawn to first 200 ÷ bare Fastify | ${startup.cliMs.toFixed(0)} ms ÷ ${startup.ceilingMs.toFixed(0)} ms = ${(startup.cliMs / startup.ceilingMs).toFixed(2)} |`)
-    lines.push(`| in-process: import / createMockServer + first answer / a second answer | ${startup.importMs.toFixed(0)} ms / ${startup.createFirstMs.toFixed(0)} ms / ${startup.secondMs.toFixed(1)} ms |`)
+  const own = startup?.nodes[node.version]
+  if (startup && own) {
+    lines.push(`| CLI spawn to first 200 ÷ bare Fastify | ${own.cliMs.toFixed(0)} ms ÷ ${own.ceilingMs.toFixed(0)} ms = ${(own.cliMs / own.ceilingMs).toFixed(2)} |`)
+    lines.push(
+      `| in-process: import / createMockServer + first answer / a second answer / a later fake + first answer | ${own.importMs.toFixed(0)} ms / ${own.createFirstMs.toFixed(0)} ms / ${own.secondMs.toFixed(1)} ms / ${own.laterMs.toFixed(1)} ms |`,
+    )
     lines.push(`| single executable: size; spawn to first 200 ÷ the npm CLI's | ${exeLine(startup)} |`)
     lines.push(`| container image size | ${'missing' in startup.image ? startup.image.missing : mib(startup.image.bytes)} |`)
   }
@@ -306,170 +335,247 @@ async function measure(label: string, ceiling: Load, loads: Load[], settings: Se
   return { rows: [...rows.values()], twins }
 }
 
-async function main(): Promise<void> {
-  const settings = parseSettings(process.argv.slice(2))
-  if (settings === undefined) {
-    console.log(HELP)
-    return
-  }
+/** One Node's throughput rounds: its server builds, rows, latency pairs and, where measured, the verdict's cost. */
+interface NodeRun {
+  builds: Build[]
+  rows: Row[]
+  pairs: LatencyPair[]
+  costs?: VerdictCost[] | undefined
+}
+
+/**
+ * The throughput rounds on one Node: the ceiling and the default boards started on it,
+ * then measured. `full`: every row (else the rows with a same-bytes twin alone); `twin`:
+ * each row beside the same row on a board with the verdict off; `large`: then the large
+ * board's rows, after the default boards are stopped.
+ */
+async function measureOn(node: NodeBinary, settings: Settings, { full, twin, large }: { full: boolean; twin: boolean; large: boolean }): Promise<NodeRun> {
   const servers: Server[] = []
   const started = async (name: string, spec: ServerSpec, timeoutMs = 60_000) => {
-    const server = await startServer(name, spec, timeoutMs)
+    const server = await startServer(`${name}, Node ${node.version}`, spec, timeoutMs, node.path)
     servers.push(server)
     return server
   }
   try {
     // One at a time: a board builds on one core, and two at once would time each other.
     const ceilingServer = await started('ceiling app', { kind: 'ceiling' })
-    // with --verdict each process also holds the board's twin with the verdict off
-    const twin = settings.verdict
+    // with twin each process also holds the board's twin with the verdict off
     const open = await started(`default board (rate limit off)${twin ? ', and its twin' : ''}`, { kind: 'fake', scenario: 'default', rateLimitWindow: 0, twin })
-    const limited = await started(`default board (window 900)${twin ? ', and its twin' : ''}`, { kind: 'fake', scenario: 'default', rateLimitWindow: 900, twin })
+    const limited = full ? await started(`default board (window 900)${twin ? ', and its twin' : ''}`, { kind: 'fake', scenario: 'default', rateLimitWindow: 900, twin }) : undefined
     const facts = await readBoard(open.url)
     const ceiling: Load = { target: ceilingTarget(ceilingServer.url), server: ceilingServer }
     const openLoads: Load[] = []
     for (const target of openTargets(open.url, facts)) {
-      const own = SAME_BYTES_ROWS.includes(target.name) ? await sameBytes(ceilingServer.url, target) : undefined
+      const same = SAME_BYTES_ROWS.includes(target.name)
+      if (!full && !same) continue
+      const own = same ? await sameBytes(ceilingServer.url, target) : undefined
       openLoads.push({ target, server: open, own: own === undefined ? undefined : { target: own, server: ceilingServer } })
     }
-    const depth = depthTargets(open.url, await readDepth(open.url))
+    const depth = full ? depthTargets(open.url, await readDepth(open.url)) : { targets: [], pairs: [] }
     const pairs: LatencyPair[] = [...depth.pairs]
     const loads: Load[] = [
       ...openLoads,
       ...depth.targets.map((target): Load => ({ target, server: open })),
-      ...limitedTargets(limited.url, facts, settings.connections).map((target): Load => ({ target, server: limited })),
+      ...(limited ? limitedTargets(limited.url, facts, settings.connections).map((target): Load => ({ target, server: limited })) : []),
     ]
-    if (settings.verdict) {
+    if (twin) {
       // the same endpoints on the twin boards, which judge nothing: each row's twin, measured beside it (measure)
       const twinOf = (server: Server): Server => {
         if (server.offUrl === undefined) throw new Error(`${server.build.name} started without its twin.`)
         return { ...server, url: server.offUrl }
       }
       const openOff = twinOf(open)
-      const limitedOff = twinOf(limited)
       const off = (target: Target, server: Server): [string, Load] => [target.name, { target: { ...target, name: `${target.name}${VERDICT_OFF}` }, server }]
       const twins = new Map<string, Load>([
         ...openTargets(openOff.url, facts).map((t) => off(t, openOff)),
-        ...depthTargets(openOff.url, await readDepth(openOff.url)).targets.map((t) => off(t, openOff)),
-        ...limitedTargets(limitedOff.url, facts, settings.connections).map((t) => off(t, limitedOff)),
+        ...(full ? depthTargets(openOff.url, await readDepth(openOff.url)).targets.map((t) => off(t, openOff)) : []),
       ])
+      if (limited) {
+        const limitedOff = twinOf(limited)
+        for (const [name, load] of limitedTargets(limitedOff.url, facts, settings.connections).map((t) => off(t, limitedOff))) twins.set(name, load)
+      }
       for (const load of loads) {
         load.off = twins.get(load.target.name)
         // the on board met these requests once when its bytes were copied (sameBytes): the twin meets them too
         if (load.off && load.own) await fetchEach(load.off.target)
       }
     }
-    const { rows, twins } = await measure('default', ceiling, loads, settings)
-    const costs: VerdictCost[] = verdictCosts(twins)
-
-    let startup: StartupFigures | undefined
-    const boards: BuildFigures[] = []
-    const builds = buildScenarios(settings)
-    for (const { scenario, reason } of builds.skipped) progress(`--${scenario}: ${reason}; its build is not measured.`)
-    if (settings.startupRuns > 0 || builds.scenarios.length > 0) {
-      // the stand-alone measures run the built package, as users do: build this commit first
-      await Promise.all([open.close(), limited.close()])
-      progress('building dist/ for the start-up measures…')
-      await buildPackage()
-    }
-    if (settings.startupRuns > 0) {
-      progress('building the single executable (dist/exe/jobboard-kit) from it…')
-      const exeMissing = await buildExecutable()
-      progress(`start-up: ${settings.startupRuns} fresh processes each…`)
-      startup = await measureStartup(settings.startupRuns, exeMissing)
-    }
-    for (const scenario of builds.scenarios) {
-      progress(`${scenario} board: build to first answer and peak RSS, in a fresh process…`)
-      boards.push(await measureBuild(scenario))
-    }
-
-    progress('record: the default board, requests per record…')
-    const recordings: RecordFigures[] = [await measureRecord('default')]
-    progress('contract: the requests of a read run and a --writes run against the default fake…')
-    const contractRuns: ContractFigures[] = await measureContract()
-    progress('verdict: a journal of 100,000 entries, then the verdict…')
-    const verdictScale: VerdictScaleFigures = await measureVerdictScale()
-    progress('/__mock/ui: a journal of 100,000 entries, the fake\'s heap, the page in chromium…')
-    const ui: UiFigures = await measureUi()
-    let inProcessCosts: InProcessCost[] = []
-    if (settings.verdict) {
-      progress('verdict: its cost in process, every endpoint on and off in turns (about a minute)…')
-      inProcessCosts = await measureVerdictCostInProcess()
-    }
+    const label = `Node ${node.major}`
+    const { rows, twins } = await measure(label, ceiling, loads, settings)
+    const costs = twin ? verdictCosts(twins) : undefined
 
     let largeRows: Row[] = []
-    if (settings.large) {
+    if (large) {
       // Free the default boards' memory before the large one is built beside the ceiling.
-      await Promise.all([open.close(), limited.close()])
-      progress('building the large board…')
-      const large = await started('large board (rate limit off)', { kind: 'fake', scenario: 'large', rateLimitWindow: 0 }, 300_000)
-      const largeDepth = depthTargets(large.url, await readDepth(large.url), 'large: ')
+      await Promise.all([open.close(), limited?.close()])
+      progress(`${label}: building the large board…`)
+      const largeServer = await started('large board (rate limit off)', { kind: 'fake', scenario: 'large', rateLimitWindow: 0 }, 300_000)
+      const largeDepth = depthTargets(largeServer.url, await readDepth(largeServer.url), 'large: ')
       pairs.push(...largeDepth.pairs)
-      const loads = largeDepth.targets.map((target): Load => ({ target, server: large }))
+      const largeLoads = largeDepth.targets.map((target): Load => ({ target, server: largeServer }))
       // Its own row: the large rows' ratios are taken against this ceiling, not the first.
       const again: Load = { target: { ...ceiling.target, name: 'ceiling, in the large rounds' }, server: ceilingServer }
-      largeRows = (await measure('large', again, loads, settings)).rows
+      largeRows = (await measure(`${label} large`, again, largeLoads, settings)).rows
     }
-
-    const serverBuilds = servers.map((s) => s.build)
-    const allRows = [...rows, ...largeRows]
-    const ratios = latencyRatios(allRows, pairs)
-    console.log(
-      [
-        '',
-        `jobboard-kit bench: node ${process.version}, ${availableParallelism()} CPUs; ${settings.rounds} rounds × ${settings.duration} s ` +
-          `(+${settings.warmup} s warm-up), ${settings.connections} connections; medians over the rounds`,
-        '',
-        renderBuilds(serverBuilds),
-        '',
-        renderTable(allRows),
-        '',
-        renderRatios(ratios),
-        '',
-        ...(settings.verdict ? [renderVerdictCost(costs), '', renderInProcessCost(inProcessCosts, IN_PROCESS_COST_SETTINGS), ''] : []),
-        ...(startup ? [renderStartup(startup), ''] : []),
-        ...boards.map((b) => `${b.scenario} board, CLI spawn to first answer: ${b.spawnMs.toFixed(0)} ms; createMockServer to first answer: ${b.firstAnswerMs.toFixed(0)} ms; peak RSS ${(b.peakRss / 1048576).toFixed(0)} MiB`),
-        ...builds.skipped.map((s) => `${s.scenario} board: not measured (${s.reason})`),
-        ...recordings.map(renderRecord),
-        ...contractRuns.map(renderContract),
-        renderVerdictScale(verdictScale),
-        renderUi(ui),
-        'of ceiling: req/s as a share of the bare Fastify route in the same round (higher is better).',
-        '× ceiling: latency as a multiple of that route\'s (lower is better). See bench/README.md.',
-      ].join('\n'),
-    )
-    const { rounds, duration, warmup, connections, maxRequests, large, xl } = settings
-    const report = {
-      node: process.version,
-      cpus: availableParallelism(),
-      date: new Date().toISOString(),
-      settings: { rounds, duration, warmup, connections, maxRequests, large, xl, verdict: settings.verdict },
-      builds: serverBuilds,
-      startup,
-      boards,
-      skippedBoards: builds.skipped,
-      latencyRatios: ratios,
-      ...(settings.verdict ? { verdictCosts: costs, verdictCostsInProcess: inProcessCosts } : {}),
-      rows: allRows,
-      record: recordings,
-      contract: contractRuns,
-      verdictScale,
-      ui,
-    }
-    const text = `${JSON.stringify(report, null, 2)}\n`
-    await mkdir(RESULTS, { recursive: true })
-    await writeFile(new URL('latest.json', RESULTS), text)
-    progress('wrote bench/results/latest.json')
-    if (settings.json !== undefined) {
-      await writeFile(settings.json, text)
-      progress(`wrote ${settings.json}`)
-    }
-    if (settings.readme) {
-      await rewriteReadme(performanceTable(allRows, ratios, startup, boards, builds.skipped, settings))
-      progress('rewrote the performance table in README.md')
-    }
+    return { builds: servers.map((s) => s.build), rows: [...rows, ...largeRows], pairs, costs }
   } finally {
     await Promise.all(servers.map((s) => s.close()))
+  }
+}
+
+async function main(): Promise<void> {
+  const settings = parseSettings(process.argv.slice(2))
+  if (settings === undefined) {
+    console.log(HELP)
+    return
+  }
+  const began = performance.now()
+  const found: FoundNode[] = await findNodes(settings.majors, settings.nodePaths, progress, { installMissing: settings.install })
+  const nodes = found.filter(isFound)
+  const columns: NodeColumn[] = found.map((n) => (isFound(n) ? { label: `Node ${n.major}`, major: n.major, version: n.version } : { label: `Node ${n.major}`, major: n.major, missing: n.missing }))
+  for (const n of found) progress(isFound(n) ? `Node ${n.major}: ${n.version} (${n.source}: ${n.path})` : `Node ${n.major}: MISSING, ${n.missing}; the bench goes on without it`)
+  const primary = nodes[0]
+  if (primary === undefined) throw new Error(`none of the Nodes asked for (${settings.majors.join(', ')}) could be found or installed: ${found.map((n) => ('missing' in n ? n.missing : '')).join('; ')}`)
+
+  // the throughput rounds, a Node at a time: every row on the first, the goal rows on the others
+  const runs = new Map<NodeBinary, NodeRun>()
+  for (const node of nodes) {
+    const first = node === primary
+    progress(`Node ${node.version}: ${first || settings.everyRow ? 'every row' : 'the same-bytes rows'}${first && settings.verdictTwins ? ', each beside its twin with the verdict off' : ''}…`)
+    runs.set(node, await measureOn(node, settings, { full: first || settings.everyRow, twin: first && settings.verdictTwins, large: first && settings.large }))
+  }
+  const own = runs.get(primary) ?? { builds: [], rows: [], pairs: [] }
+
+  let startup: StartupFigures | undefined
+  let accounts: Record<string, AccountsFigures> | undefined
+  const boards: BuildFigures[] = []
+  const builds = buildScenarios(settings)
+  for (const { scenario, reason } of builds.skipped) progress(`--${scenario}: ${reason}; its build is not measured.`)
+  if (settings.startupRuns > 0 || builds.scenarios.length > 0) {
+    // the stand-alone measures run the built package, as users do: build this commit first,
+    // then measure a copy of it (others may rebuild dist/ in this checkout meanwhile)
+    progress('building dist/ for the start-up measures…')
+    await buildPackage()
+    let exeMissing: string | undefined
+    if (settings.startupRuns > 0) {
+      progress('building the single executable (dist/exe/jobboard-kit) from it…')
+      exeMissing = await buildExecutable()
+    }
+    const pkg = await snapshotPackage()
+    try {
+      if (settings.startupRuns > 0) {
+        progress(`start-up: ${settings.startupRuns} fresh processes each, on ${nodes.map((n) => n.version).join(', ')}…`)
+        startup = await measureStartup(settings.startupRuns, nodes, exeMissing, pkg)
+        progress(`accounts: ${ACCOUNTS} accounts asked once against one asked ${ACCOUNTS} times, ${settings.startupRuns} fresh processes each…`)
+        accounts = await measureAccounts(settings.startupRuns, nodes, pkg)
+      }
+      for (const scenario of builds.scenarios) {
+        progress(`${scenario} board: build to first answer and peak RSS, in a fresh process on ${primary.version}…`)
+        boards.push(await measureBuild(scenario, primary.path, pkg))
+      }
+    } finally {
+      await removeSnapshot(pkg)
+    }
+  }
+
+  progress('record: the default board, requests per record…')
+  const recordings: RecordFigures[] = [await measureRecord('default')]
+  progress('contract: the requests of a read run and a --writes run against the default fake…')
+  const contractRuns: ContractFigures[] = await measureContract()
+  progress('verdict: a journal of 100,000 entries, then the verdict…')
+  const verdictScale: VerdictScaleFigures = await measureVerdictScale()
+  progress("/__mock/ui: a journal of 100,000 entries, the fake's heap, the page in chromium…")
+  const ui: UiFigures = await measureUi()
+  let inProcessCosts: InProcessCost[] = []
+  if (settings.verdict) {
+    progress('verdict: its cost in process, every endpoint on and off in turns (about a minute)…')
+    inProcessCosts = await measureVerdictCostInProcess()
+  }
+
+  const rowsByVersion = Object.fromEntries([...runs].map(([node, run]) => [node.version, run.rows]))
+  const primaryColumn = columns.find((c) => c.version === primary.version)
+  const tables: GoalTable[] = [
+    startupTable(columns, startup),
+    accountsTable(columns, accounts, settings.startupRuns, ACCOUNTS),
+    throughputTable(columns, rowsByVersion, SAME_BYTES_ROWS),
+    verdictTable(columns, own.costs, own.costs ? primaryColumn : undefined),
+  ]
+  const missed = misses(tables)
+  const ratios = latencyRatios(own.rows, own.pairs)
+  const minutes = (performance.now() - began) / 60_000
+  const others = nodes.filter((n) => n !== primary)
+  console.log(
+    [
+      '',
+      `jobboard-kit bench: ${availableParallelism()} CPUs; ${settings.rounds} rounds × ${settings.duration} s (+${settings.warmup} s warm-up), ${settings.connections} connections; medians over the rounds; ${minutes.toFixed(1)} min`,
+      `Nodes: ${found.map((n) => (isFound(n) ? `${n.version} (${n.source})` : `Node ${n.major} MISSING (${n.missing})`)).join('; ')}`,
+      '',
+      ...[...runs].flatMap(([node, run]) => [
+        `--- Node ${node.version}: ${node === primary || settings.everyRow ? 'every row' : 'the rows with a same-bytes twin (--every-row for all)'}`,
+        renderBuilds(run.builds),
+        '',
+        renderTable(run.rows),
+        '',
+      ]),
+      ...(ratios.length > 0 ? [`on Node ${primary.version}:`, renderRatios(ratios), ''] : []),
+      ...(own.costs ? [renderVerdictCost(own.costs), ''] : []),
+      ...(settings.verdict ? [`in the bench's own process (Node ${process.version}):`, renderInProcessCost(inProcessCosts, IN_PROCESS_COST_SETTINGS), ''] : []),
+      ...(startup ? [renderStartupExtras(startup), ''] : []),
+      ...boards.map((b) => `${b.scenario} board (Node ${primary.version}), CLI spawn to first answer: ${b.spawnMs.toFixed(0)} ms; createMockServer to first answer: ${b.firstAnswerMs.toFixed(0)} ms; peak RSS ${(b.peakRss / 1048576).toFixed(0)} MiB`),
+      ...builds.skipped.map((s) => `${s.scenario} board: not measured (${s.reason})`),
+      `in the bench's own process (Node ${process.version}), on one Node only:`,
+      ...recordings.map(renderRecord),
+      ...contractRuns.map(renderContract),
+      renderVerdictScale(verdictScale),
+      renderUi(ui),
+      'of ceiling: req/s as a share of the bare Fastify route in the same round (higher is better).',
+      "× ceiling: latency as a multiple of that route's (lower is better). See bench/README.md.",
+      '',
+      `=== goals (issue 30), each Node a column${others.length === 0 ? '' : `; ${primary.version} ran every row, ${others.map((n) => n.version).join(' and ')} the goal rows`}`,
+      '',
+      ...tables.flatMap((table) => [renderGoalTable(table), '']),
+      missed.length === 0 ? 'every goal measured was met.' : `missed (${missed.length}):\n${missed.map((m) => `  ${m}`).join('\n')}`,
+    ].join('\n'),
+  )
+  const { rounds, duration, warmup, connections, maxRequests, large, xl, everyRow } = settings
+  const report = {
+    date: new Date().toISOString(),
+    cpus: availableParallelism(),
+    minutes,
+    /** The Node running the load generator and the in-process measures (record, contract, verdict scale, UI). */
+    benchNode: process.version,
+    nodes: found,
+    settings: { rounds, duration, warmup, connections, maxRequests, large, xl, everyRow, verdict: settings.verdictTwins, verdictInProcess: settings.verdict },
+    goals: tables.map((table) => ({ title: table.title, notes: table.notes ?? [], rows: table.rows.map(judgeRow) })),
+    missed,
+    /** By Node version: its servers' builds, its rows, and (the first Node) its latency ratios and the verdict's cost. */
+    perNode: Object.fromEntries(
+      [...runs].map(([node, run]) => [
+        node.version,
+        { builds: run.builds, rows: run.rows, ...(node === primary ? { latencyRatios: ratios, ...(run.costs ? { verdictCosts: run.costs } : {}) } : {}) },
+      ]),
+    ),
+    startup,
+    accounts,
+    boards,
+    skippedBoards: builds.skipped,
+    ...(settings.verdict ? { verdictCostsInProcess: inProcessCosts } : {}),
+    record: recordings,
+    contract: contractRuns,
+    verdictScale,
+    ui,
+  }
+  const text = `${JSON.stringify(report, null, 2)}\n`
+  await mkdir(RESULTS, { recursive: true })
+  await writeFile(new URL('latest.json', RESULTS), text)
+  progress('wrote bench/results/latest.json')
+  if (settings.json !== undefined) {
+    await writeFile(settings.json, text)
+    progress(`wrote ${settings.json}`)
+  }
+  if (settings.readme) {
+    await rewriteReadme(performanceTable(own.rows, ratios, startup, boards, builds.skipped, settings, primary))
+    progress('rewrote the performance table in README.md')
   }
 }
 

@@ -1,14 +1,20 @@
-// Start-up measures for `npm run bench`, each in fresh processes, medians of several:
-// the CLI from spawn to its first 200 against a bare Fastify server from spawn to its
-// first 200; in-process, importing the package, createMockServer plus a first answer,
-// and a second answer; and, with --large, the large board's build time and peak RSS.
-// Everything runs the built package (dist/, through its exports), as users do; run.ts builds it first.
-// The single executable (dist/exe/jobboard-kit, docs/exe.md) is measured beside the npm CLI,
+// Start-up measures for `npm run bench`, each in fresh processes, medians of several, on
+// every Node the bench runs on (bench/nodes.ts): the CLI from spawn to its first 200
+// against a bare Fastify server from spawn to its first 200; in-process, importing the
+// package, createMockServer plus a first answer, a second answer, and later fakes in the
+// same process (what each test of a file pays); and, with --large, the large board's
+// build time and peak RSS (on the first Node). Everything runs the built package (dist/,
+// through its exports), as users do; run.ts builds it first. The single executable
+// (dist/exe/jobboard-kit, docs/exe.md, made of Node 24) is measured beside the npm CLI,
 // spawn to first 200 in the same rounds, with its size, and the container image's size.
 import { execFile, spawn } from 'node:child_process'
 import { existsSync, readFileSync, statSync } from 'node:fs'
+import { cp, mkdtemp, rm, symlink } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { fileURLToPath } from 'node:url'
+import type { NodeBinary } from './nodes.js'
 import { median } from './report.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -17,20 +23,31 @@ const AUTH = `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}`
 /** Something measured, or why it was not. */
 export type Measured<T> = T | { missing: string }
 
-export interface StartupFigures {
-  runs: number
-  /** Spawn to first 200, milliseconds: the CLI's `serve`, and a bare Fastify server. */
+/** One Node's start-up figures, medians over the runs. */
+export interface NodeStartup {
+  /** Spawn to first 200, milliseconds: the CLI's `serve`, and a bare Fastify server, both on this Node. */
   cliMs: number
   ceilingMs: number
-  /** The single executable: its size in bytes and its `serve`, spawn to first 200, milliseconds. */
-  exe: Measured<{ bytes: number; ms: number }>
-  /** The container image `npm run build:container` made: its size in bytes, as its builder reports it. */
-  image: Measured<{ bytes: number; builder: string }>
-  /** In-process, milliseconds. */
+  /** In-process, milliseconds: import, the first createMockServer + its first answer, a second answer. */
   importMs: number
   createFirstMs: number
   secondMs: number
+  /** A later createMockServer in the same process + its first answer (the median of LATER_FAKES of them in each run). */
+  laterMs: number
 }
+
+export interface StartupFigures {
+  runs: number
+  /** By Node version (v24.21.0 …). */
+  nodes: Record<string, NodeStartup>
+  /** The single executable: its size in bytes, its `serve` spawn to first 200 (ms), and the Node version whose CLI it is set beside. */
+  exe: Measured<{ bytes: number; ms: number; cliMs: number; beside: string }>
+  /** The container image `npm run build:container` made: its size in bytes, as its builder reports it. */
+  image: Measured<{ bytes: number; builder: string }>
+}
+
+/** Later fakes per in-process run: the median of them is that run's figure. */
+export const LATER_FAKES = 5
 
 export interface BuildFigures {
   scenario: string
@@ -52,9 +69,9 @@ process.stdout.write('listening on ' + url + '\\n')
 `
 
 /** Spawns a server (Node with `args`, or `program`), waits for the URL on stdout, polls `path` until it answers 200. */
-export function spawnToFirst200(args: string[], path: string, headers: Record<string, string> = {}, program = process.execPath): Promise<number> {
+export function spawnToFirst200(args: string[], path: string, headers: Record<string, string> = {}, program = process.execPath, cwd = ROOT): Promise<number> {
   const started = performance.now()
-  const child = spawn(program, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(program, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] })
   return new Promise<number>((resolve, reject) => {
     let text = ''
     const fail = (error: Error) => {
@@ -88,12 +105,26 @@ export function spawnToFirst200(args: string[], path: string, headers: Record<st
 }
 
 /** The package's entry as its exports name it (what `import 'jobboard-kit'` loads). */
-const ENTRY = (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { exports: { '.': { default: string } } }).exports['.'].default.replace(/^\.\//, '')
+export const ENTRY = (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { exports: { '.': { default: string } } }).exports['.'].default.replace(/^\.\//, '')
 
-/** The in-process measures, in a fresh Node that imports the built package. */
-const IN_PROCESS = `
+/**
+ * A copy of the built package (what npm installs: bin, dist, scenarios, docs,
+ * package.json; node_modules linked), in a folder of its own: others working in the same
+ * checkout may rebuild dist/ while the measures run. Answers its path, ending in `/`.
+ */
+export async function snapshotPackage(): Promise<string> {
+  const folder = await mkdtemp(join(process.env.TMPDIR ?? tmpdir(), 'jobboard-kit-bench-'))
+  for (const part of ['bin', 'dist', 'scenarios', 'docs', 'package.json']) await cp(join(ROOT, part), join(folder, part), { recursive: true })
+  await symlink(join(ROOT, 'node_modules'), join(folder, 'node_modules'), 'dir')
+  return `${folder}/`
+}
+
+export const removeSnapshot = (folder: string) => rm(folder, { recursive: true, force: true })
+
+/** The in-process measures, in a fresh Node that imports the built package in `pkg`. */
+const inProcessScript = (pkg: string) => `
 const t0 = performance.now()
-const { createMockServer } = await import(${JSON.stringify(`${ROOT}${ENTRY}`)})
+const { createMockServer } = await import(${JSON.stringify(`${pkg}${ENTRY}`)})
 const t1 = performance.now()
 const scenario = process.argv[1]
 const mock = await createMockServer({ clock: 'virtual', scenario })
@@ -104,11 +135,32 @@ const second = await mock.app.inject({ url: '/api/v1/applications/list', headers
 const t3 = performance.now()
 if (first.statusCode !== 200 || second.statusCode !== 200) throw new Error('the fake did not answer 200')
 await mock.close()
-process.stdout.write(JSON.stringify({ importMs: t1 - t0, createFirstMs: t2 - t1, secondMs: t3 - t2, peakRss: process.resourceUsage().maxRSS * 1024 }))
+const peakRss = process.resourceUsage().maxRSS * 1024
+// later fakes, as a test file makes one per test: what the first paid once is not paid again
+const later = []
+for (let i = 0; i < Number(process.argv[2]); i++) {
+  const began = performance.now()
+  const again = await createMockServer({ clock: 'virtual', scenario })
+  const answer = await again.app.inject({ url: '/api/v1/candidates/list', headers })
+  later.push(performance.now() - began)
+  if (answer.statusCode !== 200) throw new Error('a later fake did not answer 200')
+  await again.close()
+}
+later.sort((a, b) => a - b)
+const laterMs = later.length === 0 ? NaN : later[later.length >> 1]
+process.stdout.write(JSON.stringify({ importMs: t1 - t0, createFirstMs: t2 - t1, secondMs: t3 - t2, laterMs, peakRss }))
 `
 
-function inProcess(scenario: string): Promise<{ importMs: number; createFirstMs: number; secondMs: number; peakRss: number }> {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', IN_PROCESS, scenario], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
+interface InProcessFigures {
+  importMs: number
+  createFirstMs: number
+  secondMs: number
+  laterMs: number
+  peakRss: number
+}
+
+function inProcess(scenario: string, node = process.execPath, later = 0, pkg = ROOT): Promise<InProcessFigures> {
+  const child = spawn(node, ['--input-type=module', '-e', inProcessScript(pkg), scenario, String(later)], { cwd: pkg, stdio: ['ignore', 'pipe', 'inherit'] })
   let text = ''
   child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()))
   return new Promise((resolve, reject) => {
@@ -117,7 +169,6 @@ function inProcess(scenario: string): Promise<{ importMs: number; createFirstMs:
   })
 }
 
-export const EXE = `${ROOT}dist/exe/jobboard-kit`
 const SERVE = ['serve', '--port', '0', '--host', '127.0.0.1']
 
 /** The size of the image `npm run build:container` tags, from podman or else docker. */
@@ -133,38 +184,61 @@ async function imageSize(): Promise<StartupFigures['image']> {
   return { missing: 'no image localhost/jobboard-kit:latest in podman or docker (npm run build:container)' }
 }
 
-/** Alternates CLI, executable and ceiling runs, so all meet the same machine state. */
-export async function measureStartup(runs: number, exeMissing?: string): Promise<StartupFigures> {
-  const cli: number[] = []
+/** The Node the single executable is made of (scripts/build-exe.mjs): its start-up is set beside that Node's CLI. */
+const EXE_NODE_MAJOR = 24
+
+/**
+ * Alternates the ceiling, the CLI, the executable and the in-process run, on each Node in
+ * turn within a run, so all meet the same machine state.
+ */
+export async function measureStartup(runs: number, nodes: NodeBinary[], exeMissing?: string, pkg = ROOT): Promise<StartupFigures> {
+  const exePath = `${pkg}dist/exe/jobboard-kit`
+  const withExe = exeMissing === undefined && existsSync(exePath)
   const exe: number[] = []
-  const ceiling: number[] = []
-  const figures: Array<{ importMs: number; createFirstMs: number; secondMs: number }> = []
-  const withExe = exeMissing === undefined && existsSync(EXE)
+  const per = new Map(nodes.map((node) => [node, { cli: [] as number[], ceiling: [] as number[], figures: [] as InProcessFigures[] }]))
   for (let i = 0; i < runs; i++) {
-    ceiling.push(await spawnToFirst200(['--input-type=module', '-e', CEILING], '/'))
-    cli.push(await spawnToFirst200(['bin/jobboard-kit.js', ...SERVE], '/api/v1/candidates/list', { authorization: AUTH }))
-    if (withExe) exe.push(await spawnToFirst200(SERVE, '/api/v1/candidates/list', { authorization: AUTH }, EXE))
-    figures.push(await inProcess('default'))
+    for (const node of nodes) {
+      const own = per.get(node)
+      if (own === undefined) continue
+      own.ceiling.push(await spawnToFirst200(['--input-type=module', '-e', CEILING], '/', {}, node.path, pkg))
+      own.cli.push(await spawnToFirst200(['bin/jobboard-kit.js', ...SERVE], '/api/v1/candidates/list', { authorization: AUTH }, node.path, pkg))
+      own.figures.push(await inProcess('default', node.path, LATER_FAKES, pkg))
+    }
+    if (withExe) exe.push(await spawnToFirst200(SERVE, '/api/v1/candidates/list', { authorization: AUTH }, exePath, pkg))
   }
+  const figures: Record<string, NodeStartup> = {}
+  for (const [node, { cli, ceiling, figures: f }] of per) {
+    figures[node.version] = {
+      cliMs: median(cli),
+      ceilingMs: median(ceiling),
+      importMs: median(f.map((x) => x.importMs)),
+      createFirstMs: median(f.map((x) => x.createFirstMs)),
+      secondMs: median(f.map((x) => x.secondMs)),
+      laterMs: median(f.map((x) => x.laterMs)),
+    }
+  }
+  const beside = nodes.find((n) => n.major === EXE_NODE_MAJOR) ?? nodes[0]
+  const besideCli = beside === undefined ? Number.NaN : (figures[beside.version]?.cliMs ?? Number.NaN)
   return {
     runs,
-    cliMs: median(cli),
-    ceilingMs: median(ceiling),
-    exe: withExe ? { bytes: statSync(EXE).size, ms: median(exe) } : { missing: exeMissing ?? 'dist/exe/jobboard-kit was not built (npm run build:exe)' },
+    nodes: figures,
+    exe:
+      withExe && beside !== undefined
+        ? { bytes: statSync(exePath).size, ms: median(exe), cliMs: besideCli, beside: beside.version }
+        : { missing: exeMissing ?? 'dist/exe/jobboard-kit was not built (npm run build:exe)' },
     image: await imageSize(),
-    importMs: median(figures.map((f) => f.importMs)),
-    createFirstMs: median(figures.map((f) => f.createFirstMs)),
-    secondMs: median(figures.map((f) => f.secondMs)),
   }
 }
 
-/** A scenario's build: createMockServer to first answer, and the process's peak RSS. */
-export async function measureBuild(scenario: string): Promise<BuildFigures> {
-  const figures = await inProcess(scenario)
+/** A scenario's build on a Node: createMockServer to first answer, and the process's peak RSS. */
+export async function measureBuild(scenario: string, node = process.execPath, pkg = ROOT): Promise<BuildFigures> {
+  const figures = await inProcess(scenario, node, 0, pkg)
   const spawnMs = await spawnToFirst200(
     ['bin/jobboard-kit.js', 'serve', '--scenario', scenario, '--port', '0', '--host', '127.0.0.1'],
     '/api/v1/candidates/list',
     { authorization: AUTH },
+    node,
+    pkg,
   )
   return { scenario, firstAnswerMs: figures.createFirstMs, spawnMs, peakRss: figures.peakRss }
 }

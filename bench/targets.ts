@@ -82,7 +82,7 @@ export function ceilingTarget(origin: string): Target {
 }
 
 /** The rows measured against a bare Fastify route sending the same bytes, too. */
-export const SAME_BYTES_ROWS = ['applications/list?page=N', 'candidates/list?page=N', 'candidates/details/{id}', 'metrics/list', 'candidates/resume/{id}']
+export const SAME_BYTES_ROWS = ['applications/list?page=N', 'applications/list?since=…', 'candidates/list?page=N', 'candidates/details/{id}', 'metrics/list', 'candidates/resume/{id}']
 
 /**
  * Copies the answers of a target's requests into the ceiling server, and returns the
