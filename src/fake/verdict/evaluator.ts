@@ -162,9 +162,15 @@ export interface ListParams {
 
 /** A name or value of a query as URLSearchParams gives it: `+` a space, %XX decoded as leniently as it does. */
 function formDecode(text: string): string {
-  // the rare shapes go through URLSearchParams itself: escapes, and lone surrogates (which it makes U+FFFD)
-  if (text.includes('%') || !(text as unknown as { isWellFormed(): boolean }).isWellFormed()) return new URLSearchParams(`v=${text}`).get('v') as string
-  return text.includes('+') ? text.replaceAll('+', ' ') : text
+  // one pass over the characters rather than three calls (includes, isWellFormed, includes): every list parameter comes here
+  let plus = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    // the rare shapes go through URLSearchParams itself: escapes, and surrogates (it makes a lone one U+FFFD; a pair it keeps, as the fast path would)
+    if (c === 0x25 || (c >= 0xd800 && c <= 0xdfff)) return new URLSearchParams(`v=${text}`).get('v') as string
+    if (c === 0x2b) plus = true
+  }
+  return plus ? text.replaceAll('+', ' ') : text
 }
 
 /**
@@ -196,6 +202,22 @@ export function listParams(url: string): ListParams {
   return params
 }
 
+/** What the walk rules read of a list URL: a function of the URL alone, so kept by it. */
+interface ListRead {
+  /** The URL's path: one of LIST_PATHS. */
+  readonly path: string
+  /** The list a walk is of: the path, and the vacancy filter if any. */
+  readonly list: string
+  readonly since: string | undefined
+  /** Epoch ms of since when it has the shape of a minute (YYYY-MM-DD HH:MM); else undefined. */
+  readonly sinceTime: number | undefined
+  /** The page as Number() reads it (NaN for what is no number); 1 when none is given. */
+  readonly page: number
+}
+
+/** List URLs whose reading the evaluator keeps; past it, it starts over (a client asking ever new URLs pays a lookup, not a growing map). */
+const MAX_LIST_URLS = 1_000
+
 /** Leading zeros of a page written in digits only, but its last digit. */
 const LEADING_ZEROS = /^0+(?=[0-9]+$)/
 
@@ -225,45 +247,75 @@ const minuteFloor = (ms: number) => Math.floor(ms / 60_000) * 60_000
  * The requests findings may name, for the account: the last MAX_SHOWN noted, in a ring.
  * Every page of every walk is noted, so the ring holds no object per request (its URL is
  * the journal's own string): an object kept for each would outlive the young generation
- * and cost the garbage collector on every list request.
+ * and cost the garbage collector on every list request. Nor does it keep a map of ids:
+ * the journal's ids come in ascending order, so the ring is sorted and an id is found by
+ * halving it when a verdict asks; a map's delete and insert on every list request cost
+ * more than the rest of a page's judgement. Ids given out of order (only a caller feeding
+ * the evaluator itself can) are found by a scan instead.
  */
 class ShownRequests {
-  /** Slot of each id held. */
-  readonly #slots = new Map<number, number>()
   readonly #ids = new Float64Array(MAX_SHOWN)
   readonly #times = new Float64Array(MAX_SHOWN)
   readonly #methods = new Array<string>(MAX_SHOWN).fill('')
   readonly #urls = new Array<string>(MAX_SHOWN).fill('')
   /** The slot the next request takes: the oldest, once the ring is full. */
   #next = 0
-  /** The highest id noted: entries come in id order, so a new one is past it and need not be looked for. */
+  #count = 0
+  /** The highest id noted: a new one is past it and need not be looked for. */
   #highest = Number.NEGATIVE_INFINITY
+  /** Whether every id was noted past the one before: then the ring, from its oldest slot, is in ascending order. */
+  #ordered = true
 
   note(entry: Kept): void {
-    if (entry.id <= this.#highest && this.#slots.has(entry.id)) return
-    if (entry.id > this.#highest) this.#highest = entry.id
+    if (entry.id <= this.#highest) {
+      if (this.#slot(entry.id) >= 0) return
+      this.#ordered = false
+    } else this.#highest = entry.id
     const slot = this.#next
-    if (this.#slots.size === MAX_SHOWN) this.#slots.delete(this.#ids[slot] as number)
     this.#ids[slot] = entry.id
     this.#times[slot] = entry.time
     this.#methods[slot] = entry.method
     this.#urls[slot] = entry.url
-    this.#slots.set(entry.id, slot)
     this.#next = slot + 1 === MAX_SHOWN ? 0 : slot + 1
+    if (this.#count < MAX_SHOWN) this.#count += 1
+  }
+
+  /** The slot holding `id`, or -1. */
+  #slot(id: number): number {
+    const count = this.#count
+    const ids = this.#ids
+    if (!this.#ordered) {
+      for (let slot = 0; slot < count; slot++) if (ids[slot] === id) return slot
+      return -1
+    }
+    // the oldest is at #next once the ring is full, at 0 before
+    const oldest = count === MAX_SHOWN ? this.#next : 0
+    let low = 0
+    let high = count - 1
+    while (low <= high) {
+      const middle = (low + high) >>> 1
+      const slot = (oldest + middle) % MAX_SHOWN
+      const at = ids[slot] as number
+      if (at === id) return slot
+      if (at < id) low = middle + 1
+      else high = middle - 1
+    }
+    return -1
   }
 
   get(id: number): Shown | undefined {
-    const slot = this.#slots.get(id)
-    if (slot === undefined) return undefined
+    const slot = this.#slot(id)
+    if (slot < 0) return undefined
     return { id, method: this.#methods[slot] as string, url: shown(this.#urls[slot] as string), time: formatTimestamp(this.#times[slot] as number) }
   }
 
   clear(): void {
-    this.#slots.clear()
     this.#methods.fill('')
     this.#urls.fill('')
     this.#next = 0
+    this.#count = 0
     this.#highest = Number.NEGATIVE_INFINITY
+    this.#ordered = true
   }
 }
 
@@ -276,6 +328,8 @@ export class VerdictEvaluator {
   readonly #copies = new Map<string, { user: string | undefined; findings: Finding[]; exercised: boolean }>()
   /** The board's time when the journal was last emptied: windows opened before it are not the client's. */
   #clearedAt: number
+  /** What the walk rules read of each list URL seen lately (#readList): by the URL as sent. */
+  readonly #lists = new Map<string, ListRead>()
   /** Entries observed and not judged yet (at most OBSERVE_BATCH): judged together, and all of them before the state is read. */
   #pending: Observed[] = []
 
@@ -354,9 +408,15 @@ export class VerdictEvaluator {
   }
 
   #judge(entry: Observed): void {
-    const mark = entry.url.indexOf('?')
-    const path = mark < 0 ? entry.url : entry.url.slice(0, mark)
-    if (path !== API_PREFIX && !path.startsWith(API_DIR)) return
+    // a list URL read before is not read again: a client asks the same pages and since values over and over
+    const read = entry.method === 'GET' ? this.#lists.get(entry.url) : undefined
+    let path: string
+    if (read !== undefined) path = read.path
+    else {
+      const mark = entry.url.indexOf('?')
+      path = mark < 0 ? entry.url : entry.url.slice(0, mark)
+      if (path !== API_PREFIX && !path.startsWith(API_DIR)) return
+    }
     const user = this.#user(entry.user)
     user.lastTime = entry.time
     this.#credentials(user, entry)
@@ -365,8 +425,8 @@ export class VerdictEvaluator {
     this.#window(user, entry)
     if (entry.method === 'GET') {
       // a list, a download and job/fields are three paths: a request is at most one of them
-      if (LIST_BY_PATH.has(path)) {
-        this.#walk(user, entry, path, listParams(entry.url))
+      if (read !== undefined || LIST_BY_PATH.has(path)) {
+        this.#walk(user, entry, read ?? this.#readList(entry.url, path))
         return
       }
       const download = DOWNLOAD.exec(path)
@@ -451,20 +511,39 @@ export class VerdictEvaluator {
     }
   }
 
-  #walk(user: UserState, entry: Observed, path: string, params: ListParams): void {
+  /** What the walk rules read of a list URL, kept for the next request of the same URL (bounded: MAX_LIST_URLS, URLs of at most 512 characters). */
+  #readList(url: string, path: string): ListRead {
+    const params = listParams(url)
     const since = params.since
     // a walk is of one list and filter: parameters the board does not read (a cache-buster) make no other list
     const vacancy = params.vacancy
-    const list = vacancy === undefined ? path : `${path}?vacancy=${short(vacancy)}`
+    const minute = since !== undefined && isMinute(since)
+    const read: ListRead = {
+      path,
+      list: vacancy === undefined ? path : `${path}?vacancy=${short(vacancy)}`,
+      since,
+      sinceTime: minute ? parseTime(since) : undefined,
+      page: params.page === undefined ? 1 : pageNumber(params.page),
+    }
+    if (url.length <= 512) {
+      if (this.#lists.size >= MAX_LIST_URLS) this.#lists.clear()
+      this.#lists.set(url, read)
+    }
+    return read
+  }
+
+  #walk(user: UserState, entry: Observed, read: ListRead): void {
+    const { list, since, sinceTime } = read
+    // whether since has the shape of a minute
+    const minute = sinceTime !== undefined
     if (since !== undefined) {
       this.#exercise(user, 'since-no-gap')
-      if (!isMinute(since) && this.#room(user, 'since-no-gap')) {
+      if (!minute && this.#room(user, 'since-no-gap')) {
         this.#find(user, 'since-no-gap', `${entry.method} ${shown(entry.url)} sent since=${JSON.stringify(shown(since))}, which is not YYYY-MM-DD HH:MM.`, [entry])
       }
     }
     if (entry.status !== 200 || entry.fault !== undefined) return
-    const pageText = params.page
-    const page = pageText === undefined ? 1 : pageNumber(pageText)
+    const page = read.page
     if (!Number.isInteger(page) || page < 1) return
     const current = user.walks.get(list)
     if (page === 1) {
@@ -478,9 +557,9 @@ export class VerdictEvaluator {
         )
       }
       const previous = user.complete.get(list)
-      if (since !== undefined && isMinute(since) && previous) {
+      if (minute && previous) {
         const from = minuteFloor(previous.started)
-        if (parseTime(since) > from && this.#room(user, 'since-no-gap')) {
+        if (sinceTime > from && this.#room(user, 'since-no-gap')) {
           this.#find(
             user,
             'since-no-gap',
