@@ -155,6 +155,69 @@ export const journalEntry = {
   },
 } as const satisfies JSONSchema
 
+/** A body as GET /__mock/requests/{id} shows it: its text capped, or what it was instead of its bytes. */
+export const journalBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['kind'],
+  properties: {
+    kind: {
+      type: 'string',
+      enum: ['none', 'text', 'binary', 'unread', 'dropped'],
+      description:
+        'none: no body; text: its text (UTF-8), capped; binary: not text, its size and type only; unread: the fake answered without reading it, or sent it as a stream; dropped: the journal no longer holds it',
+    },
+    bytes: { type: 'integer', minimum: 0, description: 'Its size in bytes, when known' },
+    contentType: { type: 'string', description: 'Its Content-Type, when it had one' },
+    text: { type: 'string', description: 'The body as text, its first 65,536 bytes at most' },
+    omittedBytes: { type: 'integer', minimum: 1, description: 'Bytes of the body left out after the text' },
+    note: { type: 'string', description: 'In words: what is shown instead of the body, or where it was cut' },
+  },
+} as const satisfies JSONSchema
+
+/** Headers as shown: names in lower case, every credential-bearing value "[redacted]". */
+const shownHeaders = { type: 'object', additionalProperties: { type: 'string' } } as const
+
+/** One journal entry with its request and its answer (GET /__mock/requests/{id}). */
+export const journalEntryDetail = {
+  type: 'object',
+  additionalProperties: false,
+  required: [...journalEntry.required, 'id', 'request', 'answer'],
+  properties: {
+    ...journalEntry.properties,
+    request: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['method', 'url', 'body'],
+      properties: {
+        method: { type: 'string' },
+        url: { type: 'string' },
+        headers: { ...shownHeaders, description: 'The headers as sent (absent once dropped); Authorization, Cookie and the like are "[redacted]"' },
+        body: journalBody,
+      },
+    },
+    answer: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['status', 'body'],
+      properties: {
+        status: { type: 'integer', description: 'The status answered; 0 when none was sent' },
+        headers: { ...shownHeaders, description: 'The headers answered (absent once dropped, or when none were sent)' },
+        body: journalBody,
+      },
+    },
+    dropped: { type: 'string', description: 'What the journal no longer holds of this request, and why' },
+  },
+} as const satisfies JSONSchema
+
+/** GET /__mock/requests/{id}. */
+export const journalEntryAnswer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['status', 'entry'],
+  properties: { status: { type: 'integer', const: 200 }, entry: journalEntryDetail },
+} as const satisfies JSONSchema
+
 /** The verdict's filter (GET /__mock/verdict?user=): one credential's requests. */
 export const verdictQuery = {
   type: 'object',

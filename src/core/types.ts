@@ -55,6 +55,9 @@ export type ResetBody = FromSchema<typeof S.resetBody>
 export type Fault = FromSchema<typeof S.faultBody>
 export type FaultInput = FromSchema<typeof S.faultBody, { keepDefaultedPropertiesOptional: true }>
 export type JournalEntry = FromSchema<typeof S.journalEntry>
+/** One journal entry with its request and answer, bodies capped (GET /__mock/requests/{id}). */
+export type JournalEntryDetail = FromSchema<typeof S.journalEntryDetail>
+export type JournalBody = FromSchema<typeof S.journalBody>
 /** What POST /__mock/verdict/copy takes: the client's copy of one or more lists. */
 export type CopyBody = FromSchema<typeof S.copyBody>
 export type CopyAnswer = FromSchema<typeof S.copyAnswer>

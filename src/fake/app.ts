@@ -166,6 +166,9 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   app.decorateRequest('answerKey', undefined)
   app.decorateRequest('answerMonth', undefined)
   app.decorateRequest('nextPage', undefined)
+  // what the journal shows of a request and its answer (src/fake/http/journal.ts)
+  app.decorateRequest('rawBody', undefined)
+  app.decorateRequest('sentPayload', undefined)
 
   registerBodies(app, board, routed)
   registerDrain(app)
@@ -212,7 +215,10 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   // links on the request's origin and the answer cache, and a truncate fault
   app.addHook('onSend', (request, reply, payload, done) => {
     if (shutdown.closing) reply.header('connection', 'close')
-    done(null, faults.truncate(request, reply, answers.keep(request, reply, withEnvelopeKeys(request, reply, payload, board))))
+    const sent = faults.truncate(request, reply, answers.keep(request, reply, withEnvelopeKeys(request, reply, payload, board)))
+    // the journal holds a reference to the answer as sent, shown when asked for
+    request.sentPayload = sent
+    done(null, sent)
   })
   // last of the onSend hooks: it sees the answer as it leaves
   if (responseCheck) checkResponses(app, responseCheck, responseValidators)

@@ -108,8 +108,10 @@ export function poisonRefusal(subject: string, path: string, why: string): strin
  * `prototype` key at any depth, a 412 naming it; "not valid JSON" is said only of text
  * that is not.
  */
-function parseJson(_request: FastifyRequest, text: string | Buffer, done: (error: Error | null, body?: unknown) => void): void {
+function parseJson(request: FastifyRequest, text: string | Buffer, done: (error: Error | null, body?: unknown) => void): void {
   const body = typeof text === 'string' ? text : text.toString('utf8')
+  // the journal shows the body as sent, refused or not (a reference: no copy)
+  request.rawBody = body
   if (body.trim().length === 0) {
     done(new BoardError('MALFORMED_BODY', 'The body is empty; a JSON object is required.'))
     return

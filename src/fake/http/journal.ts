@@ -9,9 +9,18 @@
 // (src/fake/verdict/evaluator.ts), which judges it once and keeps what its rules need,
 // so that the verdict never re-reads the journal and outlives the entries it drops.
 //
+// Each entry also holds what GET /__mock/requests/{id} shows of the request and its
+// answer (Detail): references to what Fastify already had (the request's headers, the
+// JSON parser's text, the payload onSend last saw, the answer's headers), never a copy,
+// formatted only when someone asks (journal-detail.ts). Bounded again, newest kept:
+// headers within MAX_JOURNAL_HEADER_BYTES, bodies within MAX_JOURNAL_BODY_BYTES; an
+// entry past either keeps its place in the journal and says what it no longer holds.
+// A binary answer (a resume download) is never held: only its size and type are kept.
+//
 // requestJournal is the request side: each answered request is recorded once it has
 // been answered, or when its connection closes short of an answer.
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { IncomingHttpHeaders } from 'node:http'
 import { createHash } from 'node:crypto'
 import { FIELD_NAMES, FIELD_OF_LIST } from '../../../schemas/values.js'
 import type { Clock } from '../../core/clock.js'
@@ -28,8 +37,59 @@ export const JOURNAL_SIZE = 10_000
 /** Characters of URLs the journal holds together at most: 8 Mi (about 8 MiB: URLs are one-byte strings). */
 export const MAX_JOURNAL_URL_CHARS = 8 * 1024 * 1024
 
+/** Bytes of request and answer bodies the journal holds together at most (its newest entries'): 16 MiB. */
+export const MAX_JOURNAL_BODY_BYTES = 16 * 1024 * 1024
+/** Bytes of request and answer headers it holds together at most: 8 MiB (a request may carry 16 KiB of them). */
+export const MAX_JOURNAL_HEADER_BYTES = 8 * 1024 * 1024
+/** What an answer's headers are counted as: the fake's own, a few short lines (counting them would cost a loop per request). */
+const ANSWER_HEADER_BYTES = 512
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** A JSON body's text as the parser read it (src/fake/http/body.ts), refused or not: what the journal shows. */
+    rawBody: string | undefined
+    /** The answer's payload as the app's onSend hook last gave it: what the journal shows. */
+    sentPayload: unknown
+  }
+}
+
+/** An answer's headers as reply.getHeaders() gives them. */
+export type AnswerHeaders = Record<string, string | number | string[] | undefined>
+
+/** How an answer's body was held: 'text' (a string, or bytes of a text type), or only its size ('binary', 'stream'), or 'none'. */
+export type AnswerHold = 'none' | 'text' | 'binary' | 'stream'
+
+/**
+ * What an entry holds of its request and answer beyond the entry's own fields, for
+ * GET /__mock/requests/{id}: references, read and formatted only when asked for. Headers
+ * and bodies are let go (set undefined, `headersDropped`/`bodiesDropped`) past the bounds.
+ */
+export interface Detail {
+  /** The request's headers as Node parsed them. */
+  requestHeaders: IncomingHttpHeaders | undefined
+  /** Its Content-Length and Transfer-Encoding as sent (what an unread body was), kept past the headers. */
+  readonly requestLength: string | undefined
+  readonly requestChunked: boolean
+  /** Its Content-Type as sent. */
+  readonly requestType: string | undefined
+  /** The body as the JSON parser read it (text), else as parsed; undefined when none was read. */
+  requestBody: unknown
+  /** The answer's headers; undefined when none were sent. */
+  answerHeaders: AnswerHeaders | undefined
+  readonly answerHold: AnswerHold
+  /** The answer's body: held only when text ('text'). */
+  answerBody: string | Buffer | undefined
+  /** Bytes of a binary or streamed answer (its Content-Length; -1 when unknown). */
+  readonly answerBytes: number
+  readonly answerType: string | undefined
+  readonly headerBytes: number
+  readonly bodyBytes: number
+  headersDropped: boolean
+  bodiesDropped: boolean
+}
+
 /** An entry as recorded: its time still epoch milliseconds when it came from a request. */
-type Held = Omit<JournalEntry, 'time' | 'id'> & { time: string | number; id?: number }
+type Held = Omit<JournalEntry, 'time' | 'id'> & { time: string | number; id?: number; detail?: Detail | undefined }
 /** An entry as the journal holds it, id given. */
 export type HeldEntry = Held & { id: number }
 
@@ -50,12 +110,35 @@ export class Journal {
   #count = 0
   #urlChars = 0
   #nextId = 1
+  /** The oldest id whose headers (and bodies) are still held, and their bytes. */
+  #headersFrom = 1
+  #headerBytes = 0
+  #bodiesFrom = 1
+  #bodyBytes = 0
+  readonly #maxHeaderBytes: number
+  readonly #maxBodyBytes: number
   observer: JournalObserver | undefined
 
-  constructor(limit = JOURNAL_SIZE, observer?: JournalObserver) {
+  constructor(limit = JOURNAL_SIZE, observer?: JournalObserver, bounds: { headerBytes?: number; bodyBytes?: number } = {}) {
     this.#limit = limit
     this.#slots = new Array<Held | undefined>(limit)
     this.observer = observer
+    this.#maxHeaderBytes = bounds.headerBytes ?? MAX_JOURNAL_HEADER_BYTES
+    this.#maxBodyBytes = bounds.bodyBytes ?? MAX_JOURNAL_BODY_BYTES
+  }
+
+  /** Entries held at most. */
+  get limit(): number {
+    return this.#limit
+  }
+
+  /** Bytes of bodies held together at most (what an entry that lost its bodies says). */
+  get maxBodyBytes(): number {
+    return this.#maxBodyBytes
+  }
+
+  get maxHeaderBytes(): number {
+    return this.#maxHeaderBytes
   }
 
   /** Records an entry; `time` may be epoch milliseconds, formatted when the journal is read. Answers its id. */
@@ -69,6 +152,12 @@ export class Journal {
     this.#count += 1
     this.#urlChars += entry.url.length
     while (this.#urlChars > MAX_JOURNAL_URL_CHARS && this.#count > 1) this.#dropOldest()
+    const detail = entry.detail
+    if (detail !== undefined) {
+      this.#headerBytes += detail.headerBytes
+      this.#bodyBytes += detail.bodyBytes
+      if (this.#headerBytes > this.#maxHeaderBytes || this.#bodyBytes > this.#maxBodyBytes) this.#letGo()
+    }
     if (this.observer && typeof entry.time === 'number') {
       // one shape for every entry, written out: spreading optional fields costs more than the rules
       this.observer.observe({
@@ -93,9 +182,57 @@ export class Journal {
     return id
   }
 
+  /** Lets the oldest held headers and bodies go until both are within their bounds (bodies never outlive their headers). */
+  #letGo(): void {
+    while (this.#headerBytes > this.#maxHeaderBytes && this.#headersFrom < this.#nextId) {
+      const detail = this.#at(this.#headersFrom)?.detail
+      this.#headersFrom += 1
+      if (detail === undefined || detail.headersDropped) continue
+      this.#headerBytes -= detail.headerBytes
+      detail.headersDropped = true
+      detail.requestHeaders = undefined
+      detail.answerHeaders = undefined
+    }
+    // the redaction of a body reads the credentials its request's headers gave
+    if (this.#bodiesFrom < this.#headersFrom) this.#dropBodies(this.#headersFrom)
+    while (this.#bodyBytes > this.#maxBodyBytes && this.#bodiesFrom < this.#nextId) this.#dropBodies(this.#bodiesFrom + 1)
+  }
+
+  /** Lets the bodies of the entries before id `until` go. */
+  #dropBodies(until: number): void {
+    for (; this.#bodiesFrom < until; this.#bodiesFrom++) {
+      const detail = this.#at(this.#bodiesFrom)?.detail
+      if (detail === undefined || detail.bodiesDropped) continue
+      this.#bodyBytes -= detail.bodyBytes
+      detail.bodiesDropped = true
+      detail.requestBody = undefined
+      detail.answerBody = undefined
+    }
+  }
+
+  /** The entry with id `id`, if the journal holds it. */
+  #at(id: number): HeldEntry | undefined {
+    const first = this.#nextId - this.#count
+    if (id < first || id >= this.#nextId) return undefined
+    return this.#slots[(this.#head + id - first) % this.#limit] as HeldEntry
+  }
+
+  /** One entry as held, its Detail included (GET /__mock/requests/{id}); undefined when the journal no longer holds it. */
+  entry(id: number): Readonly<HeldEntry> | undefined {
+    return Number.isSafeInteger(id) ? this.#at(id) : undefined
+  }
+
   #dropOldest(): void {
-    const oldest = this.#slots[this.#head] as Held
+    const oldest = this.#slots[this.#head] as HeldEntry
     this.#urlChars -= oldest.url.length
+    const detail = oldest.detail
+    if (detail !== undefined) {
+      // what it still held leaves the counts with it
+      if (!detail.headersDropped) this.#headerBytes -= detail.headerBytes
+      if (!detail.bodiesDropped) this.#bodyBytes -= detail.bodyBytes
+    }
+    if (this.#headersFrom <= oldest.id) this.#headersFrom = oldest.id + 1
+    if (this.#bodiesFrom <= oldest.id) this.#bodiesFrom = oldest.id + 1
     this.#slots[this.#head] = undefined
     this.#head = (this.#head + 1) % this.#limit
     this.#count -= 1
@@ -111,7 +248,9 @@ export class Journal {
         const own = held.url.split('?')[0] as string
         if (own !== path && !own.startsWith(prefix)) continue
       }
-      out.push({ ...held, time: typeof held.time === 'number' ? formatTimestamp(held.time) : held.time } as JournalEntry)
+      // the list stays light: no headers or bodies in it
+      const { detail: _detail, ...fields } = held
+      out.push({ ...fields, time: typeof held.time === 'number' ? formatTimestamp(held.time) : held.time } as JournalEntry)
     }
     return out
   }
@@ -141,6 +280,10 @@ export class Journal {
     this.#count = 0
     this.#urlChars = 0
     this.#nextId = 1
+    this.#headersFrom = 1
+    this.#headerBytes = 0
+    this.#bodiesFrom = 1
+    this.#bodyBytes = 0
     this.observer?.clear()
   }
 }
@@ -195,6 +338,60 @@ const LIST_PAGE = new RegExp(`^${API_PREFIX}/(candidates|applications|timesheets
 /** An Authorization header that gives Basic credentials (whether they are right is the auth's business). */
 const BASIC_GIVEN = /^Basic\s+\S/i
 
+/** A Content-Type whose bytes are text: what the journal holds of an answer sent as bytes. */
+export const TEXT_TYPE = /^\s*(text\/|application\/([\w.+-]*\+)?(json|xml|yaml|javascript|x-www-form-urlencoded)\b)/i
+
+/**
+ * What the journal keeps of a request and its answer: references to what Fastify already
+ * has, and their sizes (strings counted by length: no byte count is made per request).
+ * A binary or streamed answer is kept as its size alone.
+ */
+function detailOf(request: FastifyRequest, reply: FastifyReply | undefined, headersOf: (reply: FastifyReply) => AnswerHeaders): Detail {
+  const headers = request.headers
+  const raw = request.raw.rawHeaders
+  let headerBytes = ANSWER_HEADER_BYTES
+  for (let i = 0; i < raw.length; i++) headerBytes += (raw[i] as string).length
+  const requestBody = request.rawBody ?? request.body
+  const answerHeaders = reply?.raw.headersSent ? headersOf(reply) : undefined
+  const answerType = answerHeaders?.['content-type'] as string | undefined
+  const payload = request.sentPayload
+  let answerHold: AnswerHold = 'none'
+  let answerBody: string | Buffer | undefined
+  let answerBytes = 0
+  if (typeof payload === 'string') {
+    answerHold = 'text'
+    answerBody = payload
+  } else if (Buffer.isBuffer(payload)) {
+    answerBytes = payload.length
+    if (answerType !== undefined && TEXT_TYPE.test(answerType)) {
+      answerHold = 'text'
+      answerBody = payload
+    } else answerHold = 'binary'
+  } else if (payload !== undefined && payload !== null) {
+    // a stream (a large download, a body cut short by a fault): its size only
+    answerHold = 'stream'
+    const length = Number(answerHeaders?.['content-length'])
+    answerBytes = Number.isSafeInteger(length) ? length : -1
+  }
+  const bodyBytes = (typeof requestBody === 'string' ? requestBody.length : 0) + (answerBody === undefined ? 0 : answerBody.length)
+  return {
+    requestHeaders: headers,
+    requestLength: headers['content-length'],
+    requestChunked: headers['transfer-encoding'] !== undefined,
+    requestType: headers['content-type'],
+    requestBody,
+    answerHeaders,
+    answerHold,
+    answerBody,
+    answerBytes,
+    answerType,
+    headerBytes,
+    bodyBytes,
+    headersDropped: false,
+    bodiesDropped: false,
+  }
+}
+
 /** What the journal reads of a board on every request (a reset replaces its clock, store and scenario). */
 export interface JournalBoard {
   readonly journal: Journal
@@ -204,7 +401,23 @@ export interface JournalBoard {
   readonly scenario: { readonly behaviour: { readonly rateLimitCounts: string } }
 }
 
+/**
+ * The answer's headers, read without a copy: reply.getHeaders() spreads two objects into a
+ * third (about 1 µs, a fortieth of a cached answer's whole cost), so the object Fastify
+ * wrote the head from (its `fastify.reply.headers` field, found once per app) is held
+ * instead. Were a Fastify release to rename it, getHeaders() would be used: slower, the same.
+ */
+function replyHeaders(): (reply: FastifyReply) => AnswerHeaders {
+  let field: symbol | null | undefined
+  return (reply) => {
+    if (field === undefined) field = Object.getOwnPropertySymbols(reply).find((key) => key.description === 'fastify.reply.headers') ?? null
+    const own = field === null ? undefined : (reply as unknown as Record<symbol, unknown>)[field]
+    return typeof own === 'object' && own !== null ? (own as AnswerHeaders) : reply.getHeaders()
+  }
+}
+
 export function requestJournal(fallback: JournalBoard, requestLog: RequestLog | undefined): RequestJournal {
+  const answerHeaders = replyHeaders()
   const record = (request: FastifyRequest, status: number, extra?: string, reply?: FastifyReply) => {
     // the journal of the request's account (the first's for one refused before onRequest chose one)
     const board: JournalBoard = (request.board as JournalBoard | null) ?? fallback
@@ -235,6 +448,7 @@ export function requestJournal(fallback: JournalBoard, requestLog: RequestLog | 
         ...(Number.isFinite(retryAfter) ? { retryAfter } : {}),
         ...(write ? { digest: shortDigest(JSON.stringify(request.body) ?? '') } : {}),
         ...(nextPage === undefined ? {} : { nextPage }),
+        detail: detailOf(request, reply, answerHeaders),
       },
       // one shape, written out: the facts are made for every request while the verdict is on
       observer && {

@@ -12,6 +12,7 @@ import {
   faultBody,
   jobInput,
   jobFieldsChange,
+  journalEntryAnswer,
   journalQuery,
   marketingSeed,
   resetBody,
@@ -27,6 +28,7 @@ import type { Controller } from '../control.js'
 import { BoardError, boardError } from '../../core/errors.js'
 import type { ApplicationSeed, CandidateSeed, CopyBody, FaultInput, JobFieldsChange, JobInput, MarketingSeed, ResetBody, TimesheetSeed } from '../../core/types.js'
 import { verdictJson } from '../verdict/account.js'
+import { entryDetail } from '../http/journal-detail.js'
 
 /** Bytes a copy sent to POST /__mock/verdict/copy may hold: 32 MiB. */
 export const COPY_BODY_LIMIT = 32 * 1024 * 1024
@@ -141,6 +143,17 @@ export default async function control(app: FastifyInstance, { accounts, token, s
     { schema: { querystring: journalQuery } },
     async (request) => listing(own(request).requests(request.query.path)),
   )
+  // one entry with its request and answer (headers, bodies capped, credentials redacted); the list above stays light
+  app.get<{ Params: { id: string } }>('/requests/:id', { schema: { response: { 200: journalEntryAnswer } } }, async (request) => {
+    const given = request.params.id
+    if (!/^[0-9]{1,15}$/.test(given)) throw new BoardError('BAD_REQUEST', `A journal id is a number such as 12 (GET /__mock/requests lists them); "${given.slice(0, 40)}" is not one.`)
+    const journal = own(request).board.journal
+    const held = journal.entry(Number(given))
+    if (held === undefined) {
+      throw new BoardError('NOT_FOUND', `The journal holds no request ${given}: it keeps its newest requests (${journal.limit.toLocaleString('en-US')} at most) since it was last emptied.`)
+    }
+    return { status: 200, entry: entryDetail(journal, held) }
+  })
   app.delete('/requests', async (request) => {
     own(request).clearRequests()
     return ok({ message: 'The journal is empty.' })

@@ -85,11 +85,11 @@ ${notice === undefined ? '' : `<p id="notice" role="status">${escapeHtml(notice)
 <tbody></tbody>
 </table>
 </section>
-<section id="entry-section" aria-labelledby="entry-title" hidden>
-<h2 id="entry-title">Request</h2>
-<pre id="entry"></pre>
-</section>
 </main>
+<aside id="entry-section" aria-labelledby="entry-title" hidden>
+<div class="entry-head"><h2 id="entry-title" tabindex="-1">Request</h2><button type="button" id="entry-close" aria-label="Close the request (Escape)">Close</button></div>
+<div id="entry"></div>
+</aside>
 ${end}
 </body>
 </html>
@@ -129,7 +129,16 @@ td.url { font-family: ui-monospace, monospace; word-break: break-all; }
 tbody tr { cursor: pointer; }
 tbody tr:hover, tbody tr:focus { background: #f6f8fa; }
 tbody tr.hl { background: #ddf4ff; }
-#entry { background: #f6f8fa; padding: .6rem; white-space: pre-wrap; word-break: break-all; max-height: 24rem; overflow: auto; }
+#entry-section { position: fixed; top: 0; right: 0; bottom: 0; width: min(46rem, 100%); box-sizing: border-box; overflow: auto; background: #fff; border-left: 1px solid #d0d7de; box-shadow: -4px 0 12px rgba(31, 35, 40, .12); padding: 0 1rem 1rem; }
+.entry-head { position: sticky; top: 0; background: #fff; display: flex; justify-content: space-between; align-items: center; gap: 1rem; border-bottom: 1px solid #d0d7de; }
+#entry h3 { font-size: 1rem; margin: 1rem 0 .3rem; }
+#entry h4 { font-size: .85rem; margin: .6rem 0 .2rem; }
+#entry .line { font-family: ui-monospace, monospace; font-weight: 600; word-break: break-all; margin: .2rem 0; }
+#entry dl.headers { font-family: ui-monospace, monospace; font-size: .8rem; }
+#entry dl.headers dd { word-break: break-all; }
+#entry pre.body { background: #f6f8fa; padding: .6rem; margin: 0; white-space: pre-wrap; word-break: break-all; max-height: 22rem; overflow: auto; font-size: .8rem; }
+#entry .cut { color: #7d4e00; font-size: .85rem; margin: .2rem 0; }
+#entry .dropped { background: #fff8c5; border: 1px solid #d4a72c; padding: .3rem .5rem; }
 button { font: inherit; }
 `
 
@@ -577,6 +586,8 @@ export const SCRIPT = String.raw`
   }
   function renderTable() {
     var body = document.querySelector('#journal tbody');
+    // the row that has the focus keeps it when the rows are made again
+    var focused = document.activeElement && document.activeElement.parentNode === body ? document.activeElement.dataset.id : null;
     var shown = 0, total = 0;
     var frag = document.createDocumentFragment();
     for (var i = entries.length - 1; i >= 0; i--) {
@@ -588,6 +599,7 @@ export const SCRIPT = String.raw`
       var tr = document.createElement('tr');
       tr.dataset.id = String(e[0]);
       tr.tabIndex = 0;
+      tr.title = 'Open request #' + e[0] + ' (Enter)';
       if (highlight && highlight.has(e[0])) tr.className = 'hl';
       [String(e[0]), fmt(e[1]), e[5] || '(none)', e[2], e[3], String(e[4]), e[6] || (e[7] !== null ? 'Retry-after ' + e[7] + ' s' : '')].forEach(function (text, k) {
         var td = document.createElement('td');
@@ -599,6 +611,7 @@ export const SCRIPT = String.raw`
     }
     body.textContent = '';
     body.appendChild(frag);
+    if (focused !== null) { var again = body.querySelector('tr[data-id="' + focused + '"]'); if (again) again.focus(); }
     document.getElementById('journal-count').textContent = (highlight ? 'The finding\'s requests: ' : '') + total + ' request' + (total === 1 ? '' : 's') + (total > shown ? ', the newest ' + shown + ' shown' : '');
   }
   document.querySelector('#journal tbody').addEventListener('click', function (ev) {
@@ -610,25 +623,97 @@ export const SCRIPT = String.raw`
     if (tr && ev.key === 'Enter') openEntry(Number(tr.dataset.id));
   });
 
+  // ---- one request and its answer, in a panel, asked for when opened ----
+  var opener = null; // what had the focus: it gets it back when the panel closes
+  function el(tag, text, cls) {
+    var n = document.createElement(tag);
+    if (text !== undefined) n.textContent = text;
+    if (cls) n.className = cls;
+    return n;
+  }
+  function headerList(h, what) {
+    if (!h) return el('p', what === 'answer' ? 'No headers kept (none were sent, or they were dropped).' : 'No headers kept (dropped).', 'help');
+    var dl = el('dl', undefined, 'headers');
+    Object.keys(h).forEach(function (k) { dl.appendChild(el('dt', k)); dl.appendChild(el('dd', h[k])); });
+    return dl;
+  }
+  function bytes(n) { return n === undefined ? '' : n.toLocaleString('en-US') + ' bytes'; }
+  // a whole JSON body is indented to be read; a cut one is shown as it came
+  function readable(b) {
+    if (b.omittedBytes === undefined && /json/i.test(b.contentType || '')) {
+      try { return JSON.stringify(JSON.parse(b.text), null, 2); } catch (err) { return b.text; }
+    }
+    return b.text;
+  }
+  function bodyView(parent, b, label) {
+    parent.appendChild(el('h4', 'Body'));
+    if (b.kind === 'text') {
+      parent.appendChild(el('p', bytes(b.bytes) + (b.contentType ? ', ' + b.contentType : ''), 'help'));
+      var pre = el('pre', readable(b), 'body');
+      // a scrolled box is reached by the keyboard too
+      pre.tabIndex = 0;
+      pre.setAttribute('aria-label', label + ' body');
+      parent.appendChild(pre);
+      if (b.note) parent.appendChild(el('p', b.note, 'cut'));
+      return;
+    }
+    parent.appendChild(el('p', b.kind === 'none' ? 'No body.' : b.note || b.kind, b.kind === 'dropped' ? 'dropped' : 'help'));
+  }
+  function renderEntry(e) {
+    var box = document.getElementById('entry');
+    box.textContent = '';
+    document.getElementById('entry-title').textContent = 'Request #' + e.id;
+    box.appendChild(el('p', 'Request #' + e.id + ' at ' + e.time + ' (board time), ' + (e.user ? 'user ' + e.user : 'no credentials') + (e.fault ? '; ' + e.fault : '')));
+    if (e.dropped) box.appendChild(el('p', e.dropped, 'dropped'));
+    var rq = e.request || { method: e.method, url: e.url };
+    box.appendChild(el('h3', 'Request'));
+    box.appendChild(el('p', rq.method + ' ' + rq.url, 'line'));
+    if (e.request) {
+      box.appendChild(el('h4', 'Headers'));
+      box.appendChild(headerList(rq.headers, 'request'));
+      bodyView(box, rq.body, 'Request');
+    }
+    box.appendChild(el('h3', 'Answer'));
+    box.appendChild(el('p', 'status: ' + (e.status === 0 ? 'none sent' : e.status) + (e.retryAfter !== undefined ? ', Retry-after ' + e.retryAfter + ' s' : '') + (e.nextPage !== undefined ? ', next_page ' + (e.nextPage ? 'given' : 'none (the last page)') : ''), 'line'));
+    if (e.answer) {
+      box.appendChild(el('h4', 'Headers'));
+      box.appendChild(headerList(e.answer.headers, 'answer'));
+      bodyView(box, e.answer.body, 'Answer');
+    }
+    if (!e.request) box.appendChild(el('p', 'This file carries the journal\'s entries, not their headers or bodies: GET /__mock/requests/' + e.id + ' gives them while the fake runs.', 'help'));
+  }
+  function showPanel() {
+    var section = document.getElementById('entry-section');
+    section.hidden = false;
+    document.getElementById('entry-title').focus();
+  }
   function openEntry(id) {
+    var active = document.activeElement;
+    opener = active && active !== document.body && !document.getElementById('entry-section').contains(active) ? { id: id, node: active } : opener;
     get('/entry/' + id).then(function (a) {
-      var e = a.entry;
-      var lines = ['Request #' + e.id, '  ' + e.method + ' ' + e.url, '  at ' + e.time + ' (board time)', '  user: ' + (e.user || '(no credentials)') + ' — the password is never kept'];
-      if (e.contentType) lines.push('  Content-Type: ' + e.contentType);
-      if (e.digest) lines.push('  body digest: ' + e.digest + ' (the journal keeps a digest of a job write\'s body, not the body)');
-      lines.push('', 'Answer', '  status: ' + (e.status === 0 ? 'none sent' : e.status));
-      if (e.retryAfter !== undefined) lines.push('  Retry-after: ' + e.retryAfter + ' s');
-      if (e.nextPage !== undefined) lines.push('  next_page: ' + (e.nextPage ? 'given' : 'none (the last page)'));
-      if (e.fault) lines.push('  fault: ' + e.fault);
-      lines.push('', 'The journal keeps no bodies' + (day ? '.' : ': GET /__mock/requests gives the same fields.'));
-      document.getElementById('entry').textContent = lines.join('\n');
-      var section = document.getElementById('entry-section');
-      section.hidden = false;
+      renderEntry(a.entry);
+      showPanel();
     }).catch(function (err) {
-      document.getElementById('entry').textContent = String(err.message);
-      document.getElementById('entry-section').hidden = false;
+      document.getElementById('entry-title').textContent = 'Request #' + id;
+      var box = document.getElementById('entry');
+      box.textContent = '';
+      box.appendChild(el('p', String(err.message), 'dropped'));
+      showPanel();
     });
   }
+  function closeEntry() {
+    document.getElementById('entry-section').hidden = true;
+    if (!opener) return;
+    // the row may have been made again since: its successor takes the focus
+    var node = opener.node;
+    if (!node.isConnected) node = document.querySelector('#journal tbody tr[data-id="' + opener.id + '"]');
+    opener = null;
+    if (node) node.focus();
+  }
+  document.getElementById('entry-close').addEventListener('click', closeEntry);
+  document.getElementById('entry-section').addEventListener('keydown', function (ev) {
+    if (ev.key === 'Escape') { ev.preventDefault(); closeEntry(); }
+  });
 
   refreshBoard().then(poll);
   if (!day) {

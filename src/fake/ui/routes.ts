@@ -16,6 +16,7 @@ import { namedAccount } from '../accounts.js'
 import type { Board } from '../board.js'
 import { ruleById, type RuleId } from '../verdict/rules.js'
 import type { Controller } from '../control.js'
+import { entryDetail } from '../http/journal-detail.js'
 
 export interface UiOptions {
   /** The control token, when one is set: the data routes ask for it as the control API does (the page reads it from its URL's #token=). */
@@ -96,13 +97,13 @@ export default async function ui(app: FastifyInstance, { token }: UiOptions): Pr
     return { status: 200, ...journalWindow(scope(request).board, after, limit) }
   })
 
+  // one entry with its request and answer, as GET /__mock/requests/{id} gives it (journal-detail.ts), its URL capped
   app.get<{ Params: { id: string } }>('/entry/:id', { onRequest: guard }, async (request) => {
     const id = Number(request.params.id)
-    const { board } = scope(request)
-    const held = Number.isSafeInteger(id) && id > 0 ? board.journal.window(id - 1, 1).entries[0] : undefined
-    const entry = held?.id === id ? { ...held, time: typeof held.time === 'number' ? formatTimestamp(held.time) : held.time } : undefined
-    if (entry === undefined) throw new BoardError('NOT_FOUND', `The journal holds no request ${String(request.params.id).slice(0, 40)}: it keeps the newest requests since it was last emptied.`)
-    return { status: 200, entry: { ...entry, url: capped(entry.url, UI_URL_SHOWN) } }
+    const { journal } = scope(request).board
+    const held = /^[0-9]{1,15}$/.test(request.params.id) ? journal.entry(id) : undefined
+    if (held === undefined) throw new BoardError('NOT_FOUND', `The journal holds no request ${String(request.params.id).slice(0, 40)}: it keeps the newest requests since it was last emptied.`)
+    return { status: 200, entry: entryDetail(journal, held, { urlShown: UI_URL_SHOWN }) }
   })
 
   // the board, the clock, the faults, the activity and the verdict with each rule's sentence

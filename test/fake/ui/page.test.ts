@@ -103,14 +103,35 @@ t.test('the page of a day: marks, findings, live journal, one origin, accessible
   await page.locator(`#timeline[data-marks="${newest}"]`).waitFor({ timeout: 1_000 })
   t.pass('and on the timeline')
 
-  // a row opens its request and answer, never a password
+  // a click on a row opens its request and answer (headers, bodies), never a password
+  const freshBody = (await fresh.json()) as { data: Array<{ email: string }> }
   await page.locator(`#journal tbody tr[data-id="${newest}"]`).click()
   await page.locator('#entry-section:not([hidden])').waitFor({ timeout: 5_000 })
   const entry = await page.locator('#entry').textContent()
   t.match(entry, /GET \/api\/v1\/candidates\/list\?page=2/, 'a row opens its request')
   t.match(entry, `status: ${fresh.status}`, `and its answer (${fresh.status})`)
+  t.match(await page.locator('#entry dl.headers').first().textContent(), /authorizationBasic \[redacted\]/, 'the request headers, Authorization redacted')
+  t.match(await page.locator('#entry pre.body').last().textContent(), freshBody.data[0]?.email ?? '', 'the answer body as the client got it')
+  t.match(await page.locator('#entry dl.headers').last().textContent(), /content-typeapplication\/json/, 'and its headers')
+  t.equal(await page.evaluate<string | undefined>('document.activeElement?.id'), 'entry-title', 'the panel takes the focus')
   t.notMatch(entry, PASSWORD, 'and never the password')
   t.notMatch(entry, AUTH.authorization.slice(6), 'nor the Authorization header')
+  t.same(await seriousViolations(page), [], 'axe-core finds no serious or critical accessibility violation with the panel open')
+  await page.keyboard.press('Escape')
+  await page.locator('#entry-section').waitFor({ state: 'hidden', timeout: 5_000 })
+  t.equal(await page.evaluate<string | null | undefined>("document.activeElement?.getAttribute('data-id')"), String(newest), 'Escape closes it and gives the focus back to the row')
+
+  // from the keyboard: Tab to the next row (an older request), Enter; a request without a body says so
+  await page.keyboard.press('Tab')
+  const focused = await page.evaluate<string | null | undefined>("document.activeElement?.getAttribute('data-id')")
+  t.ok(focused !== null && focused !== String(newest), `Tab reaches the next row (#${focused})`)
+  await page.keyboard.press('Enter')
+  await page.locator('#entry-section:not([hidden])').waitFor({ timeout: 5_000 })
+  t.match(await page.locator('#entry-title').textContent(), `Request #${focused}`, 'Enter on a row opens its request')
+  t.match(await page.locator('#entry').textContent(), /No body\./, 'a GET is said to carry no body')
+  await page.locator('#entry-close').click()
+  await page.locator('#entry-section').waitFor({ state: 'hidden', timeout: 5_000 })
+  t.pass('the Close button closes it')
 
   t.same(await seriousViolations(page), [], 'axe-core finds no serious or critical accessibility violation')
 
