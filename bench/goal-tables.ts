@@ -42,9 +42,10 @@ function row(figure: string, columns: NodeColumn[], cell: (column: NodeColumn & 
 
 export function startupTable(columns: NodeColumn[], startup: StartupFigures | undefined): GoalTable {
   const title = `start-up, medians of ${startup?.runs ?? 0} fresh processes on each Node (the built package, dist/):`
-  if (startup === undefined) return { title, columns: columns.map((c) => c.label), rows: [], notes: ['not measured (--startup-runs 0)'] }
+  if (startup === undefined) return { group: 'start-up', title, columns: columns.map((c) => c.label), rows: [], notes: ['not measured (--startup-runs 0)'] }
   const on = (version: string) => startup.nodes[version]
   return {
+    group: 'start-up',
     title,
     columns: columns.map((c) => c.label),
     rows: [
@@ -80,8 +81,9 @@ const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1)
 
 export function accountsTable(columns: NodeColumn[], figures: Record<string, AccountsFigures> | undefined, runs: number, accounts: number): GoalTable {
   const title = `accounts: a fake with ${accounts} accounts, each asked once, ÷ a fake with one account asked ${accounts} times (fresh processes, medians of ${runs}):`
-  if (figures === undefined) return { title, columns: columns.map((c) => c.label), rows: [], notes: ['not measured (--startup-runs 0)'] }
+  if (figures === undefined) return { group: 'accounts', title, columns: columns.map((c) => c.label), rows: [], notes: ['not measured (--startup-runs 0)'] }
   return {
+    group: 'accounts',
     title,
     columns: columns.map((c) => c.label),
     rows: [
@@ -112,6 +114,7 @@ export function accountsTable(columns: NodeColumn[], figures: Record<string, Acc
 export function throughputTable(columns: NodeColumn[], rowsByVersion: Record<string, Row[]>, names: readonly string[]): GoalTable {
   const goalColumn = columns.find((c) => c.major === THROUGHPUT_GOAL_MAJOR && c.version !== undefined)
   return {
+    group: 'throughput',
     title: 'throughput: the fake\'s req/s ÷ a bare Fastify route sending the same bytes, in the same round (medians of the rounds):',
     columns: columns.map((c) => c.label),
     rows: names.map((name) =>
@@ -130,8 +133,9 @@ export function throughputTable(columns: NodeColumn[], rowsByVersion: Record<str
 /** Each row's verdict cost over sockets (twins measured on the first Node only), judged where measured. */
 export function verdictTable(columns: NodeColumn[], costs: VerdictCost[] | undefined, on: NodeColumn | undefined): GoalTable {
   const title = 'the verdict\'s cost: 1 − req/s with the verdict on ÷ with it off, the same requests in turns in the same rounds (medians; lowest … highest round):'
-  if (costs === undefined || on === undefined) return { title, columns: columns.map((c) => c.label), rows: [], notes: ['not measured (--no-verdict)'] }
+  if (costs === undefined || on === undefined) return { group: 'verdict cost', title, columns: columns.map((c) => c.label), rows: [], notes: ['not measured (--no-verdict)'] }
   return {
+    group: 'verdict cost',
     title,
     columns: columns.map((c) => c.label),
     rows: costs.map((cost) => ({

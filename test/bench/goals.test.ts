@@ -150,6 +150,7 @@ t.test('the verdict cost is judged on the Node its twins ran on, in points of 10
 
 t.test('the misses list every judged cell that missed, by Node and figure', async (t) => {
   const table: GoalTable = {
+    group: 'start-up',
     title: 't',
     columns: ['Node 24', 'Node 22'],
     rows: [
@@ -157,6 +158,6 @@ t.test('the misses list every judged cell that missed, by Node and figure', asyn
       { figure: 'second', cells: { 'Node 24': { value: 99, unit: 'ms' } } },
     ],
   }
-  t.same(misses([table]), ['Node 24, import: 70 ms vs ≤ 60 ms: missed by 10 ms (17 %)'])
+  t.same(misses([table]), ['start-up, Node 24, import: 70 ms vs ≤ 60 ms: missed by 10 ms (17 %)'])
   t.equal(verdictText(table.rows[1] ?? { figure: '', cells: {} }, table.columns), 'no goal')
 })
