@@ -3,8 +3,8 @@
 // client of test/helpers/ui-day.ts) and Debian's chromium (/usr/bin/chromium, driven by
 // playwright-core; it downloads no browser). Writes docs/images/ui.png (the page of the
 // fake's day, /__mock/ui), docs/images/ui-finding.png (a verdict finding chosen, its
-// requests highlighted on the timeline and alone in the journal) and
-// docs/images/contract.png (`contract --html` of a run against a fake whose candidate
+// requests highlighted on the timeline and alone in the journal), docs/images/ui-request.png
+// (a journal row opened: its request and answer) and docs/images/contract.png (`contract --html` of a run against a fake whose candidate
 // details answer a body that misfits the schema, armed as a fault).
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
@@ -49,6 +49,12 @@ try {
     await page.locator('[data-finding]').first().click()
     await page.locator('#timeline:not([data-highlighted="0"])').waitFor()
     await page.screenshot({ path: join(OUT, 'ui-finding.png'), fullPage: true })
+    // a journal row opened: the request and its answer, headers and bodies
+    await page.locator('#clear-highlight').click()
+    await page.locator('#journal tbody tr', { hasText: '/candidates/list?page=1' }).first().click()
+    await page.locator('#entry-section pre.body').first().waitFor()
+    await page.screenshot({ path: join(OUT, 'ui-request.png'), clip: { x: 0, y: 0, width: 1280, height: 1000 } })
+    await page.keyboard.press('Escape')
 
     // a contract run's HTML report, against the same fake with its candidate details broken
     await fetch(`${url}/__mock/faults`, {
@@ -67,7 +73,7 @@ try {
     })
     await page.goto(pathToFileURL(report).href)
     await page.screenshot({ path: join(OUT, 'contract.png'), clip: { x: 0, y: 0, width: 1280, height: 1000 } })
-    console.log(`wrote ui.png, ui-finding.png and contract.png in ${OUT}`)
+    console.log(`wrote ui.png, ui-finding.png, ui-request.png and contract.png in ${OUT}`)
   } finally {
     await browser.close()
   }
