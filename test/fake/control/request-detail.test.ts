@@ -1,5 +1,5 @@
 // GET /__mock/requests/{id}: one journal entry with its request and its answer, from
-// outside over inject. A JSON body as sent; a huge body cut at 64 KiB, saying how much
+// outside over inject. A JSON body as sent (a malformed one too, an unread one said so); a huge body cut at 64 KiB, saying how much
 // was left out; a resume download as "binary, N bytes, content-type X", never its bytes;
 // no credential in the output (a one-letter password, and one that is part of the URL);
 // an unknown id a 404, a non-numeric one a 400; the journal's list stays light; and many
@@ -33,6 +33,20 @@ t.test('a JSON body is shown as sent, with the answer the client got and the hea
   t.equal(entry.answer.body.text, got.body, 'the answer body, as the client got it')
   t.equal(entry.answer.headers['content-type'], got.headers['content-type'], 'the answer headers')
   t.notOk('dropped' in entry, 'nothing is said to be dropped')
+})
+
+t.test('a body that is not JSON is shown as sent; one the fake refused before reading is said to be unread', async (t) => {
+  const app = await board(t, { scenario: 'default' })
+  const broken = '{"title": "half a job'
+  const refused = await app.inject({ method: 'POST', url: '/api/v1/job/add', headers: { ...json, authorization: basic() }, payload: broken })
+  t.equal(refused.statusCode, 400, 'malformed JSON is a 400')
+  t.match((await detail(app, 1)).body.entry.request.body, { kind: 'text', text: broken }, 'its body is shown as sent')
+  const sent = JSON.stringify({ title: 'A job sent without credentials' })
+  const unauthorised = await app.inject({ method: 'POST', url: '/api/v1/job/add', headers: json, payload: sent })
+  t.equal(unauthorised.statusCode, 401, 'a POST without credentials is a 401, answered before its body is read')
+  const body = (await detail(app, 2)).body.entry.request.body
+  t.match(body, { kind: 'unread', bytes: Buffer.byteLength(sent), note: /not read/ }, 'its body is said to be unread, with its Content-Length')
+  t.notOk('text' in body, 'and no text is made up for it')
 })
 
 t.test('a huge body is shown cut at 64 KiB, on a character, saying how many bytes were left out', async (t) => {
