@@ -1,7 +1,7 @@
-// The command's code cache (bin/code-cache.js): the built command line, run as users run it
+// The code cache (src/core/code-cache.ts) of the built package: the command line, run as users run it
 // (bin/jobboard-kit.js over dist/lib/cli.cjs), leaves V8's code cache of its run, one per
 // command, answers the same from it, survives a cache it cannot use, and keeps none when
-// NODE_DISABLE_COMPILE_CACHE=1. Needs the build (npm ci builds it); in test:integration.
+// NODE_DISABLE_COMPILE_CACHE=1. Needs the build: in test:exe, which .ci/run runs after building.
 import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
