@@ -21,6 +21,10 @@ export const serverOptions = {
   properties: {
     scenario: { type: 'string', minLength: 1, default: 'default', description: 'Scenario name (scenarios/) or path to a scenario file' },
     seed: { ...seed, description: "Seed of the generated board (default: the scenario's)" },
+    accountSeedStep: {
+      ...scenario.properties.accountSeedStep,
+      description: "Seed step between accounts given without a seed: account K is on the seed + (K - 1) x this step; 0, the same board for every account (default: the scenario's, else 0)",
+    },
     now: { ...timestamp, description: "Start time of the clock and end of the generated history (default: the scenario's)" },
     pageSize: { ...pageSize, description: "Records per page of every list (default: the scenario's)" },
     username: { ...scenario.properties.credentials.items.properties.username, description: 'Basic auth user name (default: the scenario\'s, jobboard)' },

@@ -46,7 +46,7 @@ export const account = {
     password: { type: 'string', minLength: 1 },
     /** A shipped scenario's name or a path (relative to the declaring file's folder); default: the declaring scenario. */
     scenario: { type: 'string', minLength: 1 },
-    /** Default: the fake's seed (or the scenario's) plus the account's position, counted from 0. */
+    /** Default: the fake's seed (or the scenario's), plus the account's position (from 0) × the account seed step (default 0). */
     seed: { type: 'integer', minimum: 0, maximum: 4294967295 },
   },
 } as const satisfies JSONSchema
@@ -186,6 +186,13 @@ export const scenario = {
      * replaces this list. Read once, when the fake starts: a board's own scenario holds none.
      */
     accounts: { type: 'array', items: account },
+    /**
+     * What separates the seeds of the accounts given without one: account K (from 1) is on
+     * the seed plus (K - 1) × this step. 0 (the default): every account on the same board;
+     * 1: each on a board of its own (what earlier versions did). The `accountSeedStep` option
+     * (`serve --account-seed-step`) wins over it.
+     */
+    accountSeedStep: { type: 'integer', minimum: 0, maximum: 4294967295 },
     /** Set by `jobboard-kit record`: where the scenario was recorded from, and whether the recording is whole. */
     recording: recordingInfo,
   },

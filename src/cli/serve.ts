@@ -161,7 +161,7 @@ export function addServeCommand(cli: Command, io: CommandIo, done: (code: number
     ),
   )
   serveCommand.addOption(
-    new Option('--accounts <N>', 'Serve N accounts, worker-1 … worker-N, each with --password (or the scenario\'s) on --scenario, the seed of worker-K being the seed plus K - 1.'),
+    new Option('--accounts <N>', 'Serve N accounts, worker-1 … worker-N, each with --password (or the scenario\'s) on --scenario and its seed: the same board for every worker (--account-seed-step S puts worker-K on the seed + (K - 1) x S).'),
   )
 
 }

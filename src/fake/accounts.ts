@@ -3,6 +3,8 @@
 // windows, journal, faults, activity, verdict) with one user, the account's name. A
 // request's Basic user name picks the account; its password is then checked as ever. An
 // account's board is built when it is first needed, so 64 accounts start as fast as one.
+// Accounts given no seed are all on the fake's seed (the same board: byte-identical first
+// answers for every worker of a parallel run) unless an account seed step separates them.
 // Accounts are declared by the `accounts` option (`serve --account`, `--accounts`,
 // `createMockServer({ accounts })`) or, when it gives none, by the fake's scenario (its
 // `accounts`); both go through one set of rules (`accountsProblem`, src/fake/scenario.ts).
@@ -24,7 +26,7 @@ export interface AccountInput {
   password?: string
   /** Its scenario, by name, path or as an object (not one declaring accounts of its own); default: the fake's. In a scenario file, a path is taken from that file's folder. */
   scenario?: string | ScenarioFile
-  /** Its seed; default: the fake's seed (or its scenario's) plus the account's position, counted from 0. */
+  /** Its seed; default: the fake's seed (or its scenario's) plus its position (from 0) × the account seed step (`accountSeedStep`, default 0: every account on the same board). */
   seed?: number
 }
 
@@ -167,41 +169,53 @@ export class Accounts {
     const loaded = new Map<string | ScenarioFile, LoadedScenario>()
     if (declaration.scenario !== undefined) loaded.set(defaultScenario, effectiveScenario(declaration.scenario, options))
     let extraFields: string | undefined
+    /** An account's scenario, loaded once however many accounts name it; a refusal names the account. */
+    const scenarioOf = (source: string | ScenarioFile, named: AccountInput['scenario'], name: string, place: string): LoadedScenario => {
+      let scenario = loaded.get(source)
+      if (scenario !== undefined) return scenario
+      let nested = false
+      try {
+        const { whole } = loadDeclaring(source, { compiled, redact: true })
+        // the fake's own scenario may declare accounts (these, or ones the option replaced); one an account names may not
+        nested = named !== undefined && whole.accounts !== undefined && whole.accounts.length > 0
+        scenario = effectiveScenario(whole, options)
+      } catch (error) {
+        if (error instanceof ScenarioError || error instanceof BoardError) throw declaration.refuse(`Account "${name}": ${error.message}`, `${place}.scenario`)
+        throw error
+      }
+      if (nested) {
+        throw declaration.refuse(
+          `Account "${name}": its scenario "${scenario.name}" declares accounts of its own, which an account's scenario may not: declare every account in one list.`,
+          `${place}.scenario`,
+        )
+      }
+      loaded.set(source, scenario)
+      return scenario
+    }
+    /** The account seed step: the option's, else the fake's scenario's (read only when an account has no seed), else 0. */
+    let step = options.accountSeedStep
+    const stepFor = (name: string, place: string): number => {
+      step ??= scenarioOf(defaultScenario, undefined, name, place).accountSeedStep ?? 0
+      return step
+    }
     list.forEach((input, index) => {
       const { name } = input
       const place = `accounts[${index}]`
       const named = input.scenario
       // a path a scenario file gives is taken from that file's folder
       const source = named === undefined ? defaultScenario : typeof named === 'string' && folder !== undefined ? accountScenarioRef(named, folder) : named
-      let scenario = loaded.get(source)
-      if (scenario === undefined) {
-        let nested = false
-        try {
-          const { whole } = loadDeclaring(source, { compiled, redact: true })
-          // the fake's own scenario may declare accounts (these, or ones the option replaced); one an account names may not
-          nested = named !== undefined && whole.accounts !== undefined && whole.accounts.length > 0
-          scenario = effectiveScenario(whole, options)
-        } catch (error) {
-          if (error instanceof ScenarioError || error instanceof BoardError) throw declaration.refuse(`Account "${name}": ${error.message}`, `${place}.scenario`)
-          throw error
-        }
-        if (nested) {
-          throw declaration.refuse(
-            `Account "${name}": its scenario "${scenario.name}" declares accounts of its own, which an account's scenario may not: declare every account in one list.`,
-            `${place}.scenario`,
-          )
-        }
-        loaded.set(source, scenario)
-      }
+      const scenario = scenarioOf(source, named, name, place)
       // the routes' serializers are built once, with the first account's extra record fields
       const fields = JSON.stringify(scenario.behaviour.extraFields)
       extraFields ??= fields
       if (fields !== extraFields) {
         throw declaration.refuse(`Account "${name}": its scenario gives other extra record fields (behaviour.extraFields) than the first account's; one fake serves one set.`, `${place}.scenario`)
       }
-      const seed = input.seed ?? (options.seed ?? scenario.seed) + index
+      const from = options.seed ?? scenario.seed
+      const seed = input.seed ?? from + index * stepFor(name, place)
       if (!Number.isSafeInteger(seed) || seed < 0 || seed > MAX_ACCOUNT_SEED) {
-        throw declaration.refuse(`Account "${name}": its seed ${seed} is not an integer from 0 to ${MAX_ACCOUNT_SEED}.`, `${place}.seed`)
+        const how = input.seed === undefined ? ` (the seed ${from} plus ${index} × the account seed step ${step})` : ''
+        throw declaration.refuse(`Account "${name}": its seed ${seed}${how} is not an integer from 0 to ${MAX_ACCOUNT_SEED}.`, `${place}.seed`)
       }
       const own = Object.freeze({ ...options, seed, username: name, ...(input.password === undefined ? {} : { password: input.password }) }) as ResolvedOptions
       const account = new Account(name, () => {

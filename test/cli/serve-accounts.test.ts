@@ -20,14 +20,22 @@ t.test('--account declares accounts, each answered with its own password on its 
   t.notMatch(served.output() + served.stderr(), /secret-/, 'no password is printed')
 })
 
-t.test('--accounts N serves worker-1 … worker-N with --password, each seed the next', async (t) => {
+t.test('--accounts N serves worker-1 … worker-N with --password, all on the seed', async (t) => {
   const served = await serve(t, ['--clock', 'virtual', '--accounts', '3', '--password', 'pw', '--seed', '40'])
   for (const user of ['worker-1', 'worker-2', 'worker-3']) {
     t.equal((await fetch(`${served.url}/api/v1/metrics/list`, { headers: basic(user, 'pw') })).status, 200, `${user} is served`)
   }
   t.equal((await fetch(`${served.url}/api/v1/metrics/list`, { headers: basic('worker-4', 'pw') })).status, 401)
   const state = async (name: string) => ((await (await fetch(`${served.url}/__mock/accounts/${name}/state?form=compact`)).json()) as Json).scenario.seed
-  t.same([await state('worker-1'), await state('worker-2'), await state('worker-3')], [40, 41, 42])
+  t.same([await state('worker-1'), await state('worker-2'), await state('worker-3')], [40, 40, 40])
+  const first = async (name: string) => (await fetch(`${served.url}/api/v1/candidates/list`, { headers: basic(name, 'pw') })).text()
+  t.equal(await first('worker-3'), await first('worker-1'), 'worker-3 answers the first page worker-1 does, byte for byte')
+})
+
+t.test('--account-seed-step S puts worker-K on the seed + (K - 1) × S', async (t) => {
+  const served = await serve(t, ['--clock', 'virtual', '--accounts', '3', '--password', 'pw', '--seed', '40', '--account-seed-step', '2'])
+  const state = async (name: string) => ((await (await fetch(`${served.url}/__mock/accounts/${name}/state?form=compact`)).json()) as Json).scenario.seed
+  t.same([await state('worker-1'), await state('worker-2'), await state('worker-3')], [40, 42, 44])
 })
 
 t.test('a bad declaration stops serve with one line naming the account, exit 2', async (t) => {
@@ -39,6 +47,7 @@ t.test('a bad declaration stops serve with one line naming the account, exit 2',
     [['--account', 'a:'], /--account "a" has an empty password/],
     [['--accounts', '0'], /--accounts "0" is not a whole number/],
     [['--accounts', 'many'], /--accounts "many" is not a whole number/],
+    [['--accounts', '3', '--seed', '4294967294', '--account-seed-step', '1'], /Account "worker-3": its seed 4294967296 .*is not an integer from 0 to 4294967295/],
   ]
   for (const [args, said] of cases) {
     const run = await runToEnd(['serve', '--port', '0', ...args])

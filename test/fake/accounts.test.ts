@@ -55,14 +55,14 @@ t.test("each account's journal, rate-limit windows, faults and clock are its own
   t.not(one.clock.now(), before)
 })
 
-t.test("accounts after the first are built on their first request, and each account's seed is the next", async (t) => {
+t.test('accounts after the first are built on their first request, each on the seed of the fake', async (t) => {
   const mock = await fake(t, { seed: 7 })
   const listed = await mock.inject('/__mock/accounts')
   t.same(listed.json(), { status: 200, total: 2, data: [{ name: 'worker-1', built: true }, { name: 'worker-2', built: false }] })
   t.equal((await ask(mock, 'worker-2', 'two', '/api/v1/metrics/list')).statusCode, 200)
   t.same((await mock.inject('/__mock/accounts')).json().data, [{ name: 'worker-1', built: true }, { name: 'worker-2', built: true }])
   t.equal(mock.account('worker-1').board.scenario.seed, 7)
-  t.equal(mock.account('worker-2').board.scenario.seed, 8)
+  t.equal(mock.account('worker-2').board.scenario.seed, 7)
   const given = await fake(t, { accounts: [{ name: 'a' }, { name: 'b', seed: 7 }], seed: 7 })
   t.same(given.account('a').store.candidates().items, given.account('b').store.candidates().items, 'an account given its own seed keeps it')
 })
@@ -95,4 +95,39 @@ t.test('a bad declaration is refused with a 412 naming the account, and an unkno
   await t.rejects(refusal([{ name: 'a', password: '' }]), { status: 412, message: /Account "a": its password/ })
   const mock = await fake(t)
   t.throws(() => mock.account('worker-9'), { status: 404, message: 'Account "worker-9" was not found.' })
+})
+
+t.test('every account given no seed answers the same first pages, byte for byte', async (t) => {
+  const mock = await fake(t, { seed: 21, rateLimitWindow: 0 })
+  for (const url of ['/api/v1/candidates/list', '/api/v1/applications/list', '/api/v1/timesheets/list', '/api/v1/metrics/list', '/api/v1/candidates/details/3']) {
+    const one = await ask(mock, 'worker-1', 'one', url)
+    const other = await ask(mock, 'worker-2', 'two', url)
+    t.equal(one.statusCode, 200, url)
+    t.equal(other.body, one.body, `${url}: the same bytes for both workers`)
+  }
+})
+
+t.test('an account seed step puts account K on the seed plus (K - 1) steps', async (t) => {
+  const three = [...two, { name: 'worker-3', password: 'three' }]
+  const stepped = await fake(t, { seed: 7, accounts: three, accountSeedStep: 5 })
+  t.same(three.map(({ name }) => stepped.account(name).board.scenario.seed), [7, 12, 17])
+  const old = await fake(t, { seed: 7, accounts: three, accountSeedStep: 1 })
+  t.same(three.map(({ name }) => old.account(name).board.scenario.seed), [7, 8, 9], 'a step of 1 is the behaviour of earlier versions')
+  t.not(
+    JSON.stringify(old.account('worker-2').store.candidates().items),
+    JSON.stringify(old.account('worker-1').store.candidates().items),
+    'accounts on other seeds have other boards',
+  )
+  const given = await fake(t, { seed: 7, accountSeedStep: 3, accounts: [{ name: 'a' }, { name: 'b', seed: 100 }] })
+  t.equal(given.account('b').board.scenario.seed, 100, 'an account given its own seed keeps it')
+})
+
+t.test('a seed step that takes an account past the largest seed is refused, naming the account', async (t) => {
+  const three = [...two, { name: 'worker-3', password: 'three' }]
+  const refused = await createMockServer({ seed: 4_294_967_290, accountSeedStep: 3, accounts: three }).then(
+    () => undefined,
+    (error: Error & { field?: string; statusCode?: number }) => error,
+  )
+  t.match(refused?.message, /Account "worker-3": its seed 4294967296 \(the seed 4294967290 plus 2 × the account seed step 3\) is not an integer from 0 to 4294967295/)
+  t.equal(refused?.field, 'accounts')
 })

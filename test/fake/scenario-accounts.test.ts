@@ -122,3 +122,14 @@ t.test("docs/api.md's example of a scenario declaring accounts is one a fake ser
   for (const account of declaring.accounts) t.equal((await ask(mock, account.name, account.password, '/api/v1/metrics/list')).statusCode, 200, `${account.name} is served`)
   t.equal(mock.account('globex').board.scenario.name, 'globex')
 })
+
+t.test("a scenario's accountSeedStep separates the seeds of its accounts given none, and the option wins over it", async (t) => {
+  const three = [{ name: 'a', password: 'p' }, { name: 'b', password: 'p' }, { name: 'c', password: 'p' }]
+  const scenario = join(files(t, { name: 'team', seed: 11, accountSeedStep: 4, accounts: three }), 'team.json')
+  const stepped = await fake(t, { scenario })
+  t.same(['a', 'b', 'c'].map((name) => stepped.account(name).board.scenario.seed), [11, 15, 19])
+  const same = await fake(t, { scenario, accountSeedStep: 0 })
+  t.same(['a', 'b', 'c'].map((name) => same.account(name).board.scenario.seed), [11, 11, 11], 'the option replaces the scenario\'s step')
+  const plain = await fake(t, { scenario: join(files(t, { name: 'team', seed: 11, accounts: three }), 'team.json') })
+  t.same(['a', 'b', 'c'].map((name) => plain.account(name).board.scenario.seed), [11, 11, 11], 'without a step every account is on the seed')
+})
