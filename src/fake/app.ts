@@ -15,7 +15,7 @@ import { apiAdmission, settleLimit } from './http/admission.js'
 import { registerAnswers } from './http/answers.js'
 import { type Auth, registerAuth } from './http/auth.js'
 import { registerBodies, requireJson } from './http/body.js'
-import { registerDrain } from './http/drain.js'
+import { lingerOnUnread, registerDrain } from './http/drain.js'
 import { withEnvelopeKeys } from './http/envelope.js'
 import { answerNodeRefusals, clientErrorHandler, errorPolicy, hostRequired, frameworkErrorHandler, registerErrorAnswers } from './http/error-style.js'
 import { type ArmedFault, faultAnswers } from './http/faults.js'
@@ -211,10 +211,12 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   })
   auth = await registerAuth(app, board)
   const answers = registerAnswers(app, board, journal.watchClose, routed)
-  // one onSend: the shutdown's Connection: close, the keys a profile adds to envelopes,
-  // links on the request's origin and the answer cache, and a truncate fault
+  // one onSend: the shutdown's Connection: close, the rest of a body answered before it was
+  // read (a lingering close), the keys a profile adds to envelopes, links on the request's
+  // origin and the answer cache, and a truncate fault
   app.addHook('onSend', (request, reply, payload, done) => {
     if (shutdown.closing) reply.header('connection', 'close')
+    lingerOnUnread(request, reply)
     const sent = faults.truncate(request, reply, answers.keep(request, reply, withEnvelopeKeys(request, reply, payload, board)))
     // the journal holds a reference to the answer as sent, shown when asked for
     request.sentPayload = sent

@@ -1,10 +1,12 @@
 // A saved board holding a __proto__ key, at the top level or inside a record, full or
-// compact: refused with 412 {status, message} naming the key and where it is, over a
-// real socket (with a Content-Length and chunked) and in process (a state read with
-// JSON.parse, which makes __proto__ an own key); the board is unchanged.
+// compact, or in its scenario (a credentials entry's __proto__, a constructor.prototype):
+// refused with 412 {status, message} naming the key and where it is, over a real socket
+// (with a Content-Length and chunked, streamed in pieces, without credentials) and in
+// process (a state read with JSON.parse, which makes __proto__ an own key); the board is
+// unchanged.
 import t from 'tap'
 import { createMockServer } from '../../../src/fake/server.js'
-import { listening } from '../../helpers/socket.js'
+import { listening, sendAll } from '../../helpers/socket.js'
 
 /** The saved text with `{"__proto__":{"polluted":1},` put in after the first `anchor` ending in `{`. */
 const poisoned = (text: string, anchor: string) => {
@@ -66,5 +68,62 @@ t.test('importState in process refuses a state read with JSON.parse holding a __
     t.throws(() => server.importState(state), { message: `The state holds the key __proto__ (${place}), which is refused: no field of a saved board has that name.` }, name)
   }
   t.equal(await saved('full'), before, 'the board is unchanged')
+  t.equal(({} as Record<string, unknown>).polluted, undefined, 'Object.prototype is unpolluted')
+})
+
+/** The saved text with `insert` put in first thing in its scenario. */
+const inScenario = (text: string, insert: string) => text.replace('"scenario":{', `"scenario":{${insert},`)
+
+/** A scenario carrying a prototype key: in a credentials entry (as sent and \u-escaped), or as constructor.prototype. */
+const SCENARIO_CASES = [
+  {
+    name: 'a credentials entry holding __proto__',
+    insert: '"credentials":[{"username":"jobboard","password":"jobboard","__proto__":{"polluted":1}}]',
+    key: '__proto__',
+    place: 'at scenario.credentials[0].__proto__',
+  },
+  {
+    name: 'a credentials entry holding __proto__ written with a \\u escape',
+    insert: '"credentials":[{"username":"jobboard","password":"jobboard","\\u005f_proto__":{"polluted":1}}]',
+    key: '__proto__',
+    place: 'at scenario.credentials[0].__proto__',
+  },
+  { name: 'a scenario holding constructor.prototype', insert: '"constructor":{"prototype":{"polluted":1}}', key: 'constructor', place: 'at scenario.constructor' },
+]
+
+/** The text in pieces of at most 16 KiB, as a client streaming it sends them. */
+const inPieces = (text: string) => {
+  const bytes = Buffer.from(text)
+  return Array.from({ length: Math.ceil(bytes.length / 16_384) }, (_, i) => bytes.subarray(i * 16_384, (i + 1) * 16_384))
+}
+
+t.test('PUT /__mock/state over a socket refuses a scenario whose credentials entry or itself carries a prototype key, naming the path, streamed with a Content-Length or chunked', async (t) => {
+  const { app, port } = await listening(t)
+  const before = (await app.inject({ url: '/__mock/state' })).body
+  for (const { name, insert, key, place } of SCENARIO_CASES) {
+    for (const chunked of [false, true]) {
+      const how = `${name}, ${chunked ? 'chunked' : 'with a Content-Length'}`
+      const exchange = await sendAll(port, 'PUT /__mock/state HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n', inPieces(inScenario(before, insert)), { chunked })
+      t.equal(exchange.error, undefined, `${how}: no reset`)
+      const [answer] = exchange.answers
+      t.equal(answer?.status, 412, how)
+      const json = JSON.parse(answer?.body ?? '{}') as { status?: number; message?: string }
+      t.same(Object.keys(json).sort(), ['message', 'status'], how)
+      t.equal(json.message, `The body holds the key ${key} (${place}), which is refused: no field of the API or the control API has that name.`, how)
+    }
+  }
+  t.equal((await app.inject({ url: '/__mock/state' })).body, before, 'the board is unchanged')
+  t.equal(({} as Record<string, unknown>).polluted, undefined, 'Object.prototype is unpolluted')
+})
+
+t.test('importState in process refuses a scenario whose credentials entry or itself carries a prototype key, naming the path', async (t) => {
+  const server = await createMockServer({ clock: 'virtual', rateLimitWindow: 0 })
+  t.teardown(() => server.close())
+  const before = JSON.stringify(server.exportState())
+  for (const { name, insert, key, place } of SCENARIO_CASES) {
+    const state = JSON.parse(inScenario(before, insert))
+    t.throws(() => server.importState(state), { message: `The state holds the key ${key} (${place}), which is refused: no field of a saved board has that name.` }, name)
+  }
+  t.equal(JSON.stringify(server.exportState()), before, 'the board is unchanged')
   t.equal(({} as Record<string, unknown>).polluted, undefined, 'Object.prototype is unpolluted')
 })
