@@ -5,7 +5,9 @@
 // other (the contract kit must work against any deployment, so it cannot lean on the
 // fake's store); the recorder (`jobboard-kit record`) uses the contract kit's client to
 // read a deployment and the fake's scenario loader to check what it writes, so it sits
-// above both; the command line and src/index.ts may use everything.
+// above both; the proxy (`jobboard-kit proxy`) uses the fake's journal, verdict and page
+// and the contract kit's answer checks (and may use the recorder), above all three; the
+// command line and src/index.ts may use everything.
 import madge from 'madge'
 
 /** The folders of src/ a folder may import from (besides itself and schemas/). */
@@ -15,11 +17,12 @@ const ALLOWED = {
   fake: ['core', 'profile'],
   contract: ['core', 'profile'],
   record: ['core', 'profile', 'fake', 'contract'],
-  cli: ['core', 'profile', 'fake', 'contract', 'record'],
+  proxy: ['core', 'profile', 'fake', 'contract', 'record'],
+  cli: ['core', 'profile', 'fake', 'contract', 'record', 'proxy'],
 }
 
-/** Folders a layer may not reach into even where it may use the product: the recorder reads the scenario format, never the board. */
-const FORBIDDEN = { record: ['src/fake/store/'] }
+/** Folders a layer may not reach into even where it may use the product: the recorder reads the scenario format, never the board; nor does the proxy, which stands before another. */
+const FORBIDDEN = { record: ['src/fake/store/'], proxy: ['src/fake/store/'] }
 
 const graph = await madge(['src', 'schemas'], {
   baseDir: new URL('..', import.meta.url).pathname,

@@ -17,6 +17,7 @@ import { addHealthCommand } from './health.js'
 import { type CommandIo, nodeProcess, oneLine } from './io.js'
 import { addOpenapiCommand } from './openapi.js'
 import { addProfileCommand } from './profile.js'
+import { addProxyCommand } from './proxy.js'
 import { addRecordCommand } from './record.js'
 import { addScenariosCommand } from './scenarios.js'
 import { addServeCommand } from './serve.js'
@@ -55,6 +56,7 @@ export function program(io: CliProcess = processIo, done: (code: number) => void
     .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: (text) => void io.stderr.write(text) })
 
   addServeCommand(cli, io, done)
+  addProxyCommand(cli, io, done)
   addOpenapiCommand(cli, io)
   addScenariosCommand(cli, io)
   // the run commands leave through exit when they end: done hears their code first

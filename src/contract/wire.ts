@@ -181,10 +181,11 @@ export function delaySeconds(value: string | undefined): number | undefined {
 
 /**
  * What is wrong with a Content-Length (RFC 9110 §8.6: `1*DIGIT`, the body's length in
- * bytes), given the bytes that came; undefined when nothing is (or none was sent). A body
+ * bytes), given the bytes that came (or only their count, for a body streamed past a
+ * reader that kept none); undefined when nothing is (or none was sent). A body
  * the server compressed anyway is not compared: the length is then the coded body's.
  */
-export function contentLengthProblem(answer: WireAnswer): string | undefined {
+export function contentLengthProblem(answer: Pick<WireAnswer, 'headers' | 'truncated'> & { readonly bytes: { readonly length: number } }): string | undefined {
   const length = answer.headers['content-length']
   if (length === undefined) return undefined
   if (!/^[0-9]+$/.test(length.trim())) return `Content-Length is ${JSON.stringify(length)}, not a number of bytes (RFC 9110 §8.6: 1*DIGIT)`

@@ -20,7 +20,7 @@ export interface LinkExpectation {
 }
 
 /** What is wrong with a paging link, in words; empty when nothing is. */
-export function linkProblems(link: unknown, client: Client, expect: LinkExpectation, name: string): string[] {
+export function linkProblems(link: unknown, client: Pick<Client, 'origin' | 'api'>, expect: LinkExpectation, name: string): string[] {
   if (typeof link !== 'string') return [`${name} is ${JSON.stringify(link) ?? 'absent'}, not a URL`]
   let url: URL
   try {

@@ -308,22 +308,24 @@ export function basicUser(header: string | undefined): string {
   return (colon < 0 ? decoded : decoded.slice(0, colon)).slice(0, 256)
 }
 
-const shortDigest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22)
+/** A short digest of a text: what a job write's body and a constrained list are remembered by. */
+export const shortDigest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22)
 const JOB_WRITE = new RegExp(`^${API_PREFIX}/job/[a-z]+$`)
 const JOB_FIELDS = `${API_PREFIX}/job/fields`
 const JOB_ADD = `${API_PREFIX}/job/add`
 
-/** A digest of each constrained list as the board holds it now: what job/fields answers. */
-function fieldDigests(board: JournalBoard): Record<string, string> {
-  const lists = board.store.jobFields() as unknown as Record<string, readonly string[]>
+/** Constrained lists by name (job_industry, ...), as a board holds them or a job/fields answer gave them. */
+export type ConstrainedLists = Readonly<Record<string, readonly string[]>>
+
+/** A digest of each constrained list, by the job/add field it governs: what a read of job/fields is remembered by. */
+export function listDigests(lists: ConstrainedLists): Record<string, string> {
   return Object.fromEntries(FIELD_NAMES.map((name) => [FIELD_OF_LIST[name], shortDigest([...(lists[name] ?? [])].sort().join('\n'))]))
 }
 
-/** The constrained fields of a refused job/add whose values the board does not list now. */
-function staleFields(board: JournalBoard, body: unknown): Record<string, string> | undefined {
+/** The constrained fields of a job/add body whose values the lists do not hold, each with the digest of its current list. */
+export function staleFieldsOf(lists: ConstrainedLists, body: unknown): Record<string, string> | undefined {
   if (body === null || typeof body !== 'object') return undefined
-  const lists = board.store.jobFields() as unknown as Record<string, readonly string[]>
-  const digests = fieldDigests(board)
+  const digests = listDigests(lists)
   const stale: Record<string, string> = {}
   for (const name of FIELD_NAMES) {
     const field = FIELD_OF_LIST[name]
@@ -333,10 +335,16 @@ function staleFields(board: JournalBoard, body: unknown): Record<string, string>
   return Object.keys(stale).length > 0 ? stale : undefined
 }
 
+/** A digest of each constrained list as the board holds it now: what job/fields answers. */
+const fieldDigests = (board: JournalBoard) => listDigests(board.store.jobFields() as unknown as ConstrainedLists)
+
+/** The constrained fields of a refused job/add whose values the board does not list now. */
+const staleFields = (board: JournalBoard, body: unknown) => staleFieldsOf(board.store.jobFields() as unknown as ConstrainedLists, body)
+
 /** The lists a walk is made of: the pages whose next_page the journal notes. */
 const LIST_PAGE = new RegExp(`^${API_PREFIX}/(candidates|applications|timesheets|marketing)/list(\\?|$)`)
 /** An Authorization header that gives Basic credentials (whether they are right is the auth's business). */
-const BASIC_GIVEN = /^Basic\s+\S/i
+export const BASIC_GIVEN = /^Basic\s+\S/i
 
 /** A Content-Type whose bytes are text: what the journal holds of an answer sent as bytes. */
 export const TEXT_TYPE = /^\s*(text\/|application\/([\w.+-]*\+)?(json|xml|yaml|javascript|x-www-form-urlencoded)\b)/i

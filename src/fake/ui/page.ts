@@ -556,6 +556,9 @@ export const SCRIPT = String.raw`
     var b = board;
     document.getElementById('clock').textContent = 'Board time ' + fmt(b.clock.now) + ' (' + b.clock.mode + ' clock' + (b.clock.mode === 'real' ? ', ×' + b.clock.speed : '') + ')';
     var rows = [];
+    // a proxy's page has no board: its panel is left out
+    document.getElementById('board-section').hidden = !b.counts;
+    if (!b.counts) return;
     rows.push(['Records', Object.keys(b.counts).map(function (k) { return k + ' ' + b.counts[k]; }).join(', ')]);
     rows.push(['Clock', fmt(b.clock.now) + ', ' + b.clock.mode + (b.clock.mode === 'real' ? ' at ×' + b.clock.speed : '')]);
     rows.push(['Rate-limit window', b.window > 0 ? b.window + ' s; ' + b.openWindows + ' open now' : 'off']);

@@ -14,13 +14,24 @@ import { BoardError, boardError } from '../../core/errors.js'
 import { formatTimestamp } from '../../core/time.js'
 import { namedAccount } from '../accounts.js'
 import type { Board } from '../board.js'
+import type { Verdict } from '../verdict/evaluator.js'
 import { ruleById, type RuleId } from '../verdict/rules.js'
 import type { Controller } from '../control.js'
 import { entryDetail } from '../http/journal-detail.js'
+import type { Journal } from '../http/journal.js'
 
 export interface UiOptions {
   /** The control token, when one is set: the data routes ask for it as the control API does (the page reads it from its URL's #token=). */
   token?: string
+  /** What the page shows when it is no board's (the proxy's, src/proxy/): its journal, and what /board answers; the board panel is then absent. */
+  source?: UiSource
+}
+
+/** A journal and a view of it that are not a board's: the page reads these instead of the board's. */
+export interface UiSource {
+  readonly journal: Journal
+  /** What /__mock/ui/board answers: the clock, the window and the verdict as boardView gives them, without counts (no board panel). */
+  view(): object
 }
 
 /** Where the page is served. */
@@ -59,7 +70,7 @@ export function uiNotice(query: Record<string, unknown>): string | undefined {
 /** The page's modules, imported once on the first request for the page (never at start). */
 type Page = typeof import('./page.js')
 
-export default async function ui(app: FastifyInstance, { token }: UiOptions): Promise<void> {
+export default async function ui(app: FastifyInstance, { token, source }: UiOptions): Promise<void> {
   /** The board a request reads: the account its path names (/__mock/accounts/{name}/ui, accountUrl), else the first. */
   const scope = (request: FastifyRequest): { board: Board; controller: Controller; base: string } => {
     const name = namedAccount(request)
@@ -85,7 +96,7 @@ export default async function ui(app: FastifyInstance, { token }: UiOptions): Pr
   app.get('/', async (request, reply) => {
     const { html } = await load()
     const query = (request.query ?? {}) as Record<string, unknown>
-    return asset('text/html; charset=utf-8', html(scope(request).base, uiNotice(query)))(request, reply)
+    return asset('text/html; charset=utf-8', html(source ? UI_PATH : scope(request).base, uiNotice(query)))(request, reply)
   })
   app.get('/ui.js', async (request, reply) => asset('text/javascript; charset=utf-8', (await load()).SCRIPT)(request, reply))
   app.get('/ui.css', async (request, reply) => asset('text/css; charset=utf-8', (await load()).STYLE)(request, reply))
@@ -94,13 +105,13 @@ export default async function ui(app: FastifyInstance, { token }: UiOptions): Pr
   app.get<{ Querystring: { after?: string; limit?: string } }>('/journal', { onRequest: guard }, async (request) => {
     const after = Math.max(0, Math.trunc(Number(request.query.after) || 0))
     const limit = Math.min(UI_WINDOW_MAX, Math.max(1, Math.trunc(Number(request.query.limit) || UI_WINDOW_MAX)))
-    return { status: 200, ...journalWindow(scope(request).board, after, limit) }
+    return { status: 200, ...journalWindow(source ?? scope(request).board, after, limit) }
   })
 
   // one entry with its request and answer, as GET /__mock/requests/{id} gives it (journal-detail.ts), its URL capped
   app.get<{ Params: { id: string } }>('/entry/:id', { onRequest: guard }, async (request) => {
     const id = Number(request.params.id)
-    const { journal } = scope(request).board
+    const journal = source?.journal ?? scope(request).board.journal
     const held = /^[0-9]{1,15}$/.test(request.params.id) ? journal.entry(id) : undefined
     if (held === undefined) throw new BoardError('NOT_FOUND', `The journal holds no request ${String(request.params.id).slice(0, 40)}: it keeps the newest requests since it was last emptied.`)
     return { status: 200, entry: entryDetail(journal, held, { urlShown: UI_URL_SHOWN }) }
@@ -108,13 +119,14 @@ export default async function ui(app: FastifyInstance, { token }: UiOptions): Pr
 
   // the board, the clock, the faults, the activity and the verdict with each rule's sentence
   app.get('/board', { onRequest: guard }, async (request) => {
+    if (source) return source.view()
     const { board, controller } = scope(request)
     return boardView(board, controller)
   })
 }
 
 /** Entries after an id, at most `limit`, as the page reads them: [id, ms, method, url, status, user, fault, retryAfter, nextPage]. */
-export function journalWindow(board: Board, after: number, limit: number) {
+export function journalWindow(board: { readonly journal: Journal }, after: number, limit: number) {
   const window = board.journal.window(after, limit)
   const entries = window.entries.map((e) => [
     e.id,
@@ -152,15 +164,20 @@ export function boardView(board: Board, controller: Controller) {
     faults: controller.faults(),
     openWindows: board.limiter.open().length,
     activity: activity && { ...activity.status(), steps: activity.steps().map((s) => [s.atMs, s.event, s.played]) },
-    verdict: verdict && {
-      outcome: verdict.outcome,
-      rules: verdict.rules.map((rule) => ({
-        id: rule.id,
-        sentence: ruleById(rule.id as RuleId).sentence,
-        outcome: rule.outcome,
-        findings: rule.findings.map((f) => ({ message: f.message, requests: f.requests.slice(0, FINDING_IDS_MAX) })),
-      })),
-    },
+    verdict: verdict && verdictView(verdict),
+  }
+}
+
+/** The verdict as the page shows it: each rule with its sentence, each finding with the requests it names. */
+export function verdictView(verdict: Pick<Verdict, 'outcome' | 'rules'>) {
+  return {
+    outcome: verdict.outcome,
+    rules: verdict.rules.map((rule) => ({
+      id: rule.id as string,
+      sentence: ruleById(rule.id as RuleId).sentence,
+      outcome: rule.outcome as string,
+      findings: rule.findings.map((f) => ({ message: f.message, requests: f.requests.slice(0, FINDING_IDS_MAX) })),
+    })),
   }
 }
 

@@ -1,0 +1,72 @@
+// `jobboard-kit proxy --to URL`: runs the proxy (src/proxy/) in front of a deployment
+// until SIGINT or SIGTERM. Its flags are schemas/proxy.ts's in kebab-case, each also read
+// from its JOBBOARD_* variable (flags > env > defaults), as serve's are; the ready line
+// is serve's. Exit codes: 0 on a clean stop, 1 when --verdict-exit and staging broke a
+// rule or the client's verdict failed, 2 on a usage or start-up error.
+import type { Command } from 'commander'
+import { proxyOptions } from '../../schemas/proxy.js'
+import { envName, fromEnvironment, schemaOptions } from '../core/cli-options.js'
+import { OptionsError } from '../core/errors.js'
+import { writeOutputs } from '../proxy/outputs.js'
+import { createProxy, type ProxyOptions, upstreamOf } from '../proxy/server.js'
+import type { CommandIo } from './io.js'
+
+type ProxyFlags = ProxyOptions & { verdictExit?: boolean; junit?: string; report?: string }
+
+/** The slips a value of the environment is held to as its flag is. */
+function checkSlips(given: Partial<ProxyFlags>): void {
+  if (given.to !== undefined) upstreamOf(given.to).agent.destroy()
+  const { minLength } = proxyOptions.properties.controlToken
+  if (given.controlToken !== undefined && given.controlToken.length < minLength) {
+    throw new OptionsError(`--control-token is too short: it needs at least ${minLength} characters, it has ${given.controlToken.length}`)
+  }
+}
+
+async function runProxy(flags: Partial<ProxyFlags>, io: CommandIo, command: Command): Promise<number> {
+  const typed = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined))
+  const fromEnv = fromEnvironment(command.options, typed, io.env, (one) => checkSlips(one as Partial<ProxyFlags>))
+  const given = { ...fromEnv, ...typed } as Partial<ProxyFlags>
+  if (given.to === undefined) throw new OptionsError(`--to is required: the deployment's base URL, such as https://staging.example.com (or ${envName('to')})`)
+  checkSlips(given)
+  const proxy = createProxy(given as ProxyFlags, {
+    write: (line) => void io.stdout.write(line),
+    warn: (line) => void io.stderr.write(line),
+  })
+  const url = await proxy.listen()
+  return new Promise((resolve) => {
+    let closing = false
+    const stopListening = io.onSignal(() => {
+      if (closing) return
+      closing = true
+      writeOutputs(proxy, given)
+        .then(
+          (failed) => proxy.close().then(() => (failed && given.verdictExit ? 1 : 0)),
+          (error: unknown) => {
+            io.stderr.write(`jobboard-kit: the proxy's outputs could not be written: ${String(error)}\n`)
+            return proxy.close().then(() => 1)
+          },
+        )
+        .then(resolve, () => resolve(1))
+        .finally(stopListening)
+    })
+    io.stdout.write(`jobboard-kit listening on ${url}\n`)
+  })
+}
+
+/** Adds `proxy` to the jobboard-kit program. */
+export function addProxyCommand(cli: Command, io: CommandIo, done: (code: number) => void): void {
+  const command = cli
+    .command('proxy')
+    .description(
+      "Stand in front of a deployment (--to): pass each request through as sent and each answer back as it came, streamed; check every answer against the contract kit's rules (GET /__mock/violations) and judge the client (GET /__mock/verdict, /__mock/ui). The one change: the upstream's origin in answer links is rewritten to the proxy's (--keep-links turns it off).",
+    )
+    .action(async (flags: Partial<ProxyFlags>) => {
+      const code = await runProxy(flags, io, command)
+      done(code)
+      io.exit(code)
+    })
+  for (const option of schemaOptions(proxyOptions)) {
+    option.description = `${option.description} [env ${envName(option.attributeName())}]`
+    command.addOption(option)
+  }
+}

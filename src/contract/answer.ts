@@ -1,0 +1,210 @@
+// One answer held to the contract kit's rules, on its own: what a run's checks hold each
+// answer to, for a tool that sees answers one at a time and asks for none (the proxy,
+// src/proxy/). The same pieces as the run's, not copies: the bytes' rules (wire.ts), the
+// schemas with the constrained values job/fields last gave bound in (validate.ts), the
+// paging links (groups/lists.ts's linkProblems) and the download headers' grammars; each
+// problem is named by the check of the run that fails for it, so it carries that check's
+// citation of the spec (rules.ts, citationOf). A problem whose check no sentence of the
+// spec backs is an observation, as are the choices the spec leaves open and fields the
+// schemas do not know (drift): never a violation.
+import { API_PREFIX } from '../../schemas/common.js'
+import { applicationDetail, candidateDetail, jobAddAnswer, messageAnswer, metricsAnswer } from '../../schemas/index.js'
+import { FIELD_VALUES } from '../../schemas/values.js'
+import { findFieldLists, valuesFrom } from './groups/fields.js'
+import { linkProblems } from './groups/lists.js'
+import { WIRE_CHECKS, WIRE_ENDPOINT } from './groups/wire.js'
+import { LISTS, type ListDef } from './lists.js'
+import { isRec } from './records.js'
+import { type Citation, citationOf } from './rules.js'
+import { AnswerValidator } from './validate.js'
+import { contentLengthProblem, essenceOf, isDownloadPath, lenientJson, parseDisposition, type WireAnswer, wireProblems } from './wire.js'
+
+/** An answer as it came from the deployment, with the request it answers. */
+export interface SeenAnswer extends WireAnswer {
+  readonly method: string
+  /** The request's path and query as sent (no origin). */
+  readonly url: string
+  /** Whether the whole body is in `bytes`; when not, only the headers and the length are checked. */
+  readonly complete: boolean
+  /** Bytes of the body that came, held or not. */
+  readonly received: number
+}
+
+/** A problem of one answer: the check of the run that fails for it, what is wrong, and what the check rests on. */
+export interface AnswerProblem {
+  readonly check: string
+  readonly message: string
+  readonly citation: Citation
+}
+
+/** What the spec leaves open, as seen in one answer. */
+export interface AnswerObservation {
+  readonly topic: string
+  readonly endpoint: string
+  readonly summary: string
+}
+
+export interface AnswerJudgement {
+  /** Problems whose check rests on the spec's words (or an RFC section): violations. */
+  readonly violations: AnswerProblem[]
+  readonly observations: AnswerObservation[]
+}
+
+/** The detail endpoints and the schema and check each is held to. */
+const DETAILS: ReadonlyArray<{ pattern: RegExp; endpoint: string; schema: object; check: string }> = [
+  { pattern: /^\/candidates\/details\/[^/]+$/, endpoint: 'candidates/details/{id}', schema: candidateDetail, check: 'the detail of a listed candidate fits the schema' },
+  { pattern: /^\/applications\/details\/[^/]+$/, endpoint: 'applications/details/{id}', schema: applicationDetail, check: 'the detail of a listed application fits the schema' },
+]
+
+const JOB_OPERATION = /^\/job\/(delete|close|expire|repost)$/
+
+/** The endpoint a download path is grouped under (`candidates/resume/{id}`) and the Content-Type the spec names for it. */
+function downloadOf(path: string): { endpoint: string; type: 'application/octet-stream' | 'octet-stream' | 'observed' } {
+  const endpoint = `${path.slice(1).replace(/\/[^/]+$/, '')}/{id}`
+  if (endpoint === 'applications/attachment/{id}') return { endpoint, type: 'application/octet-stream' }
+  if (endpoint.includes('timesheet')) return { endpoint, type: 'octet-stream' }
+  return { endpoint, type: 'observed' }
+}
+
+/**
+ * Holds each answer to the rules one answer can be held to. One per deployment: it keeps
+ * the constrained values of the last job/fields answer seen, which the schemas bind.
+ */
+export class AnswerChecks {
+  /** The deployment's {base_url}: its origin, and the path the API lives under. */
+  readonly #base: string
+  readonly #root: string
+  readonly #origin: string
+  #validator = new AnswerValidator(FIELD_VALUES)
+
+  constructor(baseUrl: string) {
+    this.#base = baseUrl.replace(/\/+$/, '')
+    const url = new URL(this.#base)
+    this.#origin = url.origin
+    this.#root = `${url.pathname.replace(/\/+$/, '')}${API_PREFIX}`
+  }
+
+  /** What linkProblems reads of the kit's client: the origin and the URL of an API path. */
+  get #client() {
+    return { origin: this.#origin, api: (path: string) => `${this.#base}${API_PREFIX}${path}` }
+  }
+
+  /** The path of a request under the API root (`/candidates/list`), or undefined outside it. */
+  apiPath(url: string): string | undefined {
+    const path = url.split('?', 1)[0] as string
+    return path === this.#root || path.startsWith(`${this.#root}/`) ? path.slice(this.#root.length) : undefined
+  }
+
+  judge(answer: SeenAnswer): AnswerJudgement {
+    const problems: Array<{ check: string; message: string }> = []
+    const observations: AnswerObservation[] = []
+    const path = this.apiPath(answer.url)
+    const download = path !== undefined && isDownloadPath(path)
+    // a body not held whole is held to what its headers and its length say, not to what it holds
+    const read: WireAnswer = answer.complete ? answer : { ...answer, bytes: new Uint8Array(0), truncated: answer.truncated ?? 'not held whole' }
+    const wire = wireProblems(read, path).filter((p) => answer.complete || p.rule !== 'content-length')
+    if (!answer.complete) {
+      const length = contentLengthProblem({ headers: answer.headers, truncated: answer.truncated, bytes: { length: answer.received } })
+      if (length !== undefined) wire.push({ rule: 'content-length', message: length })
+    }
+    for (const problem of wire) {
+      // a download's Content-Length is its endpoint's own check, as in a run (groups/wire.ts)
+      if (problem.rule === 'content-length' && download && answer.status === 200) continue
+      const named = WIRE_CHECKS.find((c) => c.rule === problem.rule)
+      if (named) problems.push({ check: `${WIRE_ENDPOINT}: ${named.name}`, message: problem.message })
+    }
+    if (path !== undefined && answer.status === 200) {
+      if (download) this.#download(answer, path, problems, observations)
+      else if (answer.complete) this.#json(answer, path, problems, observations)
+    }
+    const violations: AnswerProblem[] = []
+    for (const problem of problems) {
+      const citation = citationOf(problem.check)
+      if (citation.kind === 'spec') violations.push({ ...problem, citation })
+      else observations.push({ topic: 'unbacked', endpoint: problem.check.split(':', 1)[0] as string, summary: `${problem.check}: ${problem.message}` })
+    }
+    return { violations, observations }
+  }
+
+  #fits(schema: object, body: unknown, check: string, endpoint: string, what: string, problems: Array<{ check: string; message: string }>, observations: AnswerObservation[]): void {
+    const verdict = this.#validator.check(schema, body)
+    for (const failure of verdict.failures) problems.push({ check, message: `${what}: ${failure}` })
+    if (verdict.drift.length > 0) observations.push({ topic: 'drift', endpoint, summary: `fields the schemas do not know: ${verdict.drift.map((d) => d.field).join(', ')}` })
+    for (const choice of verdict.choices) observations.push({ topic: choice.topic, endpoint, summary: choice.summary })
+  }
+
+  #json(answer: SeenAnswer, path: string, problems: Array<{ check: string; message: string }>, observations: AnswerObservation[]): void {
+    const body = lenientJson(answer.bytes)
+    const list = LISTS.find((l) => l.path === path)
+    const detail = DETAILS.find((d) => d.pattern.test(path))
+    if (list) this.#page(answer, list, body, problems, observations)
+    else if (detail) this.#fits(detail.schema, body, `${detail.endpoint}: ${detail.check}`, detail.endpoint, 'the answer', problems, observations)
+    else if (path === '/metrics/list') this.#fits(metricsAnswer, body, 'metrics/list: the answer fits the metrics schema', 'metrics/list', 'the answer', problems, observations)
+    else if (path === '/job/fields') {
+      const status = isRec(body) ? body.status : undefined
+      if (status !== 200) problems.push({ check: 'job/fields: answers 200 with a JSON body whose status is 200', message: `the body's status is ${JSON.stringify(status) ?? 'absent'}, not 200` })
+      const found = findFieldLists(body)
+      if (found) this.#validator = new AnswerValidator(valuesFrom(found))
+    }
+    // a write answered HTTP 200 whose body says it failed (`status` 412) is the deployment's way of refusing: not a success to hold to the success schema
+    else if (answer.method === 'POST' && isRec(body) && body.status === 200) this.#write(path, body, problems, observations)
+  }
+
+  #write(path: string, body: unknown, problems: Array<{ check: string; message: string }>, observations: AnswerObservation[]): void {
+    if (path === '/job/add') this.#fits(jobAddAnswer, body, 'job/add: a valid job answers 200 with the public page URL and the new id', 'job/add', 'the answer', problems, observations)
+    const operation = JOB_OPERATION.exec(path)?.[1]
+    if (operation) this.#fits(messageAnswer, body, `job/${operation}: the ${operation} answers status 200 with a message`, `job/${operation}`, 'the answer', problems, observations)
+  }
+
+  #page(answer: SeenAnswer, list: ListDef, body: unknown, problems: Array<{ check: string; message: string }>, observations: AnswerObservation[]): void {
+    const query = new URLSearchParams(answer.url.includes('?') ? answer.url.slice(answer.url.indexOf('?') + 1) : '')
+    const page = query.get('page') ?? '1'
+    const since = query.get('since')
+    const vacancy = query.get('vacancy')
+    const first = page === '1' && since === null && vacancy === null
+    const check = first ? `${list.endpoint}: the first page fits the ${list.noun} list schema` : `${list.endpoint}: every other answer of the list fetched fits the schema too`
+    this.#fits(list.schema, body, check, list.endpoint, first ? 'the first page' : `the answer of ${answer.url}`, problems, observations)
+    if (!isRec(body) || typeof body.next_page !== 'string' || body.next_page === '' || !/^[0-9]+$/.test(page)) return
+    const carries: Record<string, string> = {}
+    if (since !== null) carries.since = since
+    if (vacancy !== null) carries.vacancy = vacancy
+    const linkCheck =
+      vacancy !== null
+        ? 'applications/list: next_page of the vacancy answer carries vacancy and page'
+        : since !== null
+          ? `${list.endpoint}: next_page of the answer with since carries since and page`
+          : `${list.endpoint}: next_page of the first page is an absolute URL on the same origin carrying page`
+    for (const message of linkProblems(body.next_page, this.#client, { path: list.path, page: Number(page) + 1, carries }, 'next_page')) problems.push({ check: linkCheck, message })
+  }
+
+  /** A download's headers, as a run's download checks hold them (groups/resources.ts), but those needing the list's entry (filename, filesize). */
+  #download(answer: SeenAnswer, path: string, problems: Array<{ check: string; message: string }>, observations: AnswerObservation[]): void {
+    const { endpoint, type } = downloadOf(path)
+    const given = answer.headers['content-type']
+    const essence = essenceOf(given)
+    observations.push({ topic: 'download', endpoint, summary: `Content-Type: ${given ?? '(none)'}` })
+    if (type === 'application/octet-stream' && essence !== type) problems.push({ check: `${endpoint}: the listed link answers 200 with Content-Type ${type}`, message: `Content-Type is ${given ?? 'missing'}, expected ${type}` })
+    if (type === 'octet-stream' && !(essence !== undefined && /^[a-z]+\/[a-z0-9.+-]*octet-stream$/.test(essence))) {
+      problems.push({ check: `${endpoint}: the listed link answers 200 with an octet-stream Content-Type`, message: `Content-Type is ${given ?? 'missing'}, expected an octet-stream type` })
+    }
+    const lengthCheck = `${endpoint}: Content-Length equals the bytes received`
+    if (answer.headers['content-length'] === undefined) problems.push({ check: lengthCheck, message: 'Content-Length is missing' })
+    else {
+      const problem = contentLengthProblem({ headers: answer.headers, truncated: answer.truncated, bytes: { length: answer.received } })
+      if (problem !== undefined) problems.push({ check: lengthCheck, message: problem })
+    }
+    const disposition = answer.headers['content-disposition']
+    const dispositionCheck = `${endpoint}: Content-Disposition is attachment with the listed filename`
+    if (disposition === undefined) problems.push({ check: dispositionCheck, message: 'there is no Content-Disposition' })
+    else {
+      const { type: kind, filename, problems: grammar } = parseDisposition(disposition)
+      for (const p of grammar) problems.push({ check: dispositionCheck, message: `Content-Disposition ${JSON.stringify(disposition)} is not as RFC 6266 §4 writes it: ${p}` })
+      if (kind !== 'attachment') problems.push({ check: dispositionCheck, message: `it is ${JSON.stringify(disposition)}, not attachment` })
+      else if (filename === undefined || filename === '') problems.push({ check: dispositionCheck, message: `it names no filename (${JSON.stringify(disposition)})` })
+    }
+    const encoding = answer.headers['content-transfer-encoding']
+    if (encoding?.trim().toLowerCase() !== 'binary') {
+      problems.push({ check: `${endpoint}: Content-Transfer-Encoding is binary`, message: `Content-Transfer-Encoding is ${encoding === undefined ? 'missing' : JSON.stringify(encoding)}` })
+    }
+  }
+}

@@ -1,0 +1,65 @@
+// What the proxy writes when it stops (SIGINT or SIGTERM): a plain-text report and a
+// JUnit file, each in two sections, what staging broke (the violations, rule by rule,
+// with the spec's words) and what the client broke (the fake's verdict, as `serve`
+// writes it: verdict/account.ts). Nothing here holds a credential: violations and
+// verdict findings name requests by the journal's redacted URLs.
+import { writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import type { Builder } from 'junit-report-builder'
+import { wordsText } from '../contract/rules.js'
+import { verdictText } from '../fake/verdict/account.js'
+import { ruleById, type RuleId } from '../fake/verdict/rules.js'
+import { NOT_EXERCISED_BEHIND_A_PROXY, type RunningProxy, type Violation } from './server.js'
+
+/** junit-report-builder, loaded on the first JUnit file (CommonJS: its module.exports is the builder). */
+const junitBuilder = (): Builder => createRequire(import.meta.url)('junit-report-builder') as Builder
+
+/** Violations by rule, in the order each rule was first broken. */
+function byRule(violations: readonly Violation[]): Map<string, Violation[]> {
+  const rules = new Map<string, Violation[]>()
+  for (const violation of violations) rules.set(violation.rule, [...(rules.get(violation.rule) ?? []), violation])
+  return rules
+}
+
+/** The report: what staging broke, then what the client broke. */
+export function proxyReport(proxy: Pick<RunningProxy, 'violations' | 'verdict' | 'upstreamRequests'>): string {
+  const violations = proxy.violations()
+  const rules = byRule(violations)
+  const lines = [`What staging broke: ${rules.size === 0 ? 'nothing' : `${rules.size} rule${rules.size === 1 ? '' : 's'}, ${violations.length} answer${violations.length === 1 ? '' : 's'}`} (${proxy.upstreamRequests} requests passed upstream)`]
+  for (const [rule, found] of rules) {
+    lines.push(`FAIL ${rule}`)
+    for (const words of found[0]?.spec ?? []) lines.push(`  spec: ${wordsText(words)}`)
+    for (const v of found.slice(0, 20)) lines.push(`  - #${v.request} ${v.time} ${v.method} ${v.url} (${v.status}): ${v.message}`)
+    if (found.length > 20) lines.push(`  ... and ${found.length - 20} more`)
+  }
+  lines.push('', `What the client broke: ${verdictText(proxy.verdict())}`.trimEnd())
+  for (const [id, why] of Object.entries(NOT_EXERCISED_BEHIND_A_PROXY)) lines.push(`${id} is not exercised behind a proxy: ${why}`)
+  return `${lines.join('\n')}\n`
+}
+
+/** JUnit XML: a suite of the rules staging broke, and the verdict's suite (a test case per rule). */
+export function proxyJunit(proxy: Pick<RunningProxy, 'violations' | 'verdict'>): string {
+  const builder = junitBuilder().newBuilder()
+  const staging = builder.testSuite().name('jobboard-kit proxy: what staging broke')
+  const rules = byRule(proxy.violations())
+  if (rules.size === 0) staging.testCase().className('staging').name('every answer kept the rules it was held to')
+  for (const [rule, found] of rules) {
+    const account = [...(found[0]?.spec ?? []).map((w) => `spec: ${wordsText(w)}`), ...found.slice(0, 50).map((v) => `#${v.request} ${v.method} ${v.url} (${v.status}): ${v.message}`)]
+    staging.testCase().className('staging').name(rule).failure(found[0]?.message ?? 'failed', 'violation').stacktrace(account.join('\n'))
+  }
+  const verdict = proxy.verdict()
+  const client = builder.testSuite().name('jobboard-kit proxy: what the client broke')
+  for (const rule of verdict.rules) {
+    const testCase = client.testCase().className('verdict').name(`${rule.id}: ${ruleById(rule.id as RuleId).sentence}`)
+    if (rule.outcome === 'fail') testCase.failure(rule.findings[0]?.message ?? 'failed', 'verdict').stacktrace(rule.findings.map((f) => f.message).join('\n'))
+    else if (rule.outcome === 'not-exercised') testCase.skipped()
+  }
+  return builder.build()
+}
+
+/** Writes the files asked for; answers whether staging broke a rule or the client's verdict failed. */
+export async function writeOutputs(proxy: RunningProxy, given: { junit?: string | undefined; report?: string | undefined }): Promise<boolean> {
+  if (given.report !== undefined) await writeFile(given.report, proxyReport(proxy))
+  if (given.junit !== undefined) await writeFile(given.junit, proxyJunit(proxy))
+  return proxy.violations().length > 0 || proxy.verdict().outcome === 'fail'
+}
