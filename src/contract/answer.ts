@@ -24,7 +24,7 @@ export interface SeenAnswer extends WireAnswer {
   readonly method: string
   /** The request's path and query as sent (no origin). */
   readonly url: string
-  /** Whether the whole body is in `bytes`; when not, only the headers and the length are checked. */
+  /** Whether the whole body is in `bytes` (else its start): when not, only the headers, the length and whether it starts as JSON are checked. */
   readonly complete: boolean
   /** Bytes of the body that came, held or not. */
   readonly received: number
@@ -101,7 +101,7 @@ export class AnswerChecks {
     const path = this.apiPath(answer.url)
     const download = path !== undefined && isDownloadPath(path)
     // a body not held whole is held to what its headers and its length say, not to what it holds
-    const read: WireAnswer = answer.complete ? answer : { ...answer, bytes: new Uint8Array(0), truncated: answer.truncated ?? 'not held whole' }
+    const read: WireAnswer = answer.complete ? answer : { ...answer, truncated: answer.truncated ?? 'not held whole' }
     const wire = wireProblems(read, path).filter((p) => answer.complete || p.rule !== 'content-length')
     if (!answer.complete) {
       const length = contentLengthProblem({ headers: answer.headers, truncated: answer.truncated, bytes: { length: answer.received } })

@@ -22,6 +22,11 @@ import type { LinkRewriter } from './links.js'
 /** Headers of one connection, never passed on (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'])
 
+/** Bytes of a streamed body's start kept for the checks (whether it reads as JSON). */
+const HEAD_BYTES = 4096
+
+const pastBound = (bytes: number) => `the answer is longer than ${bytes} bytes (--check-bytes): streamed through as it came, links not rewritten, checked by its headers and length`
+
 /** What the upstream is: where to send, and how. */
 export interface Upstream {
   readonly protocol: 'http:' | 'https:'
@@ -48,6 +53,8 @@ export interface Passed {
   sentHeaders: Record<string, string | string[]> | undefined
   /** The body as the upstream sent it, when held whole. */
   bytes: Buffer | undefined
+  /** The first bytes of a body streamed through (what the checks can read of it). */
+  head: Buffer | undefined
   /** The body as the client got it, when held and rewritten (else `bytes`). */
   sent: Buffer | undefined
   /** Bytes of the body that came from the upstream. */
@@ -147,6 +154,7 @@ export function forward(request: IncomingMessage, response: ServerResponse, opti
     headers: {},
     sentHeaders: undefined,
     bytes: undefined,
+    head: undefined,
     sent: undefined,
     received: 0,
     truncated: undefined,
@@ -240,12 +248,13 @@ export function forward(request: IncomingMessage, response: ServerResponse, opti
       })
     }
     answer.on('data', (chunk: Buffer) => {
+      if (passed.received < HEAD_BYTES) passed.head = Buffer.concat([passed.head ?? Buffer.alloc(0), chunk.subarray(0, HEAD_BYTES - passed.received)])
       passed.received += chunk.length
       if (streaming) return
       chunks.push(chunk)
       if (passed.received > holdBytes) {
         answer.pause()
-        stream(`the answer is longer than ${holdBytes} bytes (--check-bytes): streamed through as it came, links not rewritten, checked by its headers and length`)
+        stream(pastBound(holdBytes))
         answer.resume()
       }
     })
@@ -264,7 +273,7 @@ export function forward(request: IncomingMessage, response: ServerResponse, opti
         return finish()
       }
     })
-    if (!hold) return stream(undefined)
+    if (!hold) return stream(options.download || request.method === 'HEAD' ? undefined : pastBound(holdBytes))
     answer.on('end', () => {
       if (streaming) return
       const bytes = Buffer.concat(chunks)

@@ -253,7 +253,8 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
       time,
       user,
       credentials: authorization !== undefined && BASIC_GIVEN.test(authorization),
-      fault,
+      // a note (a malformed request, a bound) is no fault: only an answer the upstream or the proxy spoiled is
+      fault: passed.fault !== undefined || passed.truncated !== undefined ? fault : undefined,
       contentType: method === 'POST' ? contentType : undefined,
       retryAfter: Number.isFinite(retryAfter) ? retryAfter : undefined,
       digest: write ? shortDigest(requestJson === undefined ? (requestText as string) : (JSON.stringify(requestJson) ?? '')) : undefined,
@@ -271,7 +272,7 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
         url: `${upstream.basePath}${clientUrl}`,
         status: passed.status,
         headers: passed.headers,
-        bytes: passed.bytes ?? Buffer.alloc(0),
+        bytes: passed.bytes ?? passed.head ?? Buffer.alloc(0),
         received: passed.received,
         truncated: passed.truncated,
         complete: passed.bytes !== undefined && passed.truncated === undefined,
