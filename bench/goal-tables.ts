@@ -14,8 +14,8 @@ export interface NodeColumn {
   missing?: string | undefined
 }
 
-/** The Node the throughput and verdict goals are set on (issue 30, item 4); the others are printed beside it. */
-export const THROUGHPUT_GOAL_MAJOR = 24
+/** The Nodes the throughput goal is set on (issue 37, item 2); the others are printed beside them. */
+export const THROUGHPUT_GOAL_MAJORS: readonly number[] = [24, 22]
 
 export const GOALS = {
   /** `serve` spawn → first 200 ÷ bare Fastify: ≤ 1.1× on Node 22 and 24, ≤ 1.3× on Node 20. */
@@ -108,23 +108,24 @@ export function accountsTable(columns: NodeColumn[], figures: Record<string, Acc
 }
 
 /**
- * The rows with a same-bytes twin: each a share of a bare Fastify route sending the same
- * bytes in the same round, judged on Node 24 (its goal), the other Nodes beside it.
+ * Each throughput row as a share of a bare Fastify route sending the same bytes in the
+ * same rounds (with wrk: the same status, headers and Basic check too), judged on
+ * Node 24 and 22 (its goal), the other Nodes beside them. `generator` says how it was loaded.
  */
-export function throughputTable(columns: NodeColumn[], rowsByVersion: Record<string, Row[]>, names: readonly string[]): GoalTable {
-  const goalColumn = columns.find((c) => c.major === THROUGHPUT_GOAL_MAJOR && c.version !== undefined)
+export function throughputTable(columns: NodeColumn[], rowsByVersion: Record<string, ReadonlyArray<Pick<Row, 'name' | 'rpsRatio'>>>, names: readonly string[], generator: string): GoalTable {
+  const judged = columns.filter((c) => THROUGHPUT_GOAL_MAJORS.includes(c.major) && c.version !== undefined)
   return {
     group: 'throughput',
-    title: 'throughput: the fake\'s req/s ÷ a bare Fastify route sending the same bytes, in the same round (medians of the rounds):',
+    title: `throughput: the fake's req/s ÷ a bare Fastify route sending the same bytes, in the same rounds (medians of the rounds; ${generator}):`,
     columns: columns.map((c) => c.label),
     rows: names.map((name) =>
       row(name, columns, ({ version, label }) => {
         const found = rowsByVersion[version]?.find((r) => r.name === name)
-        return found && { value: found.rpsRatio, unit: 'ratio', goal: label === goalColumn?.label ? GOALS.throughput : undefined }
+        return found && { value: found.rpsRatio, unit: 'ratio', goal: judged.some((c) => c.label === label) ? GOALS.throughput : undefined }
       }),
     ),
     notes: [
-      `the goal is judged on Node ${THROUGHPUT_GOAL_MAJOR}${goalColumn === undefined ? ` (not measured in this run: no Node ${THROUGHPUT_GOAL_MAJOR}, so nothing is judged)` : ''}; the other Nodes are beside it`,
+      `the goal is judged on Node ${THROUGHPUT_GOAL_MAJORS.join(' and ')}${judged.length === 0 ? ' (neither measured in this run, so nothing is judged)' : ''}; the other Nodes are beside them`,
       ...missingNotes(columns),
     ],
   }

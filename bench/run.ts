@@ -1,15 +1,15 @@
 // `npm run bench`: load the fake's endpoints with autocannon and report req/s and
 // latency as ratios to a bare Fastify server measured in the same run, plus how long
-// the boards take to build, on Node 24, 22 and 20 in one run (bench/nodes.ts), and
+// the boards take to build, on Node 24, 22 and 20 in one run (bench/nodes.ts); judge the
+// throughput goal on rounds loaded with wrk, a C load generator that is not the limit
+// (bench/throughput.ts; autocannon's same-bytes rows when wrk is not on PATH); and
 // print each figure issue 30 sets a goal for beside its goal, met or missed by how much
 // (bench/goals.ts). Servers run in child processes (bench/server.ts) on the Node being
 // measured, the load generator here, so on a two-core machine each has a core. Reports;
 // never fails on slowness. See bench/README.md.
-import { fork, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { runLoad, warm, type LoadSettings, type Target } from './load.js'
 import {
@@ -28,7 +28,8 @@ import {
   type Row,
   type VerdictCost,
 } from './report.js'
-import type { ServerCpu, ServerReady, ServerSpec } from './server.js'
+import type { ServerSpec } from './server.js'
+import { type Server, startServer } from './servers.js'
 import { measureRecord, renderRecord, type RecordFigures } from './record.js'
 import { measureContract, renderContract, type ContractFigures } from './contract.js'
 import { IN_PROCESS_COST_SETTINGS, type InProcessCost, measureVerdictCostInProcess, renderInProcessCost } from './verdict-cost.js'
@@ -40,6 +41,8 @@ import { ACCOUNTS, type AccountsFigures, measureAccounts } from './accounts.js'
 import { DEFAULT_MAJORS, findNodes, type FoundNode, isFound, type NodeBinary, parseMajors, pathsFromEnv } from './nodes.js'
 import { type GoalTable, judgeRow, misses, renderGoalTable } from './goals.js'
 import { accountsTable, type NodeColumn, startupTable, throughputTable, verdictTable } from './goal-tables.js'
+import { measureWithWrk, renderWrkTable, WRK_ROWS, type WrkRow, type WrkSettings } from './throughput.js'
+import { findWrk } from './wrk.js'
 
 const HELP = `Usage: npm run bench -- [options]
 
@@ -60,6 +63,7 @@ const HELP = `Usage: npm run bench -- [options]
   --json FILE         also write the results as JSON (bench/results/latest.json is always written)
   --startup-runs N    fresh processes per start-up measure; 0 skips them (default 5)
   --readme            rewrite README.md's performance table with this run's figures
+  --throughput-only   only the wrk rounds (the throughput goals), on each Node; nothing is written
   -h, --help          this text`
 
 interface Settings extends LoadSettings {
@@ -77,6 +81,8 @@ interface Settings extends LoadSettings {
   json: string | undefined
   startupRuns: number
   readme: boolean
+  /** Only the wrk rounds (--throughput-only). */
+  throughputOnly: boolean
 }
 
 function parseSettings(argv: string[]): Settings | undefined {
@@ -100,6 +106,7 @@ function parseSettings(argv: string[]): Settings | undefined {
       json: { type: 'string' },
       'startup-runs': { type: 'string', default: '5' },
       readme: { type: 'boolean', default: false },
+      'throughput-only': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   })
@@ -129,62 +136,8 @@ function parseSettings(argv: string[]): Settings | undefined {
     json: values.json,
     startupRuns: number('startup-runs', values['startup-runs'], { min: 0, max: 50 }),
     readme: values.readme,
+    throughputOnly: values['throughput-only'],
   }
-}
-
-interface Server {
-  url: string
-  /** With `twin`: the same board with the verdict off, in the same process. */
-  offUrl?: string | undefined
-  build: Build
-  /** CPU time the server process has used, in microseconds. */
-  cpu(): Promise<number>
-  close(): Promise<void>
-}
-
-const SERVER_FILE = fileURLToPath(new URL('./server.ts', import.meta.url))
-
-/** Starts bench/server.ts in a child process on a Node and waits, at most timeoutMs, until it listens. */
-function startServer(name: string, spec: ServerSpec, timeoutMs: number, node: string): Promise<Server> {
-  // fork keeps this process's execArgv, so the child loads TypeScript through tsx too, on whichever Node runs it.
-  const child: ChildProcess = fork(SERVER_FILE, [JSON.stringify(spec)], { execPath: node, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const close = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return
-    if (child.connected) child.send('close')
-    const late = setTimeout(() => child.kill('SIGKILL'), 5_000)
-    await exited
-    clearTimeout(late)
-  }
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL')
-      reject(new Error(`${name} did not listen within ${timeoutMs / 1000} s.`))
-    }, timeoutMs)
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer)
-      reject(new Error(`${name} exited (${signal ?? code}) before it listened.`))
-    })
-    child.once('error', (error) => {
-      clearTimeout(timer)
-      reject(error)
-    })
-    // The child answers one message at a time, so each 'cpu' reply belongs to the oldest asker.
-    const cpuWaiting: Array<(micros: number) => void> = []
-    const cpu = () =>
-      new Promise<number>((answer) => {
-        cpuWaiting.push(answer)
-        child.send('cpu')
-      })
-    child.on('message', (message: ServerReady | ServerCpu) => {
-      if (message.type === 'cpu') {
-        cpuWaiting.shift()?.(message.micros)
-        return
-      }
-      clearTimeout(timer)
-      resolve({ url: message.url, offUrl: message.offUrl, build: { name, ms: message.buildMs, rssBytes: message.rss }, cpu, close })
-    })
-  })
 }
 
 const RESULTS = new URL('./results/', import.meta.url)
@@ -335,6 +288,34 @@ async function measure(label: string, ceiling: Load, loads: Load[], settings: Se
   return { rows: [...rows.values()], twins }
 }
 
+/** Starts servers on a Node, one at a time, and keeps them for the caller to close. */
+function starter(node: NodeBinary): { started: (name: string, spec: ServerSpec, timeoutMs?: number) => Promise<Server>; servers: Server[] } {
+  const servers: Server[] = []
+  const started = async (name: string, spec: ServerSpec, timeoutMs = 60_000) => {
+    const server = await startServer(`${name}, Node ${node.version}`, spec, timeoutMs, node.path)
+    servers.push(server)
+    return server
+  }
+  return { started, servers }
+}
+
+/** The wrk rounds' settings: the same rounds, in whole seconds (wrk's unit). */
+const wrkSettings = (settings: Settings): WrkSettings => ({
+  rounds: settings.rounds,
+  duration: Math.max(1, Math.round(settings.duration)),
+  warmup: settings.warmup > 0 ? Math.max(1, Math.round(settings.warmup)) : 0,
+})
+
+/** The wrk rounds on one Node (bench/throughput.ts), its servers stopped after. */
+async function wrkOn(wrk: string, node: NodeBinary, settings: Settings): Promise<WrkRow[]> {
+  const { started, servers } = starter(node)
+  try {
+    return await measureWithWrk(wrk, node, wrkSettings(settings), started, progress)
+  } finally {
+    await Promise.all(servers.map((s) => s.close()))
+  }
+}
+
 /** One Node's throughput rounds: its server builds, rows, latency pairs and, where measured, the verdict's cost. */
 interface NodeRun {
   builds: Build[]
@@ -350,12 +331,7 @@ interface NodeRun {
  * board's rows, after the default boards are stopped.
  */
 async function measureOn(node: NodeBinary, settings: Settings, { full, twin, large }: { full: boolean; twin: boolean; large: boolean }): Promise<NodeRun> {
-  const servers: Server[] = []
-  const started = async (name: string, spec: ServerSpec, timeoutMs = 60_000) => {
-    const server = await startServer(`${name}, Node ${node.version}`, spec, timeoutMs, node.path)
-    servers.push(server)
-    return server
-  }
+  const { started, servers } = starter(node)
   try {
     // One at a time: a board builds on one core, and two at once would time each other.
     const ceilingServer = await started('ceiling app', { kind: 'ceiling' })
@@ -437,14 +413,36 @@ async function main(): Promise<void> {
   const primary = nodes[0]
   if (primary === undefined) throw new Error(`none of the Nodes asked for (${settings.majors.join(', ')}) could be found or installed: ${found.map((n) => ('missing' in n ? n.missing : '')).join('; ')}`)
 
-  // the throughput rounds, a Node at a time: every row on the first, the goal rows on the others
+  // the throughput goal's rounds, with wrk when it is on PATH (bench/README.md, Throughput)
+  const wrk = findWrk()
+  progress('path' in wrk ? `throughput goal: wrk (${wrk.path})` : `throughput goal: NO wrk rounds, ${wrk.missing}; the goal table falls back on autocannon's same-bytes rows, where autocannon may be the limit`)
+  const wrkRows = new Map<NodeBinary, WrkRow[]>()
+  // the rounds, a Node at a time: with wrk, its rounds on each; every autocannon row on the first, the goal rows on the others
   const runs = new Map<NodeBinary, NodeRun>()
   for (const node of nodes) {
     const first = node === primary
+    if ('path' in wrk) {
+      progress(`Node ${node.version}: the wrk rounds…`)
+      wrkRows.set(node, await wrkOn(wrk.path, node, settings))
+    }
+    // with wrk the goal rows are its own: autocannon loads the other Nodes only with --every-row
+    if (settings.throughputOnly || (!first && !settings.everyRow && 'path' in wrk)) continue
     progress(`Node ${node.version}: ${first || settings.everyRow ? 'every row' : 'the same-bytes rows'}${first && settings.verdictTwins ? ', each beside its twin with the verdict off' : ''}…`)
     runs.set(node, await measureOn(node, settings, { full: first || settings.everyRow, twin: first && settings.verdictTwins, large: first && settings.large }))
   }
   const own = runs.get(primary) ?? { builds: [], rows: [], pairs: [] }
+  // the throughput goal: wrk's rows when it ran, else autocannon's same-bytes rows
+  const throughput = () =>
+    'path' in wrk
+      ? throughputTable(columns, Object.fromEntries([...wrkRows].map(([node, rows]) => [node.version, rows])), WRK_ROWS, 'loaded with wrk, the same status, headers and Basic check')
+      : throughputTable(columns, Object.fromEntries([...runs].map(([node, run]) => [node.version, run.rows])), SAME_BYTES_ROWS, `loaded with autocannon: ${wrk.missing}`)
+  const wrkTables = [...wrkRows].flatMap(([node, rows]) => [`--- Node ${node.version}`, renderWrkTable(rows, wrkSettings(settings)), ''])
+  if (settings.throughputOnly) {
+    const table = throughput()
+    const missed = misses([table])
+    console.log([...wrkTables, renderGoalTable(table), '', missed.length === 0 ? 'every goal measured was met.' : `missed (${missed.length}):\n${missed.map((m) => `  ${m}`).join('\n')}`].join('\n'))
+    return
+  }
 
   let startup: StartupFigures | undefined
   let accounts: Record<string, AccountsFigures> | undefined
@@ -492,12 +490,11 @@ async function main(): Promise<void> {
     inProcessCosts = await measureVerdictCostInProcess()
   }
 
-  const rowsByVersion = Object.fromEntries([...runs].map(([node, run]) => [node.version, run.rows]))
   const primaryColumn = columns.find((c) => c.version === primary.version)
   const tables: GoalTable[] = [
     startupTable(columns, startup),
     accountsTable(columns, accounts, settings.startupRuns, ACCOUNTS),
-    throughputTable(columns, rowsByVersion, SAME_BYTES_ROWS),
+    throughput(),
     verdictTable(columns, own.costs, own.costs ? primaryColumn : undefined),
   ]
   const missed = misses(tables)
@@ -517,6 +514,7 @@ async function main(): Promise<void> {
         renderTable(run.rows),
         '',
       ]),
+      ...wrkTables,
       ...(ratios.length > 0 ? [`on Node ${primary.version}:`, renderRatios(ratios), ''] : []),
       ...(own.costs ? [renderVerdictCost(own.costs), ''] : []),
       ...(settings.verdict ? [`in the bench's own process (Node ${process.version}):`, renderInProcessCost(inProcessCosts, IN_PROCESS_COST_SETTINGS), ''] : []),
@@ -552,9 +550,13 @@ async function main(): Promise<void> {
     perNode: Object.fromEntries(
       [...runs].map(([node, run]) => [
         node.version,
-        { builds: run.builds, rows: run.rows, ...(node === primary ? { latencyRatios: ratios, ...(run.costs ? { verdictCosts: run.costs } : {}) } : {}) },
+        { builds: run.builds, rows: run.rows, wrk: wrkRows.get(node), ...(node === primary ? { latencyRatios: ratios, ...(run.costs ? { verdictCosts: run.costs } : {}) } : {}) },
       ]),
     ),
+    /** The throughput goal's load generator: wrk's path, or why it was not used. */
+    wrk,
+    /** Nodes measured with wrk but not with autocannon: their wrk rows. */
+    wrkOnly: Object.fromEntries([...wrkRows].filter(([node]) => !runs.has(node)).map(([node, rows]) => [node.version, rows])),
     startup,
     accounts,
     boards,

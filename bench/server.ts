@@ -3,7 +3,7 @@
 // verdict on and off, on two ports of one process). It listens on 127.0.0.1, reports its
 // URLs and build time over IPC, and stops when the parent says so or goes away. Keeping
 // the server in its own process gives it a core of its own, apart from the load generator.
-import Fastify from 'fastify'
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
 
 /** What the parent asks this child to serve (passed as JSON in argv[2]). */
 export type ServerSpec =
@@ -48,20 +48,41 @@ async function start(spec: ServerSpec): Promise<Listening> {
     const app = Fastify({ logger: false, bodyLimit: 64 * 1024 * 1024 })
     app.get('/', async () => ({ hello: 'world' }))
     // The same bytes as the fake's answers, copied in by the bench (targets.ts,
-    // sameBytes): what a bare Fastify route sending those bodies can do. A JSON body is
-    // kept as the string a route would return, a file as bytes.
-    const copies = new Map<string, { type: string; body: string | Buffer }>()
-    app.put<{ Body: { path: string; type: string; base64: string } }>('/__bytes', async (request) => {
-      const { path, type, base64 } = request.body
-      const bytes = Buffer.from(base64, 'base64')
-      copies.set(path, { type, body: type.startsWith('application/json') ? bytes.toString('utf8') : bytes })
-      return { ok: true }
-    })
-    app.get('/*', async (request, reply) => {
-      const copy = copies.get(request.url)
+    // sameBytes; throughput.ts, copyAnswers): what a bare Fastify route sending those
+    // bodies can do. A JSON body is kept as the string a route would return, a file as
+    // bytes. The wrk rounds copy the answer's status and headers too, and the
+    // Authorization header the fake was asked with: then the route checks it first (a
+    // string compare, as the least a Basic check can be) and answers 401 to any other.
+    interface Copy {
+      status: number
+      headers: Record<string, string>
+      body: string | Buffer
+      auth: string | undefined
+    }
+    const copies = new Map<string, Copy>()
+    app.put<{ Body: { path: string; type: string; base64: string; method?: string; status?: number; headers?: Record<string, string>; auth?: string } }>(
+      '/__bytes',
+      async (request) => {
+        const { path, type, base64, method = 'GET', status = 200, headers = {}, auth } = request.body
+        const bytes = Buffer.from(base64, 'base64')
+        copies.set(`${method} ${path}`, {
+          status,
+          headers: { ...headers, 'content-type': type },
+          body: type.startsWith('application/json') ? bytes.toString('utf8') : bytes,
+          auth,
+        })
+        return { ok: true }
+      },
+    )
+    const copied = async (request: FastifyRequest, reply: FastifyReply) => {
+      const copy = copies.get(`${request.method} ${request.url}`)
       if (copy === undefined) return reply.code(404).send({ status: 404 })
-      return reply.type(copy.type).send(copy.body)
-    })
+      if (copy.auth !== undefined && request.headers.authorization !== copy.auth) return reply.code(401).send({ status: 401 })
+      return reply.code(copy.status).headers(copy.headers).send(copy.body)
+    }
+    app.get('/*', copied)
+    // a POST's JSON body is parsed, as any Fastify route's is, then the copy is sent
+    app.post('/*', copied)
     await app.ready()
     const buildMs = performance.now() - started
     const url = await app.listen({ host: '127.0.0.1', port: 0 })

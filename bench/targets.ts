@@ -65,7 +65,7 @@ export async function boardClock(origin: string): Promise<string> {
 }
 
 /** A `since` value `days` before the board's clock, as a query string writes it. */
-function sinceDaysBefore(now: string, days: number): string {
+export function sinceDaysBefore(now: string, days: number): string {
   const iso = new Date(new Date(`${now.replace(' ', 'T')}Z`).getTime() - days * 86_400_000).toISOString()
   return `${iso.slice(0, 10)}+${iso.slice(11, 16)}`
 }

@@ -122,19 +122,27 @@ const row = (name: string, rpsRatio: number): Row => ({
   rounds: [],
 })
 
-t.test('throughput is judged on Node 24 alone, the other Nodes printed beside it', async (t) => {
-  const table = throughputTable(columns, { 'v24.1.0': [row('metrics/list', 0.72)], 'v22.1.0': [row('metrics/list', 0.5)] }, ['metrics/list'])
+t.test('throughput is judged on Node 24 and 22, the other Nodes printed beside them', async (t) => {
+  const three: NodeColumn[] = [...columns.slice(0, 2), { label: 'Node 20', major: 20, version: 'v20.1.0' }]
+  const table = throughputTable(
+    three,
+    { 'v24.1.0': [row('metrics/list', 0.72)], 'v22.1.0': [row('metrics/list', 0.95)], 'v20.1.0': [row('metrics/list', 0.5)] },
+    ['metrics/list'],
+    'wrk',
+  )
   const judged = judgeRow(table.rows[0] ?? { figure: '', cells: {} })
   t.equal(judged.nodes['Node 24']?.verdict, '0.72× vs ≥ 0.9×: missed by 20 %')
-  t.equal(judged.nodes['Node 22']?.met, undefined, 'Node 22 is not judged')
-  t.equal(judged.nodes['Node 22']?.shown, '0.50×')
-  t.equal(verdictText(table.rows[0] ?? { figure: '', cells: {} }, table.columns), 'missed by 20 %')
+  t.equal(judged.nodes['Node 22']?.met, true)
+  t.equal(judged.nodes['Node 20']?.met, undefined, 'Node 20 is not judged')
+  t.equal(judged.nodes['Node 20']?.shown, '0.50×')
+  t.equal(verdictText(table.rows[0] ?? { figure: '', cells: {} }, table.columns), 'Node 24 missed by 20 %, Node 22 met')
+  t.match(table.title, /wrk/, 'the title names the load generator')
 })
 
-t.test('without Node 24 the throughput table judges nothing and says why', async (t) => {
-  const table = throughputTable(columns.slice(1), { 'v22.1.0': [row('metrics/list', 0.5)] }, ['metrics/list'])
+t.test('without Node 24 and 22 the throughput table judges nothing and says why', async (t) => {
+  const table = throughputTable(columns.slice(2), {}, ['metrics/list'], 'wrk')
   t.same(misses([table]), [])
-  t.match(table.notes?.join('\n'), /no Node 24, so nothing is judged/)
+  t.match(table.notes?.join('\n'), /neither measured in this run, so nothing is judged/)
 })
 
 t.test('the verdict cost is judged on the Node its twins ran on, in points of 10 %', async (t) => {
