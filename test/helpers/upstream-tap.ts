@@ -31,7 +31,8 @@ export async function tapUpstream(target: string, options: TapOptions = {}): Pro
       const body = Buffer.concat(chunks)
       requests.push({ line: `${request.method} ${request.url}`, headers: request.headers, rawHeaders: request.rawHeaders, body })
       if (options.answer?.(request, response)) return
-      const headers = { ...request.headers, host: to.host }
+      // the Host as sent to the tap: a deployment behind it writes its links on the tap's origin
+      const headers = request.headers
       const out = httpRequest({ hostname: to.hostname, port: to.port, method: request.method, path: request.url, headers }, (answer) => {
         const mutate = options.mutate
         const type = answer.headers['content-type'] ?? ''
