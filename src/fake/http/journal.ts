@@ -323,9 +323,8 @@ export function listDigests(lists: ConstrainedLists): Record<string, string> {
 }
 
 /** The constrained fields of a job/add body whose values the lists do not hold, each with the digest of its current list. */
-export function staleFieldsOf(lists: ConstrainedLists, body: unknown): Record<string, string> | undefined {
+export function staleFieldsOf(lists: ConstrainedLists, body: unknown, digests: Readonly<Record<string, string>> = listDigests(lists)): Record<string, string> | undefined {
   if (body === null || typeof body !== 'object') return undefined
-  const digests = listDigests(lists)
   const stale: Record<string, string> = {}
   for (const name of FIELD_NAMES) {
     const field = FIELD_OF_LIST[name]
@@ -334,12 +333,6 @@ export function staleFieldsOf(lists: ConstrainedLists, body: unknown): Record<st
   }
   return Object.keys(stale).length > 0 ? stale : undefined
 }
-
-/** A digest of each constrained list as the board holds it now: what job/fields answers. */
-const fieldDigests = (board: JournalBoard) => listDigests(board.store.jobFields() as unknown as ConstrainedLists)
-
-/** The constrained fields of a refused job/add whose values the board does not list now. */
-const staleFields = (board: JournalBoard, body: unknown) => staleFieldsOf(board.store.jobFields() as unknown as ConstrainedLists, body)
 
 /** The lists a walk is made of: the pages whose next_page the journal notes. */
 const LIST_PAGE = new RegExp(`^${API_PREFIX}/(candidates|applications|timesheets|marketing)/list(\\?|$)`)
@@ -404,8 +397,8 @@ function detailOf(request: FastifyRequest, reply: FastifyReply | undefined, head
 export interface JournalBoard {
   readonly journal: Journal
   readonly clock: Clock
-  /** The constrained values job/fields answers now. */
-  readonly store: { jobFields(): object }
+  /** The constrained values job/fields answers now: an object replaced whole when they change, never changed in place. */
+  readonly store: { readonly lists: object }
   readonly scenario: { readonly behaviour: { readonly rateLimitCounts: string } }
 }
 
@@ -426,6 +419,22 @@ function replyHeaders(): (reply: FastifyReply) => AnswerHeaders {
 
 export function requestJournal(fallback: JournalBoard, requestLog: RequestLog | undefined): RequestJournal {
   const answerHeaders = replyHeaders()
+  // the digests of each set of constrained lists, made on its first job/fields read or refused
+  // job/add rather than on every one (a sort and a SHA-256 per list: more than the rest of the
+  // request); a write of the values brings another set, so another entry
+  const digestsOf = new WeakMap<object, Readonly<Record<string, string>>>()
+  /** A digest of each constrained list as the board holds it now: what job/fields answers. */
+  const fieldDigests = (board: JournalBoard): Readonly<Record<string, string>> => {
+    const lists = board.store.lists
+    let digests = digestsOf.get(lists)
+    if (digests === undefined) {
+      digests = Object.freeze(listDigests(lists as ConstrainedLists))
+      digestsOf.set(lists, digests)
+    }
+    return digests
+  }
+  /** The constrained fields of a refused job/add whose values the board does not list now. */
+  const staleFields = (board: JournalBoard, body: unknown) => staleFieldsOf(board.store.lists as ConstrainedLists, body, fieldDigests(board))
   const record = (request: FastifyRequest, status: number, extra?: string, reply?: FastifyReply) => {
     // the journal of the request's account (the first's for one refused before onRequest chose one)
     const board: JournalBoard = (request.board as JournalBoard | null) ?? fallback
