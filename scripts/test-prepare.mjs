@@ -1,17 +1,25 @@
-// `npm test`'s first step: makes sure tap's Test class is built with the plugins package.json
-// asks for (tap.plugin: without @tapjs/typescript and @tapjs/mock; the TypeScript is tsx's,
-// test/helpers/register.mjs). npm installs tap built with its default plugins, and tap
-// rebuilds itself only once a run has started, too late for that run's test processes:
-// on a fresh clone every file of the first `npm test` also loaded @tapjs/typescript's loader
-// (264 s where the next run took 121 s). Runs `tap build` only when the built signature
-// disagrees with the config, so a run on a built tree costs a file read.
+// `npm test`'s first step, so that its hundred test processes start as cheaply as they can:
+// 1. tap's Test class is built with the plugins package.json asks for (tap.plugin: without
+//    @tapjs/typescript and @tapjs/mock). npm installs tap built with its default plugins, and
+//    tap rebuilds itself only once a run has started, too late for that run's test processes:
+//    on a fresh clone every file of the first `npm test` also loaded @tapjs/typescript's loader
+//    (264 s where the next run took 121 s). `tap build` runs only when the built signature
+//    disagrees with the config, so on a built tree this costs a file read.
+// 2. Every .ts file of the repository is transformed to JavaScript once, in one esbuild call
+//    (about a second), into the cache test/helpers/ts-hooks.mjs reads by a digest of each
+//    file's path and text; a test process then loads each file without transforming it.
+//    A file already in the cache is not transformed again.
 import { execFileSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { cachePath, transformOptions, writeCached } from '../test/helpers/ts-hooks.mjs'
 
 const require = createRequire(import.meta.url)
-const plugins = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).tap?.plugin ?? []
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+const plugins = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).tap?.plugin ?? []
 let built
 try {
   // the built Test class names its plugins in `signature`, one per line
@@ -25,7 +33,36 @@ const agrees =
   built.size > 0 &&
   plugins.every((entry) => (entry.startsWith('!') ? !built.has(entry.slice(1)) : built.has(entry)))
 if (!agrees) {
-  process.stdout.write('tap-plugins: building tap with the plugins package.json names (tap build)\n')
+  process.stdout.write('test-prepare: building tap with the plugins package.json names (tap build)\n')
   const tap = require('tap/package.json').bin.tap
   execFileSync(process.execPath, [join(dirname(require.resolve('tap/package.json')), tap), 'build'], { stdio: 'inherit' })
+}
+
+/** Every .ts file under the repository, but in node_modules, dist and dot-folders. */
+function* tsFiles(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name.startsWith('.') || entry.name === 'node_modules' || entry.name === 'dist') continue
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) yield* tsFiles(path)
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) yield path
+  }
+}
+const todo = []
+for (const file of tsFiles(ROOT)) {
+  const text = readFileSync(file, 'utf8')
+  const cached = cachePath(file, text)
+  if (!existsSync(cached)) todo.push({ file, text, cached })
+}
+if (todo.length > 0) {
+  const esbuild = require('esbuild')
+  await Promise.all(
+    todo.map(async ({ file, text, cached }) => {
+      try {
+        writeCached(cached, (await esbuild.transform(text, transformOptions(file))).code)
+      } catch {
+        // a file esbuild cannot read is left to its test process, which reports it where it is imported
+      }
+    }),
+  )
+  esbuild.stop?.()
 }
