@@ -5,11 +5,11 @@
 // rule or the client's verdict failed, 2 on a usage or start-up error.
 import type { Command } from 'commander'
 import { proxyOptions } from '../../schemas/proxy.js'
-import { envName, fromEnvironment, schemaOptions } from '../core/cli-options.js'
+import { asFlags, envName, fromEnvironment, schemaOptions } from '../core/cli-options.js'
 import { OptionsError } from '../core/errors.js'
 import { writeOutputs } from '../proxy/outputs.js'
 import { createProxy, type ProxyOptions, upstreamOf } from '../proxy/server.js'
-import type { CommandIo } from './io.js'
+import { type CommandIo, oneLine } from './io.js'
 
 type ProxyFlags = ProxyOptions & { verdictExit?: boolean; junit?: string; report?: string }
 
@@ -61,7 +61,15 @@ export function addProxyCommand(cli: Command, io: CommandIo, done: (code: number
       "Stand in front of a deployment (--to): pass each request through as sent and each answer back as it came, streamed; check every answer against the contract kit's rules (GET /__mock/violations) and judge the client (GET /__mock/verdict, /__mock/ui). The one change: the upstream's origin in answer links is rewritten to the proxy's (--keep-links turns it off).",
     )
     .action(async (flags: Partial<ProxyFlags>) => {
-      const code = await runProxy(flags, io, command)
+      let code: number
+      try {
+        code = await runProxy(flags, io, command)
+      } catch (error) {
+        // a usage error: one line that points at this command's help
+        if (!(error instanceof OptionsError)) throw error
+        io.stderr.write(oneLine(asFlags(error.message), 'proxy'))
+        code = 2
+      }
       done(code)
       io.exit(code)
     })

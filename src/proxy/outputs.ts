@@ -25,7 +25,9 @@ function byRule(violations: readonly Violation[]): Map<string, Violation[]> {
 export function proxyReport(proxy: Pick<RunningProxy, 'violations' | 'verdict' | 'upstreamRequests'>): string {
   const violations = proxy.violations()
   const rules = byRule(violations)
-  const lines = [`What staging broke: ${rules.size === 0 ? 'nothing' : `${rules.size} rule${rules.size === 1 ? '' : 's'}, ${violations.length} answer${violations.length === 1 ? '' : 's'}`} (${proxy.upstreamRequests} requests passed upstream)`]
+  const answers = new Set(violations.map((v) => v.request)).size
+  const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`
+  const lines = [`What staging broke: ${rules.size === 0 ? 'nothing' : `${plural(rules.size, 'rule')} in ${plural(answers, 'answer')}`} (${plural(proxy.upstreamRequests, 'request')} passed upstream)`]
   for (const [rule, found] of rules) {
     lines.push(`FAIL ${rule}`)
     for (const words of found[0]?.spec ?? []) lines.push(`  spec: ${wordsText(words)}`)

@@ -1,0 +1,70 @@
+// `jobboard-kit proxy` as a process: serve's ready line, JOBBOARD_* settings, a violation
+// logged as one line on stderr as it happens, and at SIGTERM --report and --junit in two
+// sections (what staging broke, what the client broke) and --verdict-exit's code.
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import t, { type Test } from 'tap'
+import { runCli } from '../helpers/cli.js'
+import { startOtherBoard } from '../helpers/other-board.js'
+import { tapUpstream } from '../helpers/upstream-tap.js'
+
+const READY = /jobboard-kit listening on (http:\/\/\S+)\n/
+const headers = { authorization: `Basic ${Buffer.from('u:p').toString('base64')}` }
+
+async function proxyProcess(t: Test, args: string[], env: NodeJS.ProcessEnv = {}) {
+  const child = runCli(['proxy', ...args], env)
+  let out = ''
+  let err = ''
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk))
+  t.teardown(() => {
+    if (child.exitCode === null) child.kill('SIGKILL')
+  })
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk
+      const match = READY.exec(out)
+      if (match) resolve(match[1] as string)
+    })
+    child.on('exit', (code) => reject(new Error(`proxy exited ${code}: ${err}`)))
+  })
+  const stop = () => new Promise<number | null>((resolve) => {
+    child.on('exit', (code) => resolve(code))
+    child.kill('SIGTERM')
+  })
+  return { url, stop, stdout: () => out, stderr: () => err }
+}
+
+t.test('the ready line, the settings from JOBBOARD_*, and at SIGTERM a clean exit with both sections written', async (t) => {
+  const board = await startOtherBoard({ style: 'a', username: 'u', password: 'p', rateLimitWindow: 0 })
+  t.teardown(() => board.close())
+  const dir = mkdtempSync(join(tmpdir(), 'proxy-'))
+  const proxy = await proxyProcess(t, ['--port', '0', '--report', join(dir, 'report.txt'), '--junit', join(dir, 'junit.xml'), '--verdict-exit'], { JOBBOARD_TO: board.url })
+  t.match(proxy.url, /^http:\/\/127\.0\.0\.1:[0-9]+$/)
+  const page = await fetch(`${proxy.url}/api/v1/metrics/list`, { headers })
+  t.equal(page.status, 200)
+  t.equal(await proxy.stop(), 0, 'nothing broken: exit 0 under --verdict-exit')
+  const report = readFileSync(join(dir, 'report.txt'), 'utf8')
+  t.match(report, /^What staging broke: nothing \(1 request passed upstream\)/)
+  t.match(report, /What the client broke: Verdict: PASS/)
+  const junit = readFileSync(join(dir, 'junit.xml'), 'utf8')
+  t.match(junit, /testsuite name="jobboard-kit proxy: what staging broke"/)
+  t.match(junit, /testsuite name="jobboard-kit proxy: what the client broke"/)
+})
+
+t.test('a violation is one line on stderr as it happens, and --verdict-exit exits 1', async (t) => {
+  const board = await startOtherBoard({ style: 'b', username: 'u', password: 'p', rateLimitWindow: 0 })
+  t.teardown(() => board.close())
+  const upstream = await tapUpstream(board.url, { mutate: (path, body) => (path === '/api/v1/metrics/list' ? { status: (body as { status: number }).status } : body) })
+  t.teardown(() => upstream.close())
+  const dir = mkdtempSync(join(tmpdir(), 'proxy-'))
+  const proxy = await proxyProcess(t, ['--to', upstream.url, '--port', '0', '--verdict-exit', '--report', join(dir, 'report.txt')])
+  await (await fetch(`${proxy.url}/api/v1/metrics/list`, { headers })).arrayBuffer()
+  t.equal(await proxy.stop(), 1)
+  const lines = proxy.stderr().trim().split('\n')
+  t.equal(lines.length, 1, proxy.stderr())
+  t.match(lines[0], /^jobboard-kit proxy: violation #1 GET \/api\/v1\/metrics\/list 200: metrics\/list: the answer fits the metrics schema: .*metrics.* \(spec: "/)
+  const report = readFileSync(join(dir, 'report.txt'), 'utf8')
+  t.match(report, /What staging broke: 1 rule in 1 answer \(1 request passed upstream\)/)
+  t.match(report, /FAIL metrics\/list: the answer fits the metrics schema\n {2}spec: "/)
+})
