@@ -17,7 +17,7 @@ import { type Auth, registerAuth } from './http/auth.js'
 import { registerBodies, requireJson } from './http/body.js'
 import { lingerOnUnread, registerDrain } from './http/drain.js'
 import { withEnvelopeKeys } from './http/envelope.js'
-import { answerNodeRefusals, clientErrorHandler, errorPolicy, hostRequired, frameworkErrorHandler, registerErrorAnswers } from './http/error-style.js'
+import { answerNodeRefusals, clientErrorHandler, errorPolicy, hostRequired, frameworkErrorHandler, registerErrorAnswers, validationError } from './http/error-style.js'
 import { type ArmedFault, faultAnswers } from './http/faults.js'
 import { requestJournal } from './http/journal.js'
 import { logMode, type RequestLog } from './http/log.js'
@@ -141,6 +141,7 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
     // /__mock/accounts/{name}/… is routed to the one set of control routes, acting on that account
     rewriteUrl: accountUrl,
     frameworkErrors: frameworkErrorHandler(statusPolicy, () => auth),
+    schemaErrorFormatter: validationError,
     clientErrorHandler,
   })
   answerNodeRefusals(app.server)
