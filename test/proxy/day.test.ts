@@ -4,14 +4,10 @@
 // one: no violation, a passing verdict (copy-in-step not exercised: a proxy knows no
 // board), the upstream sent exactly the requests the client made, and no output of the
 // proxy (its /__mock routes, its log lines, its report and JUnit file) holds a form of
-// the credentials. Time is the test's: the client's clock, the second server's limit
-// windows and the proxy's journal all read it, and each request moves it 5 s on.
+// the credentials (test/helpers/proxy-day.ts lives the day).
 import t from 'tap'
-import { SyncClient } from '../../examples/sync-client.js'
 import { proxyJunit, proxyReport } from '../../src/proxy/outputs.js'
-import { createProxy } from '../../src/proxy/server.js'
-import { startOtherBoard } from '../helpers/other-board.js'
-import { tapUpstream } from '../helpers/upstream-tap.js'
+import { proxiedDay } from '../helpers/proxy-day.js'
 
 const SHAPES = [
   { shape: 'a one-letter password', username: 'u', password: 'p', basePath: '' },
@@ -19,38 +15,10 @@ const SHAPES = [
   { shape: 'a long password', username: 'staging-sync', password: 'Tr0ub4dor:&"correct/horse"-battery-staple-2026', basePath: '' },
 ] as const
 
-const START = Date.parse('2026-11-20T12:00:00Z')
-
 for (const style of ['a', 'b'] as const) {
   for (const { shape, username, password, basePath } of SHAPES) {
     t.test(`style ${style}, ${shape}: the correct client's day passes, no violation, the upstream got exactly the client's requests`, async (t) => {
-      let elapsed = 0
-      const board = await startOtherBoard({ style, username, password, basePath, elapsed: () => elapsed })
-      t.teardown(() => board.close())
-      const upstream = await tapUpstream(board.url)
-      t.teardown(() => upstream.close())
-      const lines: string[] = []
-      const proxy = createProxy({ to: upstream.url, port: 0, log: 'pretty' }, { now: () => START + elapsed, write: (line) => void lines.push(line), warn: (line) => void lines.push(line) })
-      await proxy.listen()
-      t.teardown(() => proxy.close())
-      const sent: string[] = []
-      const client = new SyncClient({
-        baseUrl: proxy.url,
-        user: username,
-        password,
-        now: () => START + elapsed,
-        fetch: async (input, init) => {
-          elapsed += 5_000
-          const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url)
-          sent.push(`${init?.method ?? 'GET'} ${url.pathname}${url.search}`)
-          return fetch(input, init)
-        },
-      })
-      client.state.jobs.push(client.jobToPost())
-      for (let round = 0; round < 3; round++) {
-        if (round > 0) elapsed += 16 * 60 * 1000
-        await client.round()
-      }
+      const { proxy, upstream, sent, lines } = await proxiedDay(t, { style, username, password, basePath })
       const { violations, total } = (await (await fetch(`${proxy.url}/__mock/violations`)).json()) as { total: number; violations: object[] }
       t.same(violations, [], 'no violation')
       t.equal(total, 0)
