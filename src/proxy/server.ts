@@ -284,7 +284,9 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
         const violation: Violation = { request: id, method, url: shownUrl, status: passed.status, rule: problem.check, message: problem.message, spec, time: formatTimestamp(time) }
         if (violations.length < MAX_VIOLATIONS) violations.push(violation)
         else droppedViolations += 1
-        hooks.warn?.(`jobboard-kit proxy: violation #${id} ${method} ${shownUrl} ${passed.status}: ${problem.check}: ${problem.message} (spec: ${spec.map(wordsText).join('; ')})\n`)
+        // one line: the spec's first words, the rest counted (GET /__mock/violations gives them all)
+        const cited = spec.length <= 3 ? spec.map(wordsText).join('; ') : `${spec.slice(0, 3).map(wordsText).join('; ')}; and ${spec.length - 3} more`
+        hooks.warn?.(`jobboard-kit proxy: violation #${id} ${method} ${shownUrl} ${passed.status}: ${problem.check}: ${problem.message} (spec: ${cited})\n`)
       }
       for (const seen of judged.observations) {
         const name = `${seen.topic}\n${seen.endpoint}\n${seen.summary}`
@@ -403,7 +405,7 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
         for (const violation of violations) byRule.set(violation.rule, [...(byRule.get(violation.rule) ?? []), violation])
         const staging = [...byRule].map(([rule, found]) => ({
           id: `staging: ${rule}`,
-          sentence: `The upstream answers as the spec says: ${found[0]?.spec.map(wordsText).join(' ') ?? ''}`,
+          sentence: `The upstream answers as the spec says: ${(found[0]?.spec ?? []).slice(0, 2).map(wordsText).join(' ')}${(found[0]?.spec.length ?? 0) > 2 ? ` (and ${(found[0]?.spec.length ?? 0) - 2} more of its words: GET /__mock/violations)` : ''}`,
           outcome: 'fail',
           findings: found.slice(0, 50).map((v) => ({ message: `${v.method} ${v.url}: ${v.message}`, requests: [v.request] })),
         }))

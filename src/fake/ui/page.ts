@@ -556,7 +556,11 @@ export const SCRIPT = String.raw`
     var b = board;
     document.getElementById('clock').textContent = 'Board time ' + fmt(b.clock.now) + ' (' + b.clock.mode + ' clock' + (b.clock.mode === 'real' ? ', ×' + b.clock.speed : '') + ')';
     var rows = [];
-    // a proxy's page has no board: its panel is left out
+    // a proxy's page has no board: its panel is left out, and the page says whose traffic it shows
+    if (b.proxy) {
+      document.querySelector('h1').textContent = 'The proxy in front of ' + b.proxy.to;
+      document.getElementById('clock').textContent = 'Proxy time ' + fmt(b.clock.now) + '; ' + b.proxy.upstreamRequests + ' requests passed upstream, ' + b.proxy.violations + ' violations of the upstream';
+    }
     document.getElementById('board-section').hidden = !b.counts;
     if (!b.counts) return;
     rows.push(['Records', Object.keys(b.counts).map(function (k) { return k + ' ' + b.counts[k]; }).join(', ')]);
