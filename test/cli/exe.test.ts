@@ -74,7 +74,7 @@ async function serve(t: Test, placed: Placed, args: string[] = []) {
 
 t.test('answers --version, scenarios, a usage error and --help as the npm command does, from an empty folder with no node', { skip }, async (t) => {
   const placed = await place(t)
-  for (const args of [['--version'], ['scenarios'], ['serve', '--port', 'nope'], ['serve', '--help'], ['contract', '--help'], ['profile', 'diff', 'a.json']]) {
+  for (const args of [['--version'], ['scenarios'], ['serve', '--port', 'nope'], ['serve', '--help'], ['contract', '--help'], ['proxy', '--help'], ['proxy', '--to', 'nope'], ['profile', 'diff', 'a.json']]) {
     const [exe, npm] = await Promise.all([run(placed, args), runToEnd(args)])
     t.same({ code: exe.code, stdout: exe.stdout, stderr: exe.stderr }, npm, `jobboard-kit ${args.join(' ')}`)
   }
