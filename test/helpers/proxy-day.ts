@@ -7,7 +7,7 @@ import type { Test } from 'tap'
 import { SyncClient, type SyncOptions } from '../../examples/sync-client.js'
 import { createProxy, type RunningProxy } from '../../src/proxy/server.js'
 import { startOtherBoard } from './other-board.js'
-import { type UpstreamTap, tapUpstream } from './upstream-tap.js'
+import { type TapOptions, type UpstreamTap, tapUpstream } from './upstream-tap.js'
 
 export const DAY_START = Date.parse('2026-11-20T12:00:00Z')
 
@@ -30,13 +30,15 @@ export async function proxiedDay(
     Client?: new (options: SyncOptions) => SyncClient
     /** Someone else reads job/fields just before the day (straight at the upstream): the client's first read meets a 429 it did not cause. */
     othersFirst?: boolean
+    /** How the upstream misbehaves (test/helpers/upstream-tap.ts). */
+    tap?: TapOptions
   },
 ): Promise<ProxiedDay> {
   let elapsed = 0
   const { style, username, password, basePath = '', Client = SyncClient } = options
   const board = await startOtherBoard({ style, username, password, basePath, elapsed: () => elapsed })
   t.teardown(() => board.close())
-  const upstream = await tapUpstream(board.url)
+  const upstream = await tapUpstream(board.url, options.tap)
   t.teardown(() => upstream.close())
   const lines: string[] = []
   const proxy = createProxy({ to: upstream.url, port: 0, log: 'pretty' }, { now: () => DAY_START + elapsed, write: (line) => void lines.push(line), warn: (line) => void lines.push(line) })
