@@ -87,7 +87,11 @@ async function measure(node) {
 async function cloneAndTest(version, clone, env) {
   const clone0 = performance.now()
   spawnSync('git', ['clone', '--quiet', repo, clone], { stdio: 'inherit' })
-  if (ref) spawnSync('git', ['-C', clone, 'checkout', '--quiet', ref], { stdio: 'inherit' })
+  if (ref) {
+    // a commit or ref the clone may lack (a ref outside refs/heads, such as a before/after pair)
+    spawnSync('git', ['-C', clone, 'fetch', '--quiet', 'origin', ref], { stdio: 'inherit' })
+    spawnSync('git', ['-C', clone, 'checkout', '--quiet', 'FETCH_HEAD'], { stdio: 'inherit' })
+  }
   const head = spawnSync('git', ['-C', clone, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' }).stdout.trim()
   process.stdout.write(`   commit ${head.slice(0, 100)}\n   clone ${seconds(performance.now() - clone0)}\n`)
 
@@ -143,7 +147,9 @@ async function probe(node, clone, env, result) {
   // processinfo's import), the caches as the run left them (warm), median of 5
   const pkg = JSON.parse(readFileSync(join(clone, 'package.json'), 'utf8'))
   const processinfo = join(clone, 'node_modules', '@tapjs', 'processinfo', 'dist', 'esm', 'import.mjs')
-  const nodeArgs = ['--enable-source-maps', `--import=${processinfo}`, ...(pkg.tap?.['node-arg'] ?? [])]
+  // scripts/tap.mjs starts test processes without processinfo (when it runs npm test)
+  const withProcessinfo = !/scripts\/tap\.mjs/.test(pkg.scripts?.test ?? '')
+  const nodeArgs = ['--enable-source-maps', ...(withProcessinfo ? [`--import=${processinfo}`] : []), ...(pkg.tap?.['node-arg'] ?? [])]
   // tap's own value of processinfo's exclusion, then package.json's tap.test-env over it
   const probeEnv = { ...env, TAP: '1', _TAPJS_PROCESSINFO_COVERAGE_: '0', _TAPJS_PROCESSINFO_EXCLUDE_: String(/(^(node|tapmock):|[\\/](\.tap|tap-snapshots)[\\/])/) }
   for (const entry of pkg.tap?.['test-env'] ?? []) probeEnv[entry.split('=')[0]] = entry.split('=').slice(1).join('=')

@@ -1,4 +1,5 @@
-// `npm test`'s first step, so that its hundred test processes start as cheaply as they can:
+// `npm test`'s first step (scripts/tap.mjs imports it; `node scripts/test-prepare.mjs` alone
+// does the same), so that its hundred test processes start as cheaply as they can:
 // 1. tap's Test class is built with the plugins package.json asks for (tap.plugin: without
 //    @tapjs/typescript and @tapjs/mock). npm installs tap built with its default plugins, and
 //    tap rebuilds itself only once a run has started, too late for that run's test processes:
