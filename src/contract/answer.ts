@@ -11,10 +11,10 @@ import { API_PREFIX } from '../../schemas/common.js'
 import { applicationDetail, candidateDetail, jobAddAnswer, messageAnswer, metricsAnswer } from '../../schemas/index.js'
 import { FIELD_VALUES } from '../../schemas/values.js'
 import { findFieldLists, valuesFrom } from './groups/fields.js'
-import { linkProblems } from './groups/lists.js'
+import { linkProblems, repeatedRecords } from './groups/lists.js'
 import { WIRE_CHECKS, WIRE_ENDPOINT } from './groups/wire.js'
 import { LISTS, type ListDef } from './lists.js'
-import { isRec } from './records.js'
+import { int, isRec, recs, type Rec } from './records.js'
 import { type Citation, citationOf } from './rules.js'
 import { AnswerValidator } from './validate.js'
 import { contentLengthProblem, essenceOf, isDownloadPath, lenientJson, parseDisposition, type WireAnswer, wireProblems } from './wire.js'
@@ -28,6 +28,8 @@ export interface SeenAnswer extends WireAnswer {
   readonly complete: boolean
   /** Bytes of the body that came, held or not. */
   readonly received: number
+  /** Whose request it was (the Basic user name): a walk of a list is one client's. */
+  readonly client?: string
 }
 
 /** A problem of one answer: the check of the run that fails for it, what is wrong, and what the check rests on. */
@@ -58,6 +60,9 @@ const DETAILS: ReadonlyArray<{ pattern: RegExp; endpoint: string; schema: object
 
 const JOB_OPERATION = /^\/job\/(delete|close|expire|repost)$/
 
+/** First pages remembered, one per client, list and filter, to hold the second page against (past it the oldest tenth goes). */
+const MAX_WALKS = 10_000
+
 /** The endpoint a download path is grouped under (`candidates/resume/{id}`) and the Content-Type the spec names for it. */
 function downloadOf(path: string): { endpoint: string; type: 'application/octet-stream' | 'octet-stream' | 'observed' } {
   const endpoint = `${path.slice(1).replace(/\/[^/]+$/, '')}/{id}`
@@ -76,6 +81,8 @@ export class AnswerChecks {
   readonly #root: string
   readonly #origin: string
   #validator = new AnswerValidator(FIELD_VALUES)
+  /** The first page of each walk under way: its total and records, by client, list and filters. */
+  readonly #firstPages = new Map<string, { total: number | undefined; data: Rec[]; named: boolean }>()
 
   constructor(baseUrl: string) {
     this.#base = baseUrl.replace(/\/+$/, '')
@@ -164,6 +171,7 @@ export class AnswerChecks {
     const first = page === '1' && since === null && vacancy === null
     const check = first ? `${list.endpoint}: the first page fits the ${list.noun} list schema` : `${list.endpoint}: every other answer of the list fetched fits the schema too`
     this.#fits(list.schema, body, check, list.endpoint, first ? 'the first page' : `the answer of ${answer.url}`, problems, observations)
+    if (vacancy === null) this.#acrossPages(answer, list, body, page, since, problems)
     if (!isRec(body) || typeof body.next_page !== 'string' || body.next_page === '' || !/^[0-9]+$/.test(page)) return
     const carries: Record<string, string> = {}
     if (since !== null) carries.since = since
@@ -175,6 +183,42 @@ export class AnswerChecks {
           ? `${list.endpoint}: next_page of the answer with since carries since and page`
           : `${list.endpoint}: next_page of the first page is an absolute URL on the same origin carrying page`
     for (const message of linkProblems(body.next_page, this.#client, { path: list.path, page: Number(page) + 1, carries }, 'next_page')) problems.push({ check: linkCheck, message })
+  }
+
+  /**
+   * The second page of a walk against its first, as a run holds them (groups/lists.ts),
+   * on a board that changes while it is read: total may only grow (by arrivals), and the
+   * second page may repeat at most as many of the first page's records as total grew by
+   * (arrivals at the top push the first page's last ones on). What cannot be told is
+   * left unsaid.
+   */
+  #acrossPages(answer: SeenAnswer, list: ListDef, body: unknown, page: string, since: string | null, problems: Array<{ check: string; message: string }>): void {
+    if (!isRec(body) || !Array.isArray(body.data)) return
+    const key = `${answer.client ?? ''}\n${list.path}\n${since ?? ''}`
+    if (page === '1') {
+      this.#firstPages.delete(key)
+      this.#firstPages.set(key, { total: int(body.total), data: recs(body.data), named: typeof body.next_page === 'string' && body.next_page !== '' })
+      if (this.#firstPages.size > MAX_WALKS) for (const old of [...this.#firstPages.keys()].slice(0, MAX_WALKS / 10)) this.#firstPages.delete(old)
+      return
+    }
+    const first = page === '2' ? this.#firstPages.get(key) : undefined
+    if (first === undefined) return
+    this.#firstPages.delete(key)
+    const total = int(body.total)
+    if (first.total === undefined || total === undefined) return
+    const growth = Math.max(0, total - first.total)
+    if (total < first.total) {
+      problems.push({ check: `${list.endpoint}: total is the same on the first and the second page, but for records that arrived during the run`, message: `total is ${first.total} on the first page and ${total} on the second` })
+    }
+    const second = recs(body.data)
+    const repeated = repeatedRecords(list, first.data, second)
+    if (second.length === 0 && first.named) problems.push({ check: `${list.endpoint}: the second page's records are not the first page's, but for those pushed on by arrivals`, message: 'the second page is empty though the first named it' })
+    else if (repeated.length > growth) {
+      problems.push({
+        check: `${list.endpoint}: the second page's records are not the first page's, but for those pushed on by arrivals`,
+        message: `the second page repeats ${repeated.length} records of the first: ${repeated.slice(0, 5).join(', ')}${growth > 0 ? `, though total grew by only ${growth}` : ''}`,
+      })
+    }
   }
 
   /** A download's headers, as a run's download checks hold them (groups/resources.ts), but those needing the list's entry (filename, filesize). */

@@ -276,6 +276,7 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
         received: passed.received,
         truncated: passed.truncated,
         complete: passed.bytes !== undefined && passed.truncated === undefined,
+        client: user,
       })
       let shownUrl: string | undefined
       for (const problem of judged.violations) {

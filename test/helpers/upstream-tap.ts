@@ -15,8 +15,8 @@ export interface UpstreamTap {
 }
 
 export interface TapOptions {
-  /** Changes a JSON answer of a path (the body parsed); answers the body to send instead. */
-  mutate?: (path: string, body: unknown) => unknown
+  /** Changes a JSON answer of a path (the body parsed; the request's whole URL beside); answers the body to send instead. */
+  mutate?: (path: string, body: unknown, url: string) => unknown
   /** Answers a request itself, instead of passing it on; true when it did. */
   answer?: (request: IncomingMessage, response: ServerResponse) => boolean
 }
@@ -46,7 +46,7 @@ export async function tapUpstream(target: string, options: TapOptions = {}): Pro
         answer.on('end', () => {
           const path = (request.url ?? '/').split('?', 1)[0] as string
           const text = Buffer.concat(parts).toString('utf8')
-          const changed = Buffer.from(JSON.stringify(mutate(path, JSON.parse(text))))
+          const changed = Buffer.from(JSON.stringify(mutate(path, JSON.parse(text), request.url ?? '/')))
           const headers: Record<string, string> = {}
           for (const [name, value] of Object.entries(answer.headers)) if (typeof value === 'string' && name !== 'content-length' && name !== 'transfer-encoding') headers[name] = value
           response.writeHead(answer.statusCode ?? 502, { ...headers, 'content-length': String(changed.length) })

@@ -11,8 +11,8 @@ import { type TapOptions, tapUpstream } from '../helpers/upstream-tap.js'
 
 const headers = { authorization: `Basic ${Buffer.from('u:p').toString('base64')}` }
 
-async function behind(t: Test, style: 'a' | 'b', tap: TapOptions = {}): Promise<{ proxy: RunningProxy; lines: string[] }> {
-  const board = await startOtherBoard({ style, username: 'u', password: 'p', rateLimitWindow: 0 })
+async function behind(t: Test, style: 'a' | 'b', tap: TapOptions = {}, live?: number): Promise<{ proxy: RunningProxy; lines: string[] }> {
+  const board = await startOtherBoard({ style, username: 'u', password: 'p', rateLimitWindow: 0, ...(live === undefined ? {} : { live }) })
   t.teardown(() => board.close())
   const upstream = await tapUpstream(board.url, tap)
   t.teardown(() => upstream.close())
@@ -54,6 +54,24 @@ t.test('a next_page on another origin breaks the paging rule', async (t) => {
   t.ok(violation?.spec.some((words) => words.startsWith('Where a response carries `next_page`, it is a full URL of the next page')))
 })
 
+t.test('a second page that repeats the first, total unchanged, breaks the paging rule across answers', async (t) => {
+  let first: unknown
+  const { proxy } = await behind(t, 'a', {
+    mutate: (path, body, url) => {
+      if (path !== '/api/v1/applications/list') return body
+      if (!url.includes('page=')) first = (body as { data: unknown }).data
+      return url.includes('page=2') ? { ...(body as object), data: first } : body
+    },
+  })
+  const page = (await (await fetch(`${proxy.url}/api/v1/applications/list`, { headers })).json()) as { next_page: string }
+  await (await fetch(page.next_page, { headers })).arrayBuffer()
+  const [violation] = (await violations(proxy)).violations
+  t.equal(violation?.rule, "applications/list: the second page's records are not the first page's, but for those pushed on by arrivals")
+  t.match(violation?.message, /^the second page repeats 7 records of the first: id /)
+  t.equal(violation?.request, 2)
+  t.ok(violation?.spec.some((words) => words.startsWith('Where a response carries `next_page`')), 'the paging rule\'s words')
+})
+
 t.test('a 429 without Retry-after breaks the wire rule of 429s', async (t) => {
   const { proxy } = await behind(t, 'a', {
     answer: (request, response) => {
@@ -69,9 +87,10 @@ t.test('a 429 without Retry-after breaks the wire rule of 429s', async (t) => {
 })
 
 for (const style of ['a', 'b'] as const) {
-  t.test(`style ${style}: the second server's legal choices are no violation; fields the spec does not list are observations`, async (t) => {
-    const { proxy } = await behind(t, style)
-    for (const path of ['/api/v1/job/fields', '/api/v1/candidates/list', '/api/v1/applications/list', '/api/v1/applications/list?page=2', '/api/v1/timesheets/list', '/api/v1/marketing/list', '/api/v1/metrics/list']) {
+  t.test(`style ${style}, a live board: the second server's legal choices are no violation; fields the spec does not list are observations`, async (t) => {
+    // a record arrives before every request: totals grow between the pages, records are pushed on to the next
+    const { proxy } = await behind(t, style, {}, 1)
+    for (const path of ['/api/v1/job/fields', '/api/v1/candidates/list', '/api/v1/applications/list', '/api/v1/applications/list?page=2', '/api/v1/timesheets/list', '/api/v1/timesheets/list?page=2', '/api/v1/candidates/list?page=2', '/api/v1/marketing/list', '/api/v1/metrics/list']) {
       await (await fetch(`${proxy.url}${path}`, { headers })).arrayBuffer()
     }
     // a refusal: HTTP 412 (a) or HTTP 200 saying 412 (b)

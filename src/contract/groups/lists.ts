@@ -44,6 +44,12 @@ export function linkProblems(link: unknown, client: Pick<Client, 'origin' | 'api
   return problems
 }
 
+/** The records of a page that the page before it held too, by the list's identity (records pushed on by arrivals, or a page that repeats). */
+export function repeatedRecords(list: Pick<ListDef, 'identity'>, before: readonly Rec[], after: readonly Rec[]): string[] {
+  const seen = new Set(before.map(list.identity))
+  return after.map(list.identity).filter((id) => seen.has(id))
+}
+
 /** The pages of a list fetched so far, by what they are. */
 async function fetched(ctx: RunContext, list: ListDef): Promise<Array<{ what: string; got: Got }>> {
   const pages = [
@@ -242,8 +248,7 @@ export function listChecks(t: Minimal, ctx: RunContext, list: ListDef): void {
 
   check(t, "the second page's records are not the first page's, but for those pushed on by arrivals", async (a) => {
     const [first, second] = [await plan.firstPage(list), await nextOrSkip()]
-    const seen = new Set(first.data.map(list.identity))
-    const repeated = second.data.map(list.identity).filter((id) => seen.has(id))
+    const repeated = repeatedRecords(list, first.data, second.data)
     if (second.data.length === 0) return a.fail('the second page is empty though the first named it')
     if (repeated.length === 0) return a.pass(`the ${second.data.length} records of the second page are new`)
     // records that arrived at the top push the first page's last ones onto the second
