@@ -20,7 +20,8 @@ export const THROUGHPUT_GOAL_MAJORS: readonly number[] = [24, 22]
 export const GOALS = {
   /** `serve` spawn → first 200 ÷ bare Fastify: ≤ 1.1× on Node 22 and 24, ≤ 1.3× on Node 20. */
   spawn: (major: number): Goal => atMost(major <= 20 ? 1.3 : 1.1, 'ratio'),
-  importMs: atMost(60, 'ms'),
+  /** Importing the package ÷ importing `fastify` alone, in the same round (an absolute time does not carry between machines). */
+  importRatio: atMost(1.5, 'ratio'),
   laterMs: atMost(15, 'ms'),
   /** 64 accounts each asked once ÷ one account asked 64 times. */
   accountsTime: atMost(1.2, 'ratio'),
@@ -49,13 +50,20 @@ export function startupTable(columns: NodeColumn[], startup: StartupFigures | un
     title,
     columns: columns.map((c) => c.label),
     rows: [
-      row('serve, spawn → first 200 ÷ bare Fastify', columns, ({ version, major }) => {
+      row('serve, spawn → first 200 ÷ bare Fastify (run before killed)', columns, ({ version, major }) => {
         const s = on(version)
         return s && { value: s.cliMs / s.ceilingMs, unit: 'ratio', shown: `${s.cliMs.toFixed(0)} ÷ ${s.ceilingMs.toFixed(0)} ms = ${(s.cliMs / s.ceilingMs).toFixed(2)}×`, goal: GOALS.spawn(major) }
       }),
-      row('import the package', columns, ({ version }) => {
+      row('import the package ÷ import fastify', columns, ({ version }) => {
         const s = on(version)
-        return s && { value: s.importMs, unit: 'ms', goal: GOALS.importMs }
+        return (
+          s && {
+            value: s.importMs / s.fastifyImportMs,
+            unit: 'ratio',
+            shown: `${s.importMs.toFixed(0)} ÷ ${s.fastifyImportMs.toFixed(0)} ms = ${(s.importMs / s.fastifyImportMs).toFixed(2)}×`,
+            goal: GOALS.importRatio,
+          }
+        )
       }),
       row('a later in-process fake + first answer', columns, ({ version }) => {
         const s = on(version)
@@ -71,6 +79,7 @@ export function startupTable(columns: NodeColumn[], startup: StartupFigures | un
       }),
     ],
     notes: [
+      'serve: the code caches are this run\'s own, each left by a killed run: before each measured spawn a run is killed (SIGKILL) after its first 200 and its cache, and the measured run is killed too',
       'a later fake: createMockServer + its first answer (inject) in a process that made one before, the median of 5 in each process',
       ...missingNotes(columns),
     ],

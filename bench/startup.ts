@@ -1,15 +1,22 @@
 // Start-up measures for `npm run bench`, each in fresh processes, medians of several, on
 // every Node the bench runs on (bench/nodes.ts): the CLI from spawn to its first 200
 // against a bare Fastify server from spawn to its first 200; in-process, importing the
-// package, createMockServer plus a first answer, a second answer, and later fakes in the
-// same process (what each test of a file pays); and, with --large, the large board's
-// build time and peak RSS (on the first Node). Everything runs the built package (dist/,
-// through its exports), as users do; run.ts builds it first. The single executable
-// (dist/exe/jobboard-kit, docs/exe.md, made of Node 24) is measured beside the npm CLI,
-// spawn to first 200 in the same rounds, with its size, and the container image's size.
+// package against importing `fastify` alone in the same round, createMockServer plus a
+// first answer, a second answer, and later fakes in the same process (what each test of a
+// file pays); and, with --large, the large board's build time and peak RSS (on the first
+// Node). Everything runs the built package (dist/, through its exports), as users do;
+// run.ts builds it first. The single executable (dist/exe/jobboard-kit, docs/exe.md, made
+// of Node 24) is measured beside the npm CLI, spawn to first 200 in the same rounds, with
+// its size, and the container image's size.
+//
+// After any exit: the code caches (src/core/code-cache.ts) live in a folder of this run's
+// own, empty at its start, and every `serve` is killed (SIGKILL), never stopped: before
+// each measured spawn a run is spawned, asked its first 200 and killed once it has
+// written its cache (or after KILLED_HOLD_MS), and the measured run is killed after its
+// first 200 too. So every cache a measured start reads was left by a killed run.
 import { execFile, spawn } from 'node:child_process'
 import { existsSync, readFileSync, statSync } from 'node:fs'
-import { cp, mkdtemp, rm, symlink } from 'node:fs/promises'
+import { cp, mkdtemp, readdir, rm, stat, symlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -30,6 +37,8 @@ export interface NodeStartup {
   ceilingMs: number
   /** In-process, milliseconds: import, the first createMockServer + its first answer, a second answer. */
   importMs: number
+  /** Importing `fastify` alone in a fresh process of the same round, milliseconds: what importMs is set against. */
+  fastifyImportMs: number
   createFirstMs: number
   secondMs: number
   /** A later createMockServer in the same process + its first answer (the median of LATER_FAKES of them in each run). */
@@ -68,10 +77,22 @@ const url = await app.listen({ host: '127.0.0.1', port: 0 })
 process.stdout.write('listening on ' + url + '\\n')
 `
 
+/** How spawnToFirst200 runs its server and ends it. */
+export interface SpawnOptions {
+  program?: string
+  cwd?: string
+  env?: NodeJS.ProcessEnv
+  /** How the server is ended after its first 200: SIGTERM (a graceful stop, waited for) or SIGKILL. */
+  stop?: 'SIGTERM' | 'SIGKILL'
+  /** Awaited between the first 200 and the signal (not measured). */
+  before?: () => Promise<void>
+}
+
 /** Spawns a server (Node with `args`, or `program`), waits for the URL on stdout, polls `path` until it answers 200. */
-export function spawnToFirst200(args: string[], path: string, headers: Record<string, string> = {}, program = process.execPath, cwd = ROOT): Promise<number> {
+export function spawnToFirst200(args: string[], path: string, headers: Record<string, string> = {}, options: SpawnOptions = {}): Promise<number> {
+  const { program = process.execPath, cwd = ROOT, env = process.env, stop = 'SIGTERM', before } = options
   const started = performance.now()
-  const child = spawn(program, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(program, args, { cwd, env, stdio: ['ignore', 'pipe', 'inherit'] })
   return new Promise<number>((resolve, reject) => {
     let text = ''
     const fail = (error: Error) => {
@@ -93,8 +114,9 @@ export function spawnToFirst200(args: string[], path: string, headers: Record<st
         }
         clearTimeout(timer)
         const ms = performance.now() - started
-        child.kill('SIGTERM')
+        await before?.()
         child.once('exit', () => resolve(ms))
+        child.kill(stop)
       } catch (error) {
         clearTimeout(timer)
         fail(error as Error)
@@ -151,6 +173,13 @@ const laterMs = later.length === 0 ? NaN : later[later.length >> 1]
 process.stdout.write(JSON.stringify({ importMs: t1 - t0, createFirstMs: t2 - t1, secondMs: t3 - t2, laterMs, peakRss }))
 `
 
+/** Importing `fastify` alone, in a fresh Node, from the package's node_modules: milliseconds. */
+const fastifyImportScript = (pkg: string) => `
+const t0 = performance.now()
+await import(${JSON.stringify(`${pkg}node_modules/fastify/fastify.js`)})
+process.stdout.write(JSON.stringify(performance.now() - t0))
+`
+
 interface InProcessFigures {
   importMs: number
   createFirstMs: number
@@ -159,14 +188,46 @@ interface InProcessFigures {
   peakRss: number
 }
 
-function inProcess(scenario: string, node = process.execPath, later = 0, pkg = ROOT): Promise<InProcessFigures> {
-  const child = spawn(node, ['--input-type=module', '-e', inProcessScript(pkg), scenario, String(later)], { cwd: pkg, stdio: ['ignore', 'pipe', 'inherit'] })
+/** Runs `script` in a fresh Node (ES module, with `args`) and answers what it printed, as JSON. */
+function runScript<T>(script: string, args: string[], node: string, pkg: string, env: NodeJS.ProcessEnv = process.env): Promise<T> {
+  const child = spawn(node, ['--input-type=module', '-e', script, ...args], { cwd: pkg, env, stdio: ['ignore', 'pipe', 'inherit'] })
   let text = ''
   child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()))
   return new Promise((resolve, reject) => {
     child.once('error', reject)
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`the in-process start-up run exited ${code}`))))
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(text) as T) : reject(new Error(`the in-process start-up run exited ${code}`))))
   })
+}
+
+function inProcess(scenario: string, node = process.execPath, later = 0, pkg = ROOT, env: NodeJS.ProcessEnv = process.env): Promise<InProcessFigures> {
+  return runScript(inProcessScript(pkg), [scenario, String(later)], node, pkg, env)
+}
+
+/** Milliseconds a killed run is held after its first 200 when it writes no cache (it read one): a run that served a moment. */
+export const KILLED_HOLD_MS = 1_000
+
+/** The code caches in `dir` and when each was written. */
+async function cacheTimes(dir: string): Promise<Map<string, number>> {
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => name.endsWith('.v8'))
+  return new Map(await Promise.all(names.map(async (name) => [name, (await stat(join(dir, name))).mtimeMs] as [string, number])))
+}
+
+/**
+ * A run killed (SIGKILL) after its first 200, once it has left a code cache in `dir` (a
+ * file new or rewritten since it started) or KILLED_HOLD_MS after that 200 when it leaves
+ * none (it read one that V8 took).
+ */
+async function killedRun(args: string[], program: string, pkg: string, env: NodeJS.ProcessEnv, dir: string): Promise<void> {
+  const before = await cacheTimes(dir)
+  const written = async () => {
+    const until = performance.now() + KILLED_HOLD_MS
+    while (performance.now() < until) {
+      const now = await cacheTimes(dir)
+      if ([...now].some(([name, time]) => before.get(name) !== time)) return
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  }
+  await spawnToFirst200(args, '/api/v1/candidates/list', { authorization: AUTH }, { program, cwd: pkg, env, stop: 'SIGKILL', before: written })
 }
 
 const SERVE = ['serve', '--port', '0', '--host', '127.0.0.1']
@@ -195,23 +256,39 @@ export async function measureStartup(runs: number, nodes: NodeBinary[], exeMissi
   const exePath = `${pkg}dist/exe/jobboard-kit`
   const withExe = exeMissing === undefined && existsSync(exePath)
   const exe: number[] = []
-  const per = new Map(nodes.map((node) => [node, { cli: [] as number[], ceiling: [] as number[], figures: [] as InProcessFigures[] }]))
-  for (let i = 0; i < runs; i++) {
-    for (const node of nodes) {
-      const own = per.get(node)
-      if (own === undefined) continue
-      own.ceiling.push(await spawnToFirst200(['--input-type=module', '-e', CEILING], '/', {}, node.path, pkg))
-      own.cli.push(await spawnToFirst200(['bin/jobboard-kit.js', ...SERVE], '/api/v1/candidates/list', { authorization: AUTH }, node.path, pkg))
-      own.figures.push(await inProcess('default', node.path, LATER_FAKES, pkg))
+  const per = new Map(nodes.map((node) => [node, { cli: [] as number[], ceiling: [] as number[], fastify: [] as number[], figures: [] as InProcessFigures[] }]))
+  // the caches of this run alone, each left by a killed run
+  const cacheDir = await mkdtemp(join(process.env.TMPDIR ?? tmpdir(), 'jobboard-kit-bench-cache-'))
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_COMPILE_CACHE: cacheDir }
+  delete env.NODE_DISABLE_COMPILE_CACHE
+  const api = ['/api/v1/candidates/list', { authorization: AUTH }] as const
+  try {
+    for (let i = 0; i < runs; i++) {
+      for (const node of nodes) {
+        const own = per.get(node)
+        if (own === undefined) continue
+        own.ceiling.push(await spawnToFirst200(['--input-type=module', '-e', CEILING], '/', {}, { program: node.path, cwd: pkg }))
+        const cli = ['bin/jobboard-kit.js', ...SERVE]
+        await killedRun(cli, node.path, pkg, env, cacheDir)
+        own.cli.push(await spawnToFirst200(cli, ...api, { program: node.path, cwd: pkg, env, stop: 'SIGKILL' }))
+        own.fastify.push(await runScript<number>(fastifyImportScript(pkg), [], node.path, pkg))
+        own.figures.push(await inProcess('default', node.path, LATER_FAKES, pkg, env))
+      }
+      if (withExe) {
+        await killedRun(SERVE, exePath, pkg, env, cacheDir)
+        exe.push(await spawnToFirst200(SERVE, ...api, { program: exePath, cwd: pkg, env, stop: 'SIGKILL' }))
+      }
     }
-    if (withExe) exe.push(await spawnToFirst200(SERVE, '/api/v1/candidates/list', { authorization: AUTH }, exePath, pkg))
+  } finally {
+    await rm(cacheDir, { recursive: true, force: true })
   }
   const figures: Record<string, NodeStartup> = {}
-  for (const [node, { cli, ceiling, figures: f }] of per) {
+  for (const [node, { cli, ceiling, fastify, figures: f }] of per) {
     figures[node.version] = {
       cliMs: median(cli),
       ceilingMs: median(ceiling),
       importMs: median(f.map((x) => x.importMs)),
+      fastifyImportMs: median(fastify),
       createFirstMs: median(f.map((x) => x.createFirstMs)),
       secondMs: median(f.map((x) => x.secondMs)),
       laterMs: median(f.map((x) => x.laterMs)),
@@ -237,8 +314,7 @@ export async function measureBuild(scenario: string, node = process.execPath, pk
     ['bin/jobboard-kit.js', 'serve', '--scenario', scenario, '--port', '0', '--host', '127.0.0.1'],
     '/api/v1/candidates/list',
     { authorization: AUTH },
-    node,
-    pkg,
+    { program: node, cwd: pkg },
   )
   return { scenario, firstAnswerMs: figures.createFirstMs, spawnMs, peakRss: figures.peakRss }
 }

@@ -7,7 +7,8 @@ import module from 'node:module'
 
 // Node 22.1+ keeps the compiled code of the modules its loader loads (this file's next
 // import, the packages the CLI requires from node_modules) in its compile cache; the CLI's
-// own file has a code cache of its own, made after a whole run (src/core/code-cache.ts). Both are
+// own file has a code cache of its own, made by an earlier run once it had answered and as it
+// ended (src/core/code-cache.ts). Both are
 // kept in the temporary folder (or NODE_COMPILE_CACHE's); NODE_DISABLE_COMPILE_CACHE=1 turns both off.
 module.enableCompileCache?.()
 const bundled = new URL('../dist/lib/cli.cjs', import.meta.url)

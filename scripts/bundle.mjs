@@ -8,8 +8,8 @@
 // from any entry. Importing the package or starting `jobboard-kit serve` reads one file
 // instead of some 400 modules, and compiles little of it.
 //
-// Why V8's code cache and not Node's compile cache: that cache is made as a run ends, so it
-// holds every function the run compiled; Node's compile cache holds what compiling a module
+// Why V8's code cache and not Node's compile cache: that cache is made by a run once it has
+// answered (and again as it ends), so it holds every function the run compiled; Node's compile cache holds what compiling a module
 // makes before it runs (most of a bundle's functions are compiled later, as first called),
 // an ES module graph of chunks costs linking besides, and Node 20 has no compile cache.
 // Measured, `serve`'s spawn to first answer took 1.36-1.46x a bare Fastify server's with

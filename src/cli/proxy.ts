@@ -6,15 +6,16 @@
 import type { Command } from 'commander'
 import { proxyOptions } from '../../schemas/proxy.js'
 import { asFlags, envName, fromEnvironment, schemaOptions } from '../core/cli-options.js'
+import { createClock } from '../core/clock.js'
 import { OptionsError } from '../core/errors.js'
-import { writeOutputs } from '../proxy/outputs.js'
-import { createProxy, type ProxyOptions, upstreamOf } from '../proxy/server.js'
+import { formatTimestamp } from '../core/time.js'
+import type { ProxyOptions, upstreamOf as UpstreamOf } from '../proxy/server.js'
 import { type CommandIo, oneLine } from './io.js'
 
-type ProxyFlags = ProxyOptions & { verdictExit?: boolean; junit?: string; report?: string }
+type ProxyFlags = ProxyOptions & { verdictExit?: boolean; junit?: string; report?: string; html?: string }
 
 /** The slips a value of the environment is held to as its flag is. */
-function checkSlips(given: Partial<ProxyFlags>): void {
+function checkSlips(given: Partial<ProxyFlags>, upstreamOf: typeof UpstreamOf): void {
   if (given.to !== undefined) upstreamOf(given.to).agent.destroy()
   const { minLength } = proxyOptions.properties.controlToken
   if (given.controlToken !== undefined && given.controlToken.length < minLength) {
@@ -23,22 +24,26 @@ function checkSlips(given: Partial<ProxyFlags>): void {
 }
 
 async function runProxy(flags: Partial<ProxyFlags>, io: CommandIo, command: Command): Promise<number> {
+  // loaded when the command runs: the proxy brings the contract kit's checks and undici,
+  // which no other command's start should pay for (serve's spawn → first answer)
+  const [{ createProxy, upstreamOf }, { writeOutputs }] = await Promise.all([import('../proxy/server.js'), import('../proxy/outputs.js')])
   const typed = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined))
-  const fromEnv = fromEnvironment(command.options, typed, io.env, (one) => checkSlips(one as Partial<ProxyFlags>))
+  const fromEnv = fromEnvironment(command.options, typed, io.env, (one) => checkSlips(one as Partial<ProxyFlags>, upstreamOf))
   const given = { ...fromEnv, ...typed } as Partial<ProxyFlags>
   if (given.to === undefined) throw new OptionsError(`--to is required: the deployment's base URL, such as https://staging.example.com (or ${envName('to')})`)
-  checkSlips(given)
+  checkSlips(given, upstreamOf)
   const proxy = createProxy(given as ProxyFlags, {
     write: (line) => void io.stdout.write(line),
     warn: (line) => void io.stderr.write(line),
   })
   const url = await proxy.listen()
+  const clock = createClock('real', 0)
   return new Promise((resolve) => {
     let closing = false
     const stopListening = io.onSignal(() => {
       if (closing) return
       closing = true
-      writeOutputs(proxy, given)
+      writeOutputs(proxy, given, formatTimestamp(clock.now()))
         .then(
           (failed) => proxy.close().then(() => (failed && given.verdictExit ? 1 : 0)),
           (error: unknown) => {

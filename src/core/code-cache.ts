@@ -2,20 +2,25 @@
 // and the library (dist/lib/lib.cjs, under the ES entries of package.json's exports), each
 // one CommonJS file (scripts/bundle.mjs), are compiled with vm.Script and the cached data of
 // an earlier run, and when there was none (or V8 refused it: another Node, other flags,
-// another build) the cache is written as the process exits, when it holds every function
+// another build) the cache is written once the run has served its first answer (a fake
+// says so: first-answer.ts) and again as the process exits: it then holds every function
 // the run compiled, not only the top level as Node's compile cache does (and Node 20 has
-// none). One cache per command (`serve`, `contract`, …) and one for the library: each starts
+// none). A run killed after its first answer (SIGKILL, a CI runner's timeout, a crashed
+// harness) still leaves its cache; one killed while writing leaves the old cache or none,
+// never half of one (written whole, then renamed). One cache per command (`serve`,
+// `contract`, …) and one for the library: each starts
 // from what its own kind of run compiled. Kept in
 // NODE_COMPILE_CACHE's folder when set, else in the temporary folder; off with
 // NODE_DISABLE_COMPILE_CACHE=1 as Node's is. A cache that cannot be read or written only
 // costs the time it would have saved. Why not Node's compile cache: docs/architecture.md.
 import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import module, { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import vm from 'node:vm'
+import { FIRST_ANSWER } from './first-answer.js'
 
 /** What runWithCodeCache compiles and runs: a CommonJS file's text and where it stands for. */
 export interface CachedModule {
@@ -54,17 +59,23 @@ export function runWithCodeCache({ source, filename, build, command, require }: 
   }
   const script = new vm.Script(module.wrap(source), { filename, cachedData })
   if (!off && (cachedData === undefined || script.cachedDataRejected)) {
-    process.once('exit', () => {
+    const write = () => {
+      const partial = `${cacheFile}.${process.pid}`
       try {
         mkdirSync(dir, { recursive: true })
-        // written whole, then renamed: a process starting meanwhile reads the old cache or none, never half of one
-        const partial = `${cacheFile}.${process.pid}`
+        // written whole, then renamed: a process starting meanwhile (or after this one was
+        // killed while writing) reads the old cache or none, never half of one
         writeFileSync(partial, script.createCachedData())
         renameSync(partial, cacheFile)
       } catch {
         // a folder that cannot be written (a read-only root, no /tmp): the next run compiles again
+        rmSync(partial, { force: true })
       }
-    })
+    }
+    // once the first answer is out (on a later turn, so that it is not held up), then at exit
+    // with what the rest of the run compiled: a run killed after its first answer leaves one
+    process.once(FIRST_ANSWER, () => void setImmediate(write).unref())
+    process.once('exit', write)
   }
   const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => void
   const loaded = { exports: {} as Record<string, unknown> }

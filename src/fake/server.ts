@@ -3,7 +3,9 @@
 // /__mock control API offers. It listens only when asked; the CLI's `serve` is a thin
 // shell over it.
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { isIP } from 'node:net'
+import { servedFirstAnswer } from '../core/first-answer.js'
 import { buildApp, type BuildOptions } from './app.js'
 import type { Board, ResetOptions } from './board.js'
 import type { ClockControl, Controller, ExportOptions, JobFieldsView, SavedBoard } from './control.js'
@@ -205,6 +207,8 @@ export async function createMockServer(input: BuildOptions = {}, logOutput: LogO
   }
   const firstControls = controls(first.name, first.controller, () => app.board)
   made.set(first.name, firstControls)
+  // whether an answer was injected yet: the first tells the code cache (src/core/first-answer.ts)
+  let injected = false
 
   return {
     ...firstControls,
@@ -225,6 +229,8 @@ export async function createMockServer(input: BuildOptions = {}, logOutput: LogO
           `Refusing to listen on ${options.host} with the control API open: give a control token (--control-token), or --control off.`,
         )
       }
+      // the first answer out, the code cache of the built package is written (src/core/first-answer.ts)
+      app.server.once('request', (_request: IncomingMessage, response: ServerResponse) => response.once('finish', servedFirstAnswer))
       await app.listen({ port, host: options.host })
       const address = app.server.address()
       if (address === null || typeof address === 'string') throw new ServerError('The server has no TCP address.')
@@ -234,6 +240,10 @@ export async function createMockServer(input: BuildOptions = {}, logOutput: LogO
     },
     inject: async (request) => {
       const answer = await app.inject(request as InjectOptions)
+      if (!injected) {
+        injected = true
+        servedFirstAnswer()
+      }
       // inject's stand-in socket lets go of each answer's bytes on a later turn of the event
       // loop (setImmediate): a loop of injects that never waits on anything else held every
       // answer until it ended (66 KiB a candidates page). One turn here lets them go.
