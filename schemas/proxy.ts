@@ -40,5 +40,6 @@ export const proxyOptions = {
     verdictExit: { type: 'boolean', default: false, description: 'proxy: exit 1 on SIGINT/SIGTERM when the client verdict fails or staging broke a rule' },
     junit: { type: 'string', minLength: 1, description: 'proxy: write JUnit XML to this file at shutdown (what staging broke, what the client broke)' },
     report: { type: 'string', minLength: 1, description: 'proxy: write a plain-text report to this file at shutdown (what staging broke, what the client broke)' },
+    html: { type: 'string', minLength: 1, description: 'proxy: write the page of /__mock/ui with the traffic inside as one self-contained HTML file at shutdown (for CI artifacts)' },
   },
 } as const satisfies JSONSchema

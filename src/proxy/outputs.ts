@@ -7,6 +7,7 @@ import { writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import type { Builder } from 'junit-report-builder'
 import { wordsText } from '../contract/rules.js'
+import { journalWindow } from '../fake/ui/routes.js'
 import { verdictText } from '../fake/verdict/account.js'
 import { ruleById, type RuleId } from '../fake/verdict/rules.js'
 import { NOT_EXERCISED_BEHIND_A_PROXY, type RunningProxy, type Violation } from './server.js'
@@ -59,8 +60,20 @@ export function proxyJunit(proxy: Pick<RunningProxy, 'violations' | 'verdict'>):
   return builder.build()
 }
 
+/**
+ * The proxy's traffic as one HTML file (--html): the page of /__mock/ui with the journal
+ * the proxy holds (its newest 10,000 entries) and what staging and the client broke inside,
+ * as `serve --verdict-html` writes the fake's day. The page's module is imported only here.
+ */
+export async function proxyHtml(proxy: Pick<RunningProxy, 'journal' | 'view'>, now: string): Promise<string> {
+  const { dayHtml } = await import('../fake/ui/page.js')
+  const { entries } = journalWindow(proxy, 0, proxy.journal.size)
+  return dayHtml({ journal: entries, board: proxy.view() }, `Written at ${now} when the proxy stopped: ${entries.length} requests, the newest the journal held.`)
+}
+
 /** Writes the files asked for; answers whether staging broke a rule or the client's verdict failed. */
-export async function writeOutputs(proxy: RunningProxy, given: { junit?: string | undefined; report?: string | undefined }): Promise<boolean> {
+export async function writeOutputs(proxy: RunningProxy, given: { junit?: string | undefined; report?: string | undefined; html?: string | undefined }, now: string): Promise<boolean> {
+  if (given.html !== undefined) await writeFile(given.html, await proxyHtml(proxy, now))
   if (given.report !== undefined) await writeFile(given.report, proxyReport(proxy))
   if (given.junit !== undefined) await writeFile(given.junit, proxyJunit(proxy))
   return proxy.violations().length > 0 || proxy.verdict().outcome === 'fail'

@@ -89,6 +89,8 @@ export interface RunningProxy {
   violations(): Violation[]
   observations(): Observation[]
   verdict(): DetailedVerdict
+  /** What the page of /__mock/ui shows beside the journal: the verdict, what staging broke above it, the clock (`/__mock/ui/board`). */
+  view(): object
   /** Requests sent upstream so far. */
   readonly upstreamRequests: number
 }
@@ -369,6 +371,26 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
     }
   }
   app.addHook('onRequest', guard)
+  /** What /__mock/ui/board answers on a proxy: what staging broke above the client's verdict, no board. */
+  const view = () => {
+    const shown = verdictView(verdict())
+    // what staging broke, beside what the client broke: one row per rule broken, its findings the answers that broke it
+    const byRule = new Map<string, Violation[]>()
+    for (const violation of violations) byRule.set(violation.rule, [...(byRule.get(violation.rule) ?? []), violation])
+    const staging = [...byRule].map(([rule, found]) => ({
+      id: `staging: ${rule}`,
+      sentence: `The upstream answers as the spec says: ${(found[0]?.spec ?? []).slice(0, 2).map(wordsText).join(' ')}${(found[0]?.spec.length ?? 0) > 2 ? ` (and ${(found[0]?.spec.length ?? 0) - 2} more of its words: GET /__mock/violations)` : ''}`,
+      outcome: 'fail',
+      findings: found.slice(0, 50).map((v) => ({ message: `${v.method} ${v.url}: ${v.message}`, requests: [v.request] })),
+    }))
+    return {
+      status: 200,
+      proxy: { to: upstream.base, upstreamRequests: sentUpstream, violations: violations.length + droppedViolations },
+      clock: { now: now(), mode: 'real', speed: 1 },
+      window: SPEC_WINDOW_SECONDS,
+      verdict: { outcome: shown.outcome === 'pass' && staging.length === 0 ? 'pass' : 'fail', rules: [...staging, ...shown.rules] },
+    }
+  }
   const proxyVerdict = () => ({ ...verdictJson(verdict()), notExercised: NOT_EXERCISED_BEHIND_A_PROXY })
   app.get('/__mock/violations', async () => ({
     status: 200,
@@ -398,26 +420,7 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
     ...(options.controlToken ? { token: options.controlToken } : {}),
     source: {
       journal,
-      view: () => {
-        const judged = verdict()
-        const view = verdictView(judged)
-        // what staging broke, beside what the client broke: one row per rule broken, its findings the answers that broke it
-        const byRule = new Map<string, Violation[]>()
-        for (const violation of violations) byRule.set(violation.rule, [...(byRule.get(violation.rule) ?? []), violation])
-        const staging = [...byRule].map(([rule, found]) => ({
-          id: `staging: ${rule}`,
-          sentence: `The upstream answers as the spec says: ${(found[0]?.spec ?? []).slice(0, 2).map(wordsText).join(' ')}${(found[0]?.spec.length ?? 0) > 2 ? ` (and ${(found[0]?.spec.length ?? 0) - 2} more of its words: GET /__mock/violations)` : ''}`,
-          outcome: 'fail',
-          findings: found.slice(0, 50).map((v) => ({ message: `${v.method} ${v.url}: ${v.message}`, requests: [v.request] })),
-        }))
-        return {
-          status: 200,
-          proxy: { to: upstream.base, upstreamRequests: sentUpstream, violations: violations.length + droppedViolations },
-          clock: { now: now(), mode: 'real', speed: 1 },
-          window: SPEC_WINDOW_SECONDS,
-          verdict: { outcome: view.outcome === 'pass' && staging.length === 0 ? 'pass' : 'fail', rules: [...staging, ...view.rules] },
-        }
-      },
+      view,
     },
   })
 
@@ -446,5 +449,6 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
     violations: () => [...violations],
     observations: () => [...observations.values()],
     verdict,
+    view,
   }
 }

@@ -1,6 +1,7 @@
 // `jobboard-kit proxy` as a process: serve's ready line, JOBBOARD_* settings, a violation
 // logged as one line on stderr as it happens, and at SIGTERM --report and --junit in two
-// sections (what staging broke, what the client broke) and --verdict-exit's code.
+// sections (what staging broke, what the client broke), --html (the page with the
+// traffic inside) and --verdict-exit's code.
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -39,7 +40,7 @@ t.test('the ready line, the settings from JOBBOARD_*, and at SIGTERM a clean exi
   const board = await startOtherBoard({ style: 'a', username: 'u', password: 'p', rateLimitWindow: 0 })
   t.teardown(() => board.close())
   const dir = mkdtempSync(join(tmpdir(), 'proxy-'))
-  const proxy = await proxyProcess(t, ['--port', '0', '--report', join(dir, 'report.txt'), '--junit', join(dir, 'junit.xml'), '--verdict-exit'], { JOBBOARD_TO: board.url })
+  const proxy = await proxyProcess(t, ['--port', '0', '--report', join(dir, 'report.txt'), '--junit', join(dir, 'junit.xml'), '--html', join(dir, 'day.html'), '--verdict-exit'], { JOBBOARD_TO: board.url })
   t.match(proxy.url, /^http:\/\/127\.0\.0\.1:[0-9]+$/)
   const page = await fetch(`${proxy.url}/api/v1/metrics/list`, { headers })
   t.equal(page.status, 200)
@@ -50,6 +51,10 @@ t.test('the ready line, the settings from JOBBOARD_*, and at SIGTERM a clean exi
   const junit = readFileSync(join(dir, 'junit.xml'), 'utf8')
   t.match(junit, /testsuite name="jobboard-kit proxy: what staging broke"/)
   t.match(junit, /testsuite name="jobboard-kit proxy: what the client broke"/)
+  const html = readFileSync(join(dir, 'day.html'), 'utf8')
+  t.match(html, /<script type="application\/json" id="day">/, '--html: the page with the traffic inside')
+  t.match(html, `"proxy":{"to":"${board.url}"`, 'and whose traffic it is')
+  t.match(html, '/api/v1/metrics/list', 'and the request')
 })
 
 t.test('a violation is one line on stderr as it happens, and --verdict-exit exits 1', async (t) => {
