@@ -71,5 +71,11 @@ export const contractOptions = {
       default: false,
       description: 'Exit 3 when any planned check was left unmade (rate limited, ledger, outage), whatever --min-coverage allows',
     },
+    within: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 1000,
+      description: 'With --require-complete and --writes: exit 3 when a write check (a request case of the job API) was not made in any of the ledger\'s last N runs, this one included',
+    },
   },
 } as const satisfies JSONSchema

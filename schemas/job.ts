@@ -35,7 +35,8 @@ export const jobFields = {
   expiry_date: jobDate,
   hot: flag,
   internal: flag,
-  keywords: { type: 'string', pattern: '^[^,]*[^,\\s][^,]*(,[^,]*[^,\\s][^,]*)*$' },
+  // "comma-separated list": items with something in them; the example is what the kit sends as the documented form
+  keywords: { type: 'string', pattern: '^[^,]*[^,\\s][^,]*(,[^,]*[^,\\s][^,]*)*$', examples: ['vets,locum,night shifts'] },
   job_hours: freeText,
   job_duration: freeText,
   job_skills: freeText,

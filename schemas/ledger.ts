@@ -2,7 +2,8 @@
 // request was last made and when its rate-limit window opens again; which write checks
 // each deployment had, and when (they take turns across runs); jobs a run could not
 // delete yet (the next run deletes them first); and a job each deployment has deleted
-// (the checks of operations after delete use it).
+// (the checks of operations after delete use it); and when each run with writes started,
+// so that --within N can tell which write turns no run of the last N made.
 import type { JSONSchema } from 'json-schema-to-ts'
 import { id } from './common.js'
 
@@ -48,5 +49,7 @@ export const ledgerFile = {
     pending: { type: 'array', items: pendingJob },
     /** By deployment: a job the kit deleted, for the checks of operations after delete. */
     deleted: { type: 'object', additionalProperties: id },
+    /** By deployment: when each run with writes started, the newest last (--require-complete --within N reads the last N). */
+    runs: { type: 'object', additionalProperties: { type: 'array', items: time } },
   },
 } as const satisfies JSONSchema

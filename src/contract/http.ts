@@ -20,8 +20,44 @@ import { delaySeconds, lenientJson, wireProblems, type WireProblem } from './wir
 
 export { API_PREFIX }
 
-/** Whose credentials a request carries: the ones given, none, deliberately wrong ones, or the given user with a wrong password. */
-export type Credentials = 'given' | 'none' | 'wrong' | 'wrong-password'
+/**
+ * What a request's Authorization is: the credentials given, none, deliberately wrong ones,
+ * the given user with a wrong password; or the given credentials sent another way than
+ * "HTTP Basic authentication with the form `<username>:<password>`" (AUTH_FORMS).
+ */
+export type Credentials = 'given' | 'none' | 'wrong' | 'wrong-password' | AuthForm
+
+/**
+ * The ways the spec's one authentication can be sent otherwise, derived from its sentence
+ * ("All endpoints use HTTP Basic authentication with the form `<username>:<password>`."): its
+ * scheme (another scheme: a Bearer token of the same credentials, Digest, a value of no
+ * scheme at all), its encoding (Basic whose base64 does not decode), its form (Basic of the
+ * user and password without the colon), and the case of the scheme's name, which RFC 9110
+ * §11.1 makes case-insensitive: `basic` is Basic, and must be accepted. Each header carries
+ * the account's own user and password where the form has room for them, so that a
+ * deployment that reads them anyway is caught letting them in.
+ */
+export const AUTH_FORMS = {
+  bearer: { words: 'a Bearer token', accepted: false, header: (user: string, password: string) => `Bearer ${b64(`${user}:${password}`)}` },
+  digest: {
+    words: 'Digest credentials',
+    accepted: false,
+    header: (user: string) => `Digest username="${user}", realm="jobboard", nonce="0a4f113b", uri="/api/v1", response="6629fae49393a05397450978507c4ef1"`,
+  },
+  garbage: { words: 'an Authorization of no scheme', accepted: false, header: (user: string, password: string) => `${user}:${password}` },
+  'malformed-base64': { words: 'Basic whose base64 does not decode', accepted: false, header: (user: string, password: string) => `Basic ${b64(`${user}:${password}`).replace(/=+$/, '').slice(0, -1)}!*` },
+  'no-colon': { words: 'Basic of the user and password without the colon', accepted: false, header: (user: string, password: string) => `Basic ${b64(`${user}${password}`)}` },
+  'lower-case-scheme': { words: 'the scheme name in lower case (basic)', accepted: true, header: (user: string, password: string) => `basic ${b64(`${user}:${password}`)}` },
+} as const
+export type AuthForm = keyof typeof AUTH_FORMS
+
+/** How the summary and the report name what a request carried. */
+export const CREDENTIAL_WORDS: Readonly<Record<Exclude<Credentials, 'given'>, string>> = {
+  none: 'no credentials',
+  wrong: 'wrong credentials',
+  'wrong-password': 'wrong password',
+  ...(Object.fromEntries(Object.entries(AUTH_FORMS).map(([form, { words }]) => [form, words])) as Record<AuthForm, string>),
+}
 
 export interface Answer {
   readonly kind: 'answer'
@@ -95,8 +131,12 @@ export interface RequestRecord {
 
 const WRONG = { username: 'jobboard-kit-contract', password: 'not-the-password' }
 
+function b64(text: string): string {
+  return Buffer.from(text, 'utf8').toString('base64')
+}
+
 function basic(username: string, password: string): string {
-  return `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`
+  return `Basic ${b64(`${username}:${password}`)}`
 }
 
 /** Whole seconds of a Retry-after header (delay-seconds), or undefined when it holds none (HTTP dates are not what the spec says). */
@@ -348,6 +388,8 @@ export class Client {
   }
 
   #user(credentials: Credentials): string | undefined {
+    // a legal form of the given credentials is the account's request: it spends the account's window
+    if (credentials in AUTH_FORMS) return AUTH_FORMS[credentials as AuthForm].accepted ? this.#settings.username : undefined
     return credentials === 'given' || credentials === 'wrong-password' ? this.#settings.username : credentials === 'wrong' ? WRONG.username : undefined
   }
 
@@ -486,6 +528,7 @@ export class Client {
     if (credentials === 'given' && username !== undefined && password !== undefined) headers.authorization = basic(username, password)
     if (credentials === 'wrong') headers.authorization = basic(WRONG.username, WRONG.password)
     if (credentials === 'wrong-password' && username !== undefined) headers.authorization = basic(username, password === WRONG.password ? `${WRONG.password}!` : WRONG.password)
+    if (credentials in AUTH_FORMS && username !== undefined && password !== undefined) headers.authorization = AUTH_FORMS[credentials as AuthForm].header(username, password)
     let body: string | undefined
     if (options.body !== undefined) {
       headers['content-type'] = 'application/json'

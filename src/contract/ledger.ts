@@ -17,6 +17,9 @@ import { UsageError } from './settings.js'
 export type { LedgerEntry, LedgerFile }
 export type PendingJob = NonNullable<LedgerFile['pending']>[number]
 
+/** How many runs' start times the file keeps per deployment: --within may look back this far. */
+export const RUNS_KEPT = 1000
+
 export const ledgerKey = (user: string | undefined, method: string, url: string) => `${user ?? '-'} ${method} ${url}`
 
 /** Whose board the write records are about: `<user> <base URL>`. */
@@ -28,6 +31,7 @@ export class Ledger {
   readonly #writes: Record<string, Record<string, string>>
   #pending: PendingJob[]
   readonly #deleted: Record<string, number>
+  readonly #runs: Record<string, string[]>
 
   private constructor(path: string | undefined, file?: LedgerFile) {
     this.path = path
@@ -35,6 +39,7 @@ export class Ledger {
     this.#writes = structuredClone(file?.writes ?? {})
     this.#pending = structuredClone(file?.pending ?? [])
     this.#deleted = { ...file?.deleted }
+    this.#runs = structuredClone(file?.runs ?? {})
   }
 
   /** No file: nothing is remembered and nothing is written. */
@@ -89,6 +94,16 @@ export class Ledger {
     this.#deleted[deployment] = id
   }
 
+  /** Notes that a run with writes started at `at` on a deployment; the file keeps the last RUNS_KEPT. */
+  ran(deployment: string, at: number): void {
+    this.#runs[deployment] = [...(this.#runs[deployment] ?? []), new Date(at).toISOString()].slice(-RUNS_KEPT)
+  }
+
+  /** When each run with writes on a deployment started (epoch ms), oldest first. */
+  runsOf(deployment: string): number[] {
+    return (this.#runs[deployment] ?? []).map((at) => Date.parse(at))
+  }
+
   /** When the request may be made again, if its window is still open at `now`. */
   openUntil(key: string, now: number): number | undefined {
     const entry = this.#entries.get(key)
@@ -112,7 +127,7 @@ export class Ledger {
   save(now: number, redact: Pick<Redactor, 'deep'> = { deep: (value) => value }): void {
     if (this.path === undefined) return
     const requests = Object.fromEntries([...this.#entries].filter(([, entry]) => Date.parse(entry.until) > now).sort(([a], [b]) => (a < b ? -1 : 1)))
-    const file: LedgerFile = redact.deep({ kind: LEDGER_KIND, version: 1, requests, writes: this.#writes, pending: this.#pending, deleted: this.#deleted })
+    const file: LedgerFile = redact.deep({ kind: LEDGER_KIND, version: 1, requests, writes: this.#writes, pending: this.#pending, deleted: this.#deleted, runs: this.#runs })
     const temporary = `${this.path}.${process.pid}.tmp`
     writeFileSync(temporary, `${JSON.stringify(file, null, 2)}\n`)
     renameSync(temporary, this.path)

@@ -9,6 +9,8 @@
 // is checked when one of those checks was made, skipped when they were skipped (and
 // why), or not reached when none of them reported. docs/contract.md shows the table as
 // renderMatrix() renders it; test/contract/matrix.test.ts keeps both in step with the plan.
+import { caseTurn, REQUEST_CASES } from './cases.js'
+import { combinationsOf, LISTS, type ListDef } from './lists.js'
 import { matches } from './rules.js'
 
 /** What the matrix reads of a check's result (suite.ts's CheckResult; not imported, which would close a circle through the groups). */
@@ -20,7 +22,7 @@ export interface CheckResult {
   reason?: string | undefined
 }
 
-export type Family = 'list' | 'details' | 'download' | 'job' | 'field-form'
+export type Family = 'list' | 'details' | 'download' | 'job' | 'field-form' | 'request-case'
 
 export const FILTERS = ['none', 'since', 'vacancy'] as const
 export type Filter = (typeof FILTERS)[number]
@@ -94,6 +96,24 @@ function listCell(list: (typeof LIST_NAMES)[number], filter: Filter, position: P
   }
 }
 
+/** The combinations of two or more filters of each list (lists.ts combinationsOf, from its query schema), by list, as the cells name them (`since+vacancy`). */
+export const COMBINATIONS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  LIST_NAMES.map((name) => [name, combinationsOf(LISTS.find((l) => l.endpoint === `${name}/list`) as ListDef).map((set) => set.join('+'))]),
+)
+
+/** A combination's two cells: its first page, and the page its next_page names (page with every filter). */
+function combinationCells(list: (typeof LIST_NAMES)[number]): Cell[] {
+  const e = `${list}/list`
+  return (COMBINATIONS[list] ?? []).flatMap((combination) => {
+    const words = combination.split('+').join(' and ')
+    const shape = combination.split('+').map((f) => `\`${f}\``).join(' with ')
+    return [
+      { id: `${e} ${combination} first`, family: 'list', endpoint: e, shape: `${POSITION_WORDS.first}, ${shape}`, asks: 'combined', checks: [`${e}: the answer with ${words} holds only records matching each`] },
+      { id: `${e} ${combination} second`, family: 'list', endpoint: e, shape: `${POSITION_WORDS.second}, ${shape}`, asks: 'combinedNext', checks: [`${e}: the second page of the answer with ${words} holds only records matching each`] },
+    ] satisfies Cell[]
+  })
+}
+
 function listCells(): Cell[] {
   const cells: Cell[] = []
   for (const list of LIST_NAMES) {
@@ -109,6 +129,7 @@ function listCells(): Cell[] {
         })
       }
     }
+    cells.push(...combinationCells(list))
   }
   return cells
 }
@@ -195,7 +216,20 @@ function formCells(): Cell[] {
   }))
 }
 
-export const MATRIX: readonly Cell[] = [...listCells(), ...detailCells(), ...downloadCells(), ...jobCells(), ...formCells()]
+/** Each request case the schemas yield (src/contract/cases.ts): what the spec allows and what it forbids, one write turn each. */
+function caseCells(): Cell[] {
+  return REQUEST_CASES.map((c) => ({
+    id: c.id,
+    family: 'request-case',
+    endpoint: c.endpoint,
+    shape: `${c.shape} (${c.allowed ? 'allowed: status 200' : 'forbidden: 412 naming the field'})`,
+    asks: caseTurn(c),
+    checks: [`${c.endpoint}: ${c.name}`],
+    writes: true,
+  }))
+}
+
+export const MATRIX: readonly Cell[] = [...listCells(), ...detailCells(), ...downloadCells(), ...jobCells(), ...formCells(), ...caseCells()]
 
 export type CellStatus =
   | { status: 'checked' }
@@ -237,7 +271,7 @@ export function cellStatus(cell: Cell, results: readonly CheckResult[], writes: 
 
 /** The group (--only, --skip) whose checks read a cell. */
 export function groupOfCell(cell: Pick<Cell, 'family' | 'endpoint'>): string {
-  if (cell.family === 'job' || cell.family === 'field-form') return 'jobs'
+  if (cell.family === 'job' || cell.family === 'field-form' || cell.family === 'request-case') return 'jobs'
   if (cell.endpoint === 'candidates/timesheets/download/{id}') return 'timesheets'
   return cell.endpoint.split('/')[0] as string
 }
@@ -297,11 +331,13 @@ export function matrixLines(entries: readonly MatrixEntry[]): string[] {
     return entry === undefined ? '' : markOf(entry)
   }
   const width = 14
-  const lines = ['Request matrix (✓ checked, – skipped (why), · not reached):', `  ${''.padEnd(26)}${POSITIONS.map((p) => p.padEnd(width)).join('')}`.trimEnd()]
+  // the longest row label: a list with a combination of filters (`applications/list since+vacancy`)
+  const LABEL = Math.max(26, ...LIST_NAMES.flatMap((list) => (COMBINATIONS[list] ?? []).map((c) => `${list}/list ${c}`.length + 2)))
+  const lines = ['Request matrix (✓ checked, – skipped (why), · not reached):', `  ${''.padEnd(LABEL)}${POSITIONS.map((p) => p.padEnd(width)).join('')}`.trimEnd()]
   for (const list of LIST_NAMES) {
-    for (const filter of FILTERS) {
+    for (const filter of [...FILTERS, ...(COMBINATIONS[list] ?? [])]) {
       if (!by.has(`${list}/list ${filter} first`)) continue
-      lines.push(`  ${`${list}/list${filter === 'none' ? '' : ` ${filter}`}`.padEnd(26)}${POSITIONS.map((p) => mark(`${list}/list ${filter} ${p}`).padEnd(width)).join('')}`.trimEnd())
+      lines.push(`  ${`${list}/list${filter === 'none' ? '' : ` ${filter}`}`.padEnd(LABEL)}${POSITIONS.map((p) => mark(`${list}/list ${filter} ${p}`).padEnd(width)).join('')}`.trimEnd())
     }
   }
   const others: Array<[string, Family]> = [
@@ -309,14 +345,19 @@ export function matrixLines(entries: readonly MatrixEntry[]): string[] {
     ['downloads', 'download'],
     ['jobs', 'job'],
     ['field forms', 'field-form'],
+    ['request cases', 'request-case'],
   ]
   for (const [label, family] of others) {
     const cells = entries.filter((e) => e.family === family)
     if (cells.length === 0) continue
     const marks = new Set(cells.map(markOf))
     // a family whose cells all went one way is one mark (a read-only run's write cells)
-    const shown = marks.size === 1 ? `all ${cells.length} ${markOf(cells[0] as MatrixEntry)}` : cells.map((e) => `${e.id.replace(/^job\/add /, '').replace('/{id}', '')} ${markOf(e)}`).join('; ')
-    lines.push(`  ${label.padEnd(12)}${shown}`)
+    const counted = [...marks].map((mark) => `${cells.filter((e) => markOf(e) === mark).length} ${mark}`).join(', ')
+    // a family of many cells (the request cases) is counted by mark, and names those not checked
+    const unchecked = cells.filter((e) => e.status !== 'checked')
+    const many = cells.length > 30 ? `${cells.length}: ${counted}${unchecked.length > 0 && unchecked.length <= 5 ? ` (${unchecked.map((e) => e.id).join('; ')})` : ''}` : undefined
+    const shown = marks.size === 1 ? `all ${cells.length} ${markOf(cells[0] as MatrixEntry)}` : many ?? cells.map((e) => `${e.id.replace(/^job\/add /, '').replace('/{id}', '')} ${markOf(e)}`).join('; ')
+    lines.push(`  ${label.padEnd(14)}${shown}`)
   }
   lines.push(matrixCountLine(entries))
   return lines

@@ -8,8 +8,8 @@ import { id as idSchema } from '../../schemas/common.js'
 import { isTimestamp } from '../../schemas/formats.js'
 import { formatMinute } from '../core/time.js'
 import { need, notMade, Skip, where, type Got, type NotMade, type SkipKind } from './checks.js'
-import { isServiceError, type Client } from './http.js'
-import { APPLICATIONS, CANDIDATES, LISTS, MARKETING, TIMESHEETS, type ListDef } from './lists.js'
+import { AUTH_FORMS, isServiceError, type AuthForm, type Client } from './http.js'
+import { APPLICATIONS, CANDIDATES, combinationsOf, LISTS, MARKETING, TIMESHEETS, type ListDef } from './lists.js'
 import { int, isRec, notAPage, pageOf, rec, recs, str, type Page, type Rec } from './records.js'
 import type { Group } from './settings.js'
 
@@ -29,7 +29,21 @@ export const MALFORMED_SINCE = 'not-a-time'
  */
 export const SPARE = {
   path: '/marketing/list',
-  pages: { withoutCredentials: 3, wrongCredentials: 4, rateLimit: 5, wrongPassword: 6, fresh: 7 },
+  pages: {
+    withoutCredentials: 3,
+    wrongCredentials: 4,
+    rateLimit: 5,
+    wrongPassword: 6,
+    fresh: 7,
+    // the spec's authentication sent otherwise (http.ts AUTH_FORMS): a full request each, so that a deployment that
+    // counts a refused request against the window (or wrongly lets one in) spends no window another check needs
+    bearer: 8,
+    digest: 9,
+    garbage: 10,
+    'malformed-base64': 11,
+    'no-colon': 12,
+    'lower-case-scheme': 13,
+  },
 } as const
 
 /** Where the page past the last is asked, in order of preference: timesheets are paged by the spec's own words (prev_page). */
@@ -337,6 +351,53 @@ export class Plan {
     })
   }
 
+  /**
+   * The query of a combination of filters (lists.ts combinationsOf): vacancy the one most
+   * applications fetched are for; since the middle minute of the records the other filters
+   * give (the vacancy's first page), by the latest of the fields since may compare, so that
+   * records on both sides of it come: a deployment that lets one filter drop the other keeps
+   * some it must not.
+   */
+  combinedQuery(list: ListDef, filters: readonly string[]): Promise<Record<string, string | number> | undefined> {
+    return this.#once(`combined-query ${list.path} ${filters.join('+')}`, async () => {
+      const query: Record<string, string | number> = {}
+      let narrowed: Rec[] | undefined
+      if (filters.includes('vacancy')) {
+        const vacancy = await this.vacancyId()
+        if (vacancy === undefined) return undefined
+        query.vacancy = vacancy
+        const got = await this.vacancy()
+        narrowed = got.kind === 'answer' ? (pageOf(got)?.data ?? []) : []
+      }
+      if (filters.includes('since')) {
+        const records = narrowed ?? (await this.records(list))
+        const minutes = records
+          .map((record) => list.sinceFields.map((field) => str(record[field])).filter((v): v is string => v !== undefined && isTimestamp(v)).sort().at(-1))
+          .filter((v): v is string => v !== undefined)
+          .map((v) => v.slice(0, 16))
+          .sort()
+        const middle = minutes[Math.floor(minutes.length / 2)]
+        if (middle === undefined) return undefined
+        query.since = middle
+      }
+      return query
+    })
+  }
+
+  /** A list asked with a combination of its filters at once (the request matrix's combination rows). */
+  combined(list: ListDef, filters: readonly string[]): Promise<Got> {
+    return this.#once(`combined ${list.path} ${filters.join('+')}`, async () => {
+      const query = await this.combinedQuery(list, filters)
+      if (query === undefined) return await this.#notMade(`no record of ${list.endpoint} fetched gives ${filters.join(' and ')} to ask with`, list)
+      return this.#client.get(this.#client.api(list.path, query))
+    })
+  }
+
+  /** The second page of the answer with a combination of filters, by its next_page. */
+  combinedNext(list: ListDef, filters: readonly string[]): Promise<Got> {
+    return this.#once(`combined-next ${list.path} ${filters.join('+')}`, async () => this.#follow(`the answer with ${filters.join(' and ')}`, await this.combined(list, filters)))
+  }
+
   /** An id that exists on no board, on a detail or download path. */
   unknown(path: string): Promise<Got> {
     return this.#client.get(this.#client.api(`${path}/${UNKNOWN_ID}`))
@@ -358,6 +419,11 @@ export class Plan {
   /** The given user with a wrong password: a deployment that knows the user must still check the password. */
   wrongPassword(): Promise<Got> {
     return this.#client.get(this.spare('wrongPassword'), { credentials: 'wrong-password' })
+  }
+
+  /** A spare page asked with the given credentials sent in another form than the spec's (http.ts AUTH_FORMS). */
+  authForm(form: AuthForm): Promise<Got> {
+    return this.#client.get(this.spare(form), { credentials: form })
   }
 
   /**
@@ -541,9 +607,10 @@ export class Plan {
     // the request matrix's shapes past the first page (src/contract/matrix.ts)
     for (const list of lists) reads.push(this.sinceNext(list), this.lastPage(list), this.sinceLast(list), this.pastLast(list))
     if (this.#selected('applications')) reads.push(this.vacancyNext(), this.vacancyLast(), this.lastDetail(APPLICATIONS))
+    for (const list of lists) for (const filters of combinationsOf(list)) reads.push(this.combinedNext(list, filters))
     if (this.#selected('candidates')) reads.push(this.lastDetail(CANDIDATES))
     if (this.#selected('timesheets')) reads.push(this.timesheetDownload())
-    if (this.#selected('auth')) reads.push(this.withoutCredentials(), this.wrongCredentials(), this.wrongPassword())
+    if (this.#selected('auth')) reads.push(this.withoutCredentials(), this.wrongCredentials(), this.wrongPassword(), ...(Object.keys(AUTH_FORMS) as AuthForm[]).map((form) => this.authForm(form)))
     for (const group of this.#groups) for (const path of ID_PATHS[group] ?? []) reads.push(this.unknown(path))
     if (this.#profiling) reads.push(this.outOfRange())
     await Promise.all(reads)

@@ -4,7 +4,8 @@
 // went and how much of the deployment it looked at. Planned: every check but those that
 // do not apply to what the deployment holds and the write checks not due this run.
 import type { CreatedJob } from './context.js'
-import type { RequestRecord } from './http.js'
+import { CREDENTIAL_WORDS, type RequestRecord } from './http.js'
+import { rotationLines, type Rotation } from './groups/jobs.js'
 import type { PendingJob } from './ledger.js'
 import type { Observation } from './observations.js'
 import { citationLines } from './rules.js'
@@ -113,6 +114,8 @@ export interface ContractReport {
   jobs: { created: CreatedJob[]; deleted: Array<{ id: number; by: string }>; notDeleted: CreatedJob[]; pending: PendingJob[] }
   /** Every cell of the request matrix (src/contract/matrix.ts) and what became of it. */
   matrix: MatrixEntry[]
+  /** The write turns (--writes): a full pass's length at this window, what this run made, what is due. */
+  rotation?: Rotation
 }
 
 export function tally(results: readonly CheckResult[]): Tally {
@@ -142,6 +145,7 @@ export function buildReport(
     pending: PendingJob[]
     /** The ids of the constrained-field forms this run's valid add tried. */
     formsTried?: readonly string[]
+    rotation?: Rotation
   },
 ): ContractReport {
   return {
@@ -171,6 +175,7 @@ export function buildReport(
       pending: parts.pending,
     },
     matrix: matrixOf(parts.results, settings.writes, parts.formsTried, settings.groups),
+    ...(parts.rotation === undefined ? {} : { rotation: parts.rotation }),
   }
 }
 
@@ -199,7 +204,7 @@ export function closingLines(report: ContractReport): string[] {
   lines.push(`Requests: ${sent.length} made${leftOut.length > 0 ? `, ${leftOut.length} left out` : ''} (each full request at most once per window, but for the 429 check's repeat, a GET asked again after a service error, and public job pages)`)
   for (const r of report.requests) {
     const status = r.status === undefined ? '---' : String(r.status)
-    const who = !r.url.includes('/api/v1/') ? ' [public page]' : r.credentials === 'given' ? '' : ` [${r.credentials === 'none' ? 'no credentials' : r.credentials === 'wrong' ? 'wrong credentials' : 'wrong password'}]`
+    const who = !r.url.includes('/api/v1/') ? ' [public page]' : r.credentials === 'given' ? '' : ` [${CREDENTIAL_WORDS[r.credentials]}]`
     const waited = r.waited > 0 ? ` (waited ${r.waited} s)` : ''
     lines.push(`  ${r.method.padEnd(4)} ${status} ${r.url}${who}${waited}${r.note ? ` - ${r.note}` : ''}`)
   }
@@ -214,6 +219,7 @@ export function closingLines(report: ContractReport): string[] {
   }
   if (report.coverage.length > 0) lines.push('', ...coverageLines(report.coverage))
   if (report.matrix.length > 0) lines.push('', ...matrixLines(report.matrix))
+  if (report.rotation !== undefined) lines.push('', ...rotationLines(report.rotation))
   lines.push('')
   lines.push(tallyLine(report.summary))
   return lines

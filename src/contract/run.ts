@@ -15,7 +15,7 @@ import { realKitClock, type KitClock } from './clock.js'
 import { RunContext } from './context.js'
 import { where, type Got } from './checks.js'
 import { adoptFieldValues, type FieldLists } from './groups/fields.js'
-import { cleanup, deletePending, planWrites, turnOf } from './groups/jobs.js'
+import { cleanup, deletePending, passLength, planWrites, rotationOf, turnOf, type Rotation } from './groups/jobs.js'
 import { observeMalformedSince, observeOrder } from './groups/lists.js'
 import { observeUnknownIds } from './groups/resources.js'
 import { Client, redactorOf } from './http.js'
@@ -154,6 +154,9 @@ async function run(settings: ContractSettings, io: RunIO, redact: Redactor): Pro
 
   const results: CheckResult[] = []
   let stop: string | undefined
+  // the write turns' rotation: a full pass's length as the ledger stood before this run
+  const rotating = settings.writes && settings.groups.includes('jobs')
+  let passRuns: number | undefined
   try {
     const fields = await ctx.plan.fields()
     stop = preflightProblem(fields, settings)
@@ -164,6 +167,7 @@ async function run(settings: ContractSettings, io: RunIO, redact: Redactor): Pro
       if (settings.groups.includes('jobs')) {
         await deletePending(ctx)
         ctx.turns = planWrites(ctx)
+        passRuns = passLength(ctx)
       }
       await ctx.plan.prefetch()
       // what the spec leaves open about refusals is seen, not checked
@@ -188,6 +192,7 @@ async function run(settings: ContractSettings, io: RunIO, redact: Redactor): Pro
       const turn = settings.writes && (result.status === 'pass' || result.status === 'fail') ? turnOf(result.endpoint, result.name) : undefined
       if (turn !== undefined) ledger.wrote(ctx.deployment, turn, clock.now())
     }
+    if (rotating && stop === undefined) ledger.ran(ctx.deployment, startedAt)
     ledger.save(clock.now(), redact)
     await client.close().catch(() => undefined)
   }
@@ -227,6 +232,10 @@ async function run(settings: ContractSettings, io: RunIO, redact: Redactor): Pro
   if (settings.requireComplete && exitCode === 0 && unreached.length > 0) {
     ;[exitCode, reason] = [3, `incomplete (--require-complete): ${unreached.length} cell${unreached.length === 1 ? '' : 's'} of the request matrix not reached, e.g. ${unreached[0]?.id}${unreached[0]?.reason ? `: ${unreached[0].reason}` : ` (${unreached[0]?.status})`}`]
   }
+  const rotation: Rotation | undefined = rotating && stop === undefined ? rotationOf(ctx, startedAt, passRuns) : undefined
+  if (settings.requireComplete && exitCode === 0 && rotation?.stale !== undefined && rotation.stale.length > 0) {
+    ;[exitCode, reason] = [3, `incomplete (--require-complete --within ${rotation.within}): ${rotation.stale.length} write check${rotation.stale.length === 1 ? ' was' : 's were'} not made in the ledger's last ${rotation.within} runs, e.g. ${rotation.stale[0]}`]
+  }
   if (pending.length > 0) {
     const left = `jobs left on the service, pending deletion by the next run: ${pending.map((j) => `job ${j.id} (${j.reference}): ${j.why}`).join('; ')}`
     ;[exitCode, reason] = exitCode === 0 || exitCode === 3 ? [1, reason === undefined ? left : `${left}; ${reason}`] : [exitCode, `${reason}; ${left}`]
@@ -243,6 +252,7 @@ async function run(settings: ContractSettings, io: RunIO, redact: Redactor): Pro
     jobs: ctx.jobs,
     pending,
     formsTried: ctx.formsTried,
+    rotation,
   })
   if (settings.writeProfile !== undefined && stop === undefined) {
     const problem = writeProfile(ctx, settings.writeProfile, profiles.prior, io.stdout, redact)

@@ -3,6 +3,8 @@
 // conforming, 1 failed, 2 usage or connection, 3 incomplete) and one-line reasons; every
 // write check in one run against a serve without a rate limit; and SIGTERM in the middle
 // of a run that writes.
+import { REQUEST_CASES } from '../../src/contract/cases.js'
+import { AUTH_FORMS } from '../../src/contract/http.js'
 import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -166,10 +168,12 @@ t.test('a second run inside the rate-limit window checks nothing and exits 3, in
   t.equal(first.code, 0, first.stderr)
   const second = await runToEnd(['contract', '--base-url', url], ENV)
   t.equal(second.code, 3)
-  // only the 3 auth checks that need no listed record are made (a refusal comes whatever the limit), and the 4
-  // checks of every answer's bytes, which read the 429s
-  t.match(second.stderr, /^jobboard-kit contract: incomplete: checked 7 of \d+ planned \(\d+%, below --min-coverage 100%\); \d+ not made \(rate limited/)
-  t.match(lastLine(second.stdout), /^7 passed, 0 failed, \d+ skipped, 0 errored; checked 7 of [1-9]\d* planned$/)
+  // only the auth checks that need no listed record and expect a refusal are made (a refusal comes whatever the
+  // limit): the 3 of no, wrong and half-wrong credentials and one per form of the credentials the spec refuses;
+  // and the 4 checks of every answer's bytes, which read the 429s
+  const made = 3 + Object.values(AUTH_FORMS).filter((form) => !form.accepted).length + 4
+  t.match(second.stderr, new RegExp(`^jobboard-kit contract: incomplete: checked ${made} of \\d+ planned \\(\\d+%, below --min-coverage 100%\\); \\d+ not made \\(rate limited`))
+  t.match(lastLine(second.stdout), new RegExp(`^${made} passed, 0 failed, \\d+ skipped, 0 errored; checked ${made} of [1-9]\\d* planned$`))
 })
 
 t.test('against serve --rate-limit-window 0, contract --writes --rate-limit-window 0 makes every write check in one run', async (t) => {
@@ -180,8 +184,8 @@ t.test('against serve --rate-limit-window 0, contract --writes --rate-limit-wind
   t.match(lastLine(run.stdout), /^\d+ passed, 0 failed, \d+ skipped, 0 errored; checked (\d+) of \1 planned$/)
   const written = JSON.parse(readFileSync(report, 'utf8')) as ContractReport
   const writes = written.checks.filter((c) => /^job\/(?!fields$)/.test(c.endpoint))
-  // every write check of the jobs group, the four operations' message checks included, and the add with published 0
-  t.equal(writes.length, 20)
+  // every write check of the jobs group, the four operations' message checks included, the add with published 0, and every request case
+  t.equal(writes.length, 20 + REQUEST_CASES.length)
   t.same(writes.filter((c) => c.status !== 'pass').map((c) => `${c.endpoint}: ${c.name} (${c.status} ${c.reason})`), [], 'every write check passed')
   t.same(written.jobs.notDeleted, [])
 })

@@ -7,6 +7,9 @@ import t from 'tap'
 import type { BuildOptions } from '../../src/fake/app.js'
 import { board, contract } from './helpers.js'
 
+// whole kit runs, ten a kind: a run with --writes makes every request case (about 200 requests), past tap's 120 s a file
+t.setTimeout(480_000)
+
 const SEEDS = 10
 /** Board seconds that pass before each request the kit makes. */
 const STEP_SECONDS = 47

@@ -9,6 +9,9 @@ import t from 'tap'
 import { FIELD_FORMS, formCellId, MATRIX } from '../../src/contract/matrix.js'
 import { board, contract, json, jsonReply, on, type Breakage, type Exchange } from './helpers.js'
 
+// whole kit runs with --writes, each making every request case (about 200 requests): past tap's 120 s a file
+t.setTimeout(360_000)
+
 const query = (x: Exchange) => new URL(x.url, 'http://board').searchParams
 const pageOf = (x: Exchange) => Number(query(x).get('page') ?? 1)
 

@@ -7,7 +7,8 @@ import { join } from 'node:path'
 import t from 'tap'
 import { ROOT } from '../helpers/cli.js'
 import { TURNS } from '../../src/contract/groups/jobs.js'
-import { FIELD_FORMS, MATRIX, renderMatrix } from '../../src/contract/matrix.js'
+import { COMBINATIONS, FIELD_FORMS, MATRIX, renderMatrix } from '../../src/contract/matrix.js'
+import { filtersOf, LISTS } from '../../src/contract/lists.js'
 import { Plan } from '../../src/contract/plan.js'
 
 /** Methods of the plan that ask no cell of the matrix, and why: each new method must be one or the other. */
@@ -27,6 +28,8 @@ const NOT_SHAPES: Record<string, string> = {
   wrongCredentials: 'the auth checks',
   wrongPassword: 'the auth checks',
   detailWithoutCredentials: 'the auth checks',
+  authForm: 'the auth checks: the credentials sent in another form (a spare page)',
+  combinedQuery: 'works out the query of a combination of filters',
   downloadWithoutCredentials: 'the auth checks',
   freshUrls: 'the rate-limit check',
   resolve: 'follows links already asked',
@@ -58,6 +61,22 @@ t.test('every request shape the plan can ask is a row of the matrix', async (t) 
     t.ok(asked.has(method) || method in NOT_SHAPES, `Plan.${method} is a cell's request, or says why it is none`)
   }
   for (const turn of TURNS) t.ok(asked.has(turn.name), `the write turn ${turn.name} asks a cell`)
+})
+
+t.test("every combination of each list's query parameters, as its route's schema declares them, is a cell", async (t) => {
+  for (const list of LISTS) {
+    const params = Object.keys(list.query.properties)
+    const filters = params.filter((p) => p !== 'page')
+    t.same(filters, filtersOf(list), `${list.endpoint}: its filters are its query schema's, but page`)
+    for (let mask = 0; mask < 1 << params.length; mask++) {
+      const set = params.filter((_, i) => mask & (1 << i))
+      const narrowing = set.filter((p) => p !== 'page')
+      const filter = narrowing.length === 0 ? 'none' : narrowing.join('+')
+      const position = set.includes('page') ? 'second' : 'first'
+      t.ok(MATRIX.some((c) => c.id === `${list.endpoint} ${filter} ${position}`), `${list.endpoint} {${set.join(', ')}}: the cell ${filter} ${position}`)
+    }
+  }
+  t.same(COMBINATIONS.applications, ['since+vacancy'], 'applications/list: since with vacancy (the spec\'s since, vacancy and page)')
 })
 
 t.test('the matrix has every list × filter × position the spec allows, and the forms of every constrained field', async (t) => {

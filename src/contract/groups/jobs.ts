@@ -12,7 +12,8 @@ import type { Minimal } from '@tapjs/core'
 import { type JOB_REQUIRED, jobAddAnswer, jobInput, messageAnswer } from '../../../schemas/index.js'
 import { formatMinute, formatTimestamp } from '../../core/time.js'
 import type { JobInput } from '../../core/types.js'
-import { check, endpoint, need, Skip, where, type Asserter } from '../checks.js'
+import { check, endpoint, need, Skip, where, type Asserter, type Got } from '../checks.js'
+import { excerpt } from '../http.js'
 import type { CreatedJob, RunContext } from '../context.js'
 import type { Answer } from '../http.js'
 import type { PendingJob } from '../ledger.js'
@@ -21,6 +22,7 @@ import { AnswerValidator } from '../validate.js'
 import { UNKNOWN_ID } from '../plan.js'
 import { refusedAnswer } from './auth.js'
 import { FIELD_FORMS, formCellId, formLedgerName } from '../matrix.js'
+import { caseTurn, namesField, REQUEST_CASES, type RequestCase } from '../cases.js'
 
 const OPERATIONS = ['close', 'expire', 'repost', 'delete'] as const
 type Operation = (typeof OPERATIONS)[number]
@@ -128,16 +130,39 @@ function refused(answer: Answer): boolean {
   return (answer.status >= 400 && answer.status < 500) || (answer.status === 200 && status !== 200)
 }
 
-/** The write checks that take turns across runs, each with the full requests (POST paths) it needs. */
-export const TURNS = [
+/** A write turn: a check (or a few) that needs the full requests (POST paths) it names, made when they are free. */
+export interface Turn {
+  readonly name: string
+  readonly needs: readonly string[]
+  readonly what: string
+}
+
+/**
+ * The full requests a request case needs: its own POST; the delete of the job an add the
+ * spec allows makes; for a repost of a live job, the add that makes it and its delete. A
+ * forbidden add needs no delete: when it is wrongly accepted the run fails anyway, and
+ * cleanup deletes the job when the delete is free, else leaves it pending.
+ */
+function needsOf(c: RequestCase): readonly string[] {
+  if (c.operation === 'add') return c.allowed ? ['add', 'delete'] : ['add']
+  if (c.operation === 'repost') return c.needsJob ? ['add', 'repost', 'delete'] : ['repost']
+  return [c.operation]
+}
+
+/** The write checks that take turns across runs, each with the full requests (POST paths) it needs; then one turn per request case. */
+export const TURNS: readonly Turn[] = [
   { name: 'lifecycle', needs: ['add', 'close', 'expire', 'repost', 'delete'], what: 'a valid add, then close, expire, repost and delete of that job' },
   { name: 'invalid-salary-unit', needs: ['add'], what: 'the add of an invalid salary_unit' },
   { name: 'missing-field', needs: ['add'], what: `the add of a job without ${MISSING}` },
   { name: 'after-delete', needs: ['close', 'expire', 'repost', 'delete'], what: 'close, expire, repost and delete of a deleted job' },
   // the request matrix's job added with published 0 (src/contract/matrix.ts); its job is deleted by cleanup, so it needs the delete too
   { name: 'unpublished', needs: ['add', 'delete'], what: 'the add of a job with published 0, its public page, and its delete' },
-] as const
-export type TurnName = (typeof TURNS)[number]['name']
+  ...REQUEST_CASES.map((c) => ({ name: caseTurn(c), needs: needsOf(c), what: c.shape })),
+]
+export type TurnName = string
+
+/** The request case a check (`endpoint: name`) is, if it is one. */
+const CASE_OF_CHECK = new Map(REQUEST_CASES.map((c) => [`${c.endpoint}: ${c.name}`, c]))
 
 const post = (path: string) => `POST /job/${path}`
 
@@ -160,7 +185,7 @@ export function planWrites(ctx: RunContext): Map<TurnName, { due: boolean; reaso
       const closed = turn.needs.find((path) => !client.free('POST', client.api(`/job/${path}`)))
       if (spent) reason = `${post(spent)} is made in this run by ${taken.get(spent)}`
       else if (closed) reason = `${post(closed)} is spent: made within the last ${settings.rateLimitWindow} s (in this run, or by the ledger)`
-      else if (!ledger.kept && turn.name !== TURNS[0].name) reason = 'write checks that repeat a full request take turns across runs through --ledger'
+      else if (!ledger.kept && turn.name !== 'lifecycle') reason = 'write checks that repeat a full request take turns across runs through --ledger'
     }
     if (turn.name === 'after-delete' && reason === undefined && ledger.deletedOf(deployment) === undefined && !turns.get('lifecycle')?.due) {
       reason = 'no job is known deleted yet (the lifecycle turn deletes one)'
@@ -171,8 +196,79 @@ export function planWrites(ctx: RunContext): Map<TurnName, { due: boolean; reaso
   return turns
 }
 
+/**
+ * How many runs a full pass of every turn takes, from the ledger as it stands: the planner's
+ * own choice (the turns made longest ago first, each when no earlier turn of the run takes a
+ * full request it needs) played run after run until every turn has had one. One run with
+ * --rate-limit-window 0; none can be said without --ledger (turns cannot rotate).
+ */
+export function passLength(ctx: Pick<RunContext, 'ledger' | 'deployment' | 'settings'>): number | undefined {
+  if (ctx.settings.rateLimitWindow === 0) return 1
+  if (!ctx.ledger.kept) return undefined
+  const last = ctx.ledger.writesOf(ctx.deployment)
+  let left = [...TURNS].sort((a, b) => (last[a.name] ?? -Infinity) - (last[b.name] ?? -Infinity))
+  let runs = 0
+  while (left.length > 0) {
+    runs++
+    const taken = new Set<string>()
+    left = left.filter((turn) => {
+      if (turn.needs.some((path) => taken.has(path))) return true
+      for (const path of turn.needs) taken.add(path)
+      return false
+    })
+  }
+  return runs
+}
+
+/** The write turns after a run: how many, a full pass's length at this window, which were made, which are due, and (with --within N) which no run of the last N made. */
+export interface Rotation {
+  turns: number
+  window: number
+  /** Runs a full pass takes at this window, as passLength said before the run; undefined without --ledger. */
+  passRuns: number | undefined
+  made: string[]
+  /** The turns this run did not make, the one made longest ago (or never) first. */
+  due: string[]
+  within?: number
+  /** With --within N: the turns no run of the ledger's last N (this one included) made. */
+  stale?: string[]
+}
+
+export function rotationOf(ctx: Pick<RunContext, 'ledger' | 'deployment' | 'settings'>, startedAt: number, passRuns: number | undefined): Rotation {
+  const last = ctx.ledger.writesOf(ctx.deployment)
+  const made = TURNS.filter((turn) => (last[turn.name] ?? -Infinity) >= startedAt).map((turn) => turn.name)
+  const due = TURNS.filter((turn) => !made.includes(turn.name))
+    .sort((a, b) => (last[a.name] ?? -Infinity) - (last[b.name] ?? -Infinity))
+    .map((turn) => turn.name)
+  const rotation: Rotation = { turns: TURNS.length, window: ctx.settings.rateLimitWindow, passRuns, made, due }
+  const within = ctx.settings.within
+  if (within === undefined) return rotation
+  const runs = ctx.ledger.runsOf(ctx.deployment)
+  // the start of the N-th newest run; with fewer runs kept, the first: a turn no kept run made is stale
+  const since = runs[Math.max(0, runs.length - within)] ?? startedAt
+  return { ...rotation, within, stale: TURNS.filter((turn) => (last[turn.name] ?? -Infinity) < since).map((turn) => turn.name) }
+}
+
+/** The lines the summary gives the rotation of the write turns. */
+export function rotationLines(rotation: Rotation): string[] {
+  const pass =
+    rotation.window === 0
+      ? 'with --rate-limit-window 0 one run makes them all'
+      : rotation.passRuns === undefined
+        ? 'without --ledger they cannot take turns: only the lifecycle is made'
+        : `at a window of ${rotation.window} s a full pass takes ${rotation.passRuns} run${rotation.passRuns === 1 ? '' : 's'} (each job/add a full request of its own)`
+  const named = (names: readonly string[]) => `${names.slice(0, 5).join('; ')}${names.length > 5 ? `; and ${names.length - 5} more` : ''}`
+  return [
+    `Write turns: ${rotation.turns} (${REQUEST_CASES.length} of them request cases); this run made ${rotation.made.length}; ${pass}`,
+    ...(rotation.due.length > 0 ? [`  due next: ${named(rotation.due)}`] : []),
+    ...(rotation.stale !== undefined ? [`  not made in the last ${rotation.within} runs: ${rotation.stale.length === 0 ? 'none' : `${rotation.stale.length}: ${named(rotation.stale)}`}`] : []),
+  ]
+}
+
 /** The checks of each turn, by endpoint and name: a turn counts as made once one of them is. */
 export function turnOf(endpointName: string, checkName: string): TurnName | undefined {
+  const requestCase = CASE_OF_CHECK.get(`${endpointName}: ${checkName}`)
+  if (requestCase !== undefined) return caseTurn(requestCase)
   if (/^(close|expire|repost|delete) of the deleted job is refused$/.test(checkName)) return 'after-delete'
   if (checkName.startsWith('an invalid salary_unit')) return 'invalid-salary-unit'
   if (checkName.startsWith('a job without a required field')) return 'missing-field'
@@ -198,7 +294,73 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
   /** Notes a job made by a request meant to fail, so that cleanup deletes it too. */
   const keep = (answer: Answer, body: { job_reference: string }) => {
     const id = int(rec(answer.json).id)
-    if (id !== undefined && answer.status < 300) ctx.created(id, body.job_reference, `POST ${where(answer.url)}`)
+    if (id !== undefined && answer.status < 300) return ctx.created(id, body.job_reference, `POST ${where(answer.url)}`)
+    return undefined
+  }
+  /**
+   * The checks of the request cases of one operation (src/contract/cases.ts): each sends its
+   * body, made from the valid base (the kit's valid job; `{id, closing_date}` of a job added
+   * for it, or of an id no job has when the id is what the case breaks), and holds the answer
+   * to what the spec says of it: success when the spec allows the request, else a 412 whose
+   * message names the field. A job an add made, allowed or not, is deleted by cleanup.
+   */
+  /** A case's request (and, for a repost of a live job, the add before it): made once, shared by its check. */
+  const sent = new Map<RequestCase, Promise<{ got: Got; body: Record<string, unknown> } | Skip>>()
+  const sendCase = (c: RequestCase): Promise<{ got: Got; body: Record<string, unknown> } | Skip> => {
+    const made = sent.get(c)
+    if (made !== undefined) return made
+    const making = (async () => {
+      const now = ctx.clock.now()
+      const ref = `${reference}-C${REQUEST_CASES.indexOf(c)}`
+      const closing = formatMinute(now + 60 * DAY_MS)
+      let base: Record<string, unknown>
+      if (c.operation === 'add') base = { ...contractJob(ctx, ref) }
+      else if (c.needsJob) {
+        const job = contractJob(ctx, ref)
+        const added = await client.post(client.api('/job/add'), job)
+        const kept = added.kind === 'answer' ? keep(added, job) : undefined
+        if (kept === undefined) return new Skip(`the job to ${c.operation} could not be added: ${added.kind === 'answer' ? `HTTP ${added.status} ${excerpt(added)}` : added.reason}`, 'unavailable')
+        base = { id: kept.id, closing_date: closing }
+      } else base = c.operation === 'repost' ? { id: UNKNOWN_ID, closing_date: closing } : { id: UNKNOWN_ID }
+      const body = c.body(base, now)
+      const got = await client.post(client.api(`/job/${c.operation}`), body)
+      if (c.operation === 'add' && got.kind === 'answer') keep(got, { job_reference: ref })
+      return { got, body }
+    })()
+    sent.set(c, making)
+    return making
+  }
+  /**
+   * The checks of the request cases of one operation (src/contract/cases.ts): each sends its
+   * body, made from the valid base (the kit's valid job; `{id, closing_date}` of a job added
+   * for it, or of an id no job has when the id is what the case breaks), and holds the answer
+   * to what the spec says of it: success when the spec allows the request, else a 412 whose
+   * message names the field. A job an add made, allowed or not, is deleted by cleanup. The
+   * cases due this run are sent at once when the first is checked (several are due only with
+   * --rate-limit-window 0), the client's few requests at a time.
+   */
+  const caseChecks = (t: Minimal, operation: RequestCase['operation']) => {
+    const cases = REQUEST_CASES.filter((c) => c.operation === operation)
+    for (const c of cases) {
+      check(t, c.name, async (a) => {
+        due(caseTurn(c))
+        for (const other of cases) if (ctx.turns.get(caseTurn(other))?.due) void sendCase(other)
+        const outcome = await sendCase(c)
+        if (outcome instanceof Skip) throw outcome
+        const { got, body } = outcome
+        const answer = need(got)
+        const what = c.kind === 'missing' || c.kind === 'optional-absent' ? `without ${c.field}` : `${c.field} ${JSON.stringify(body[c.field])}`
+        const status = rec(answer.json).status
+        if (c.allowed) {
+          a.ok(answer.status === 200 && status === 200, `${what}: answered status 200`, `${what}: answered HTTP ${answer.status} ${excerpt(answer)}, not status 200, though the spec allows it`)
+          return
+        }
+        if (!a.ok(status === 412 || answer.status === 412, `${what}: refused with status 412`, `${what}: answered HTTP ${answer.status} ${excerpt(answer)}: ${answer.status < 300 && status === 200 ? 'accepted, though the spec forbids it' : 'not status 412'}`)) return
+        answered412(a, answer)
+        const message = str(rec(answer.json).message)
+        a.ok(namesField(message, c.field), `the message names ${c.field}: ${String(message)}`, `the message ${JSON.stringify(message)} does not name ${c.field}`)
+      })
+    }
   }
   /** The field close and expire name the job by: the one an answer showed, else the profile's, else {id} as delete. */
   const idField = (): IdField => ctx.idField?.value ?? (ctx.known.closeExpireIdField === 'job_id' ? 'job_id' : 'id')
@@ -305,6 +467,7 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
       const message = str(rec(answer.json).message)
       ctx.observations.add({ topic: 'jobs', endpoint: 'job/add', summary: `a missing ${MISSING} is ${message !== undefined && new RegExp(MISSING.replace('_', '[ _]?'), 'i').test(message) ? '' : 'not '}named in the message` })
     })
+    caseChecks(t, 'add')
   })
 
   for (const op of OPERATIONS) {
@@ -334,6 +497,7 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
           a.ok(shown.status === 404, `${state.page} answers 404`, `${state.page} answered HTTP ${shown.status}, not 404`)
         })
       }
+      if (op === 'repost' || op === 'delete') caseChecks(t, op)
       if (op === 'repost') {
         check(t, 'a write without credentials is refused with 401 or 403', async (a) => {
           // an unknown id: whatever the deployment does with it, nothing real moves

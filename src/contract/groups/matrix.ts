@@ -7,7 +7,7 @@ import type { Minimal } from '@tapjs/core'
 import { isTimestamp } from '../../../schemas/formats.js'
 import { check, need, Skip, where, type Asserter, type Got } from '../checks.js'
 import type { RunContext } from '../context.js'
-import { APPLICATIONS, type ListDef } from '../lists.js'
+import { APPLICATIONS, combinationsOf, type ListDef } from '../lists.js'
 import type { Pick } from '../plan.js'
 import { int, isRec, pageOf, rec, recs, str, type Page, type Rec } from '../records.js'
 import { arrivals, undecidable } from './lists.js'
@@ -59,8 +59,44 @@ async function vacancyPage(a: Asserter, ctx: RunContext, got: Got, what: string)
   a.ok(others.length === 0, `every application of ${what} is for vacancy ${String(vacancy)}`, `${others.length} applications of ${what} (${where(answer.url)}) are for other vacancies, e.g. application ${String(others[0]?.id)}`)
 }
 
+/**
+ * A page of the answer with a combination of filters: it fits the list's schema, and every
+ * record of it honours each filter: for the vacancy asked, at or after since (by some field
+ * since may compare). A deployment that lets one filter override another keeps records
+ * the other leaves out.
+ */
+async function combinedPage(a: Asserter, ctx: RunContext, list: ListDef, filters: readonly string[], got: Got, what: string): Promise<void> {
+  const page = fitsPage(a, ctx, list, got, what)
+  if (!page) return
+  const url = new URL(page.answer.url)
+  for (const filter of filters) {
+    const value = url.searchParams.get(filter) ?? ''
+    if (filter === 'since') {
+      const before = beforeSince(list, value, page.data)
+      a.ok(before.length === 0, `all ${page.data.length} records of ${what} are at or after since ${value}`, `${before.length} of ${page.data.length} records of ${what} (${where(page.answer.url)}) are before since ${value} by ${list.sinceFields.join(' and by ')}${eg(list, before)}: since is not applied with ${filters.filter((f) => f !== 'since').join(' and ')}`)
+    } else if (filter === 'vacancy') {
+      const others = page.data.filter((r) => String(int(rec(r.vacancy).id)) !== value)
+      a.ok(others.length === 0, `every record of ${what} is for vacancy ${value}`, `${others.length} of ${page.data.length} records of ${what} (${where(page.answer.url)}) are for other vacancies${eg(list, others)}: vacancy is not applied with ${filters.filter((f) => f !== 'vacancy').join(' and ')}`)
+    } else a.fail(`the kit does not know how to hold a record to ${filter}`)
+  }
+}
+
+/** The checks of each combination of a list's filters (lists.ts combinationsOf): its first page and the page its next_page names. */
+function combinationChecks(t: Minimal, ctx: RunContext, list: ListDef): void {
+  for (const filters of combinationsOf(list)) {
+    const words = filters.join(' and ')
+    check(t, `the answer with ${words} holds only records matching each`, async (a) => {
+      await combinedPage(a, ctx, list, filters, await ctx.plan.combined(list, filters), `the answer with ${words}`)
+    })
+    check(t, `the second page of the answer with ${words} holds only records matching each`, async (a) => {
+      await combinedPage(a, ctx, list, filters, await ctx.plan.combinedNext(list, filters), `the second page of the answer with ${words}`)
+    })
+  }
+}
+
 export function matrixListChecks(t: Minimal, ctx: RunContext, list: ListDef): void {
   const { plan } = ctx
+  combinationChecks(t, ctx, list)
 
   check(t, "the last page fits the schema and holds none of the first page's records", async (a) => {
     const got = await plan.lastPage(list)

@@ -105,12 +105,21 @@ export function detailChecks(t: Minimal, ctx: RunContext, options: DetailOptions
   })
 }
 
+/**
+ * "a timesheet-specific octet-stream type for timesheets": a type whose subtype ends in
+ * octet-stream (`application/vnd.timesheet.octet-stream`, `application/x-timesheet-octet-stream`),
+ * other than plain application/octet-stream, which the same sentence gives attachments.
+ */
+export const isTimesheetType = (essence: string | undefined): boolean =>
+  essence !== undefined && essence !== 'application/octet-stream' && /^[a-z]+\/[a-z0-9.+-]*octet-stream$/.test(essence)
+
 export interface DownloadOptions {
   endpoint: string
   pick: () => Promise<Pick>
   /**
    * The Content-Type the spec names: `application/octet-stream` exactly (attachments),
-   * an octet-stream type (timesheets), or none (resumes, documents: only observed).
+   * a timesheet-specific octet-stream type (timesheets: isTimesheetType), or none
+   * (resumes, documents: only observed).
    */
   contentType: 'application/octet-stream' | 'octet-stream' | 'observed'
 }
@@ -131,7 +140,7 @@ export function downloadChecks(t: Minimal, ctx: RunContext, options: DownloadOpt
     const essence = type?.split(';')[0]?.trim().toLowerCase()
     ctx.observations.add({ topic: 'download', endpoint, summary: `Content-Type: ${type ?? '(none)'}` })
     if (options.contentType === 'application/octet-stream') a.ok(essence === options.contentType, `Content-Type is ${options.contentType}`, `Content-Type is ${type ?? 'missing'}, expected ${options.contentType}`)
-    else if (options.contentType === 'octet-stream') a.ok(essence !== undefined && /^[a-z]+\/[a-z0-9.+-]*octet-stream$/.test(essence), `Content-Type ${type} is an octet-stream type`, `Content-Type is ${type ?? 'missing'}, expected an octet-stream type`)
+    else if (options.contentType === 'octet-stream') a.ok(isTimesheetType(essence), `Content-Type ${type} is a timesheet-specific octet-stream type`, `Content-Type is ${type ?? 'missing'}, expected a timesheet-specific octet-stream type${essence === 'application/octet-stream' ? ' (plain application/octet-stream is the attachments’ type, not one specific to timesheets)' : ''}`)
   })
   check(t, 'Content-Length equals the bytes received', async (a) => {
     const { answer } = await file()

@@ -362,12 +362,14 @@ export async function startOtherBoard(options: OtherBoardOptions): Promise<Other
     close_automatically: FLAG,
     hot: FLAG,
     internal: FLAG,
-    keywords: TEXT,
+    // "comma-separated list": items with something in them ("vet,,nurse" has an empty one)
+    keywords: (v) => typeof v === 'string' && v.split(',').every((item) => item.trim() !== ''),
     job_hours: TEXT,
     job_duration: TEXT,
     job_skills: TEXT,
     salary_benefits: TEXT,
-    application_url: TEXT,
+    // "URL of an external application page"
+    application_url: (v) => typeof v === 'string' && /^https?:\/\/[^\s/?#]+[^\s]*$/i.test(v),
     job_benefits: (v) => Array.isArray(v) && v.every(TEXT),
     job_requirements: (v) => Array.isArray(v) && v.every(TEXT),
     job_responsibilities: (v) => Array.isArray(v) && v.every(TEXT),
