@@ -70,7 +70,7 @@ function asciiOnly(file) {
     while (end < text.length && !(text[end] === '`' && text[end - 1] !== '\\')) end++
     raws.push([at, end])
   }
-  const escaped = text.replace(/[^\x00-\x7f]/g, (char, at) => {
+  const escaped = text.replace(/[\u0080-\uffff]/g, (char, at) => {
     const line = text.slice(text.lastIndexOf('\n', at) + 1, at)
     const inRaw = raws.some(([from, to]) => at > from && at < to)
     if (inRaw && (line.split("'").length - 1) % 2 === 0) throw new Error(`${file.pathname}: ${JSON.stringify(char)} stands in a raw template outside a string literal: ${line.trim().slice(0, 80)}`)
