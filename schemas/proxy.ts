@@ -37,6 +37,12 @@ export const proxyOptions = {
       default: 8388608,
       description: 'Bytes of a JSON answer held to rewrite its links and check it (default 8 MiB); a longer one streams through as it came and is checked by its headers and length',
     },
+    profile: {
+      type: 'string',
+      minLength: 1,
+      description:
+        "Deployment profile (JSON, as contract --write-profile writes it): its points one answer shows (pageSize, lastPageNextPage, preconditionHttpStatus) are held to it; a change is a violation of the profile, not of the spec",
+    },
     verdictExit: { type: 'boolean', default: false, description: 'proxy: exit 1 on SIGINT/SIGTERM when the client verdict fails or staging broke a rule' },
     junit: { type: 'string', minLength: 1, description: 'proxy: write JUnit XML to this file at shutdown (what staging broke, what the client broke)' },
     report: { type: 'string', minLength: 1, description: 'proxy: write a plain-text report to this file at shutdown (what staging broke, what the client broke)' },

@@ -9,6 +9,7 @@ import { asFlags, envName, fromEnvironment, schemaOptions } from '../core/cli-op
 import { createClock } from '../core/clock.js'
 import { OptionsError } from '../core/errors.js'
 import { formatTimestamp } from '../core/time.js'
+import { ProfileError } from '../profile/profile.js'
 import type { ProxyOptions, upstreamOf as UpstreamOf } from '../proxy/server.js'
 import { type CommandIo, oneLine } from './io.js'
 
@@ -71,7 +72,7 @@ export function addProxyCommand(cli: Command, io: CommandIo, done: (code: number
         code = await runProxy(flags, io, command)
       } catch (error) {
         // a usage error: one line that points at this command's help
-        if (!(error instanceof OptionsError)) throw error
+        if (!(error instanceof OptionsError || error instanceof ProfileError)) throw error
         io.stderr.write(oneLine(asFlags(error.message), 'proxy'))
         code = 2
       }

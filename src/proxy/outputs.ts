@@ -22,6 +22,10 @@ function byRule(violations: readonly Violation[]): Map<string, Violation[]> {
   return rules
 }
 
+/** What a broken rule rests on: the spec's words, or the profile where the spec is silent. */
+const basisLines = (violation: Violation | undefined): string[] =>
+  violation?.basis === 'profile' ? ["profile: the spec does not say; --profile pins the deployment's own recorded choice"] : (violation?.spec ?? []).map((w) => `spec: ${wordsText(w)}`)
+
 /** The report: what staging broke, then what the client broke. */
 export function proxyReport(proxy: Pick<RunningProxy, 'violations' | 'verdict' | 'upstreamRequests'>): string {
   const violations = proxy.violations()
@@ -31,7 +35,7 @@ export function proxyReport(proxy: Pick<RunningProxy, 'violations' | 'verdict' |
   const lines = [`What staging broke: ${rules.size === 0 ? 'nothing' : `${plural(rules.size, 'rule')} in ${plural(answers, 'answer')}`} (${plural(proxy.upstreamRequests, 'request')} passed upstream)`]
   for (const [rule, found] of rules) {
     lines.push(`FAIL ${rule}`)
-    for (const words of found[0]?.spec ?? []) lines.push(`  spec: ${wordsText(words)}`)
+    lines.push(...basisLines(found[0]).map((line) => `  ${line}`))
     for (const v of found.slice(0, 20)) lines.push(`  - #${v.request} ${v.time} ${v.method} ${v.url} (${v.status}): ${v.message}`)
     if (found.length > 20) lines.push(`  ... and ${found.length - 20} more`)
   }
@@ -47,7 +51,7 @@ export function proxyJunit(proxy: Pick<RunningProxy, 'violations' | 'verdict'>):
   const rules = byRule(proxy.violations())
   if (rules.size === 0) staging.testCase().className('staging').name('every answer kept the rules it was held to')
   for (const [rule, found] of rules) {
-    const account = [...(found[0]?.spec ?? []).map((w) => `spec: ${wordsText(w)}`), ...found.slice(0, 50).map((v) => `#${v.request} ${v.method} ${v.url} (${v.status}): ${v.message}`)]
+    const account = [...basisLines(found[0]), ...found.slice(0, 50).map((v) => `#${v.request} ${v.method} ${v.url} (${v.status}): ${v.message}`)]
     staging.testCase().className('staging').name(rule).failure(found[0]?.message ?? 'failed', 'violation').stacktrace(account.join('\n'))
   }
   const verdict = proxy.verdict()

@@ -24,8 +24,10 @@ import { BASIC_GIVEN, basicUser, type ConstrainedLists, type Detail, JOURNAL_SIZ
 import ui, { UI_PATH, verdictView } from '../fake/ui/routes.js'
 import { type DetailedVerdict, LIST_PATHS, type Observed, VerdictEvaluator } from '../fake/verdict/evaluator.js'
 import { verdictJson } from '../fake/verdict/account.js'
+import { type LoadedProfile, loadProfile } from '../profile/profile.js'
 import { forward, type Passed, type Upstream } from './forward.js'
 import { linkRewriter } from './links.js'
+import { profilePoints } from './profile-points.js'
 
 export interface ProxyOptions {
   /** The deployment's {base_url}. */
@@ -38,6 +40,8 @@ export interface ProxyOptions {
   upstreamTimeout?: number
   checkBytes?: number
   log?: 'pretty' | 'json' | 'off'
+  /** A deployment profile (a path, or one loaded): its points one answer shows are held to it (profile-points.ts). */
+  profile?: string | LoadedProfile
 }
 
 /** Where the proxy writes as it works: a line per request (--log), a line per violation. */
@@ -61,8 +65,10 @@ export interface Violation {
   /** The rule's id: the contract kit's check that fails for it (`candidates/list: the first page fits the candidate list schema`). */
   rule: string
   message: string
-  /** The spec's words the rule rests on (or the RFC section). */
+  /** The spec's words the rule rests on (or the RFC section); none for a profile point. */
   spec: string[]
+  /** What the rule rests on: the spec's words, or (--profile) the deployment's own recorded choice where the spec is silent. */
+  basis: 'spec' | 'profile'
   time: string
 }
 
@@ -94,6 +100,9 @@ export interface RunningProxy {
   /** Requests sent upstream so far. */
   readonly upstreamRequests: number
 }
+
+/** What a profile point's violation rests on, in words. */
+const PROFILE_BASIS = 'profile: the spec does not say; --profile pins the deployment\'s own recorded choice'
 
 /** Violations and observations kept at most; past it the newest are counted, not kept. */
 export const MAX_VIOLATIONS = 10_000
@@ -151,6 +160,7 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
   const realClock = hooks.now === undefined ? createClock('real', 0) : undefined
   const now = hooks.now ?? (() => (realClock as { now(): number }).now())
   const checks = new AnswerChecks(upstream.base)
+  const points = options.profile === undefined ? undefined : profilePoints(loadProfile(options.profile))
   const evaluator = new VerdictEvaluator({ windowSeconds: () => SPEC_WINDOW_SECONDS, now })
   const journal = new Journal(JOURNAL_SIZE)
   let violations: Violation[] = []
@@ -284,12 +294,16 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
       for (const problem of judged.violations) {
         shownUrl ??= entryDetail(journal, journal.entry(id) as NonNullable<ReturnType<Journal['entry']>>).url
         const spec = problem.citation.kind === 'spec' ? [...problem.citation.words] : []
-        const violation: Violation = { request: id, method, url: shownUrl, status: passed.status, rule: problem.check, message: problem.message, spec, time: formatTimestamp(time) }
-        if (violations.length < MAX_VIOLATIONS) violations.push(violation)
-        else droppedViolations += 1
         // one line: the spec's first words, the rest counted (GET /__mock/violations gives them all)
         const cited = spec.length <= 3 ? spec.map(wordsText).join('; ') : `${spec.slice(0, 3).map(wordsText).join('; ')}; and ${spec.length - 3} more`
-        hooks.warn?.(`jobboard-kit proxy: violation #${id} ${method} ${shownUrl} ${passed.status}: ${problem.check}: ${problem.message} (spec: ${cited})\n`)
+        keep({ request: id, method, url: shownUrl, status: passed.status, rule: problem.check, message: problem.message, spec, basis: 'spec', time: formatTimestamp(time) }, `spec: ${cited}`)
+      }
+      const apiPath = checks.apiPath(`${upstream.basePath}${path}`)
+      if (points !== undefined && apiPath !== undefined) {
+        for (const problem of points({ method, path: apiPath, status: passed.status, body: answerJson })) {
+          shownUrl ??= journalUrl(id)
+          keep({ request: id, method, url: shownUrl, status: passed.status, rule: problem.check, message: problem.message, spec: [], basis: 'profile', time: formatTimestamp(time) }, PROFILE_BASIS)
+        }
       }
       for (const seen of judged.observations) {
         const name = `${seen.topic}\n${seen.endpoint}\n${seen.summary}`
@@ -306,6 +320,12 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
           : `${formatTimestamp(time)} ${method} ${journalUrl(id)} ${passed.status === 0 ? '---' : passed.status} ${ms} ms${fault === undefined ? '' : `  ← ${fault}`}`
       hooks.write?.(`${line}\n`)
     }
+  }
+  /** Keeps a violation (past the bound, counts it) and logs it in one line as it happens. */
+  const keep = (violation: Violation, basis: string) => {
+    if (violations.length < MAX_VIOLATIONS) violations.push(violation)
+    else droppedViolations += 1
+    hooks.warn?.(`jobboard-kit proxy: violation #${violation.request} ${violation.method} ${violation.url} ${violation.status}: ${violation.rule}: ${violation.message} (${basis})\n`)
   }
   /** An entry's URL as shown: the credentials it may hold cut (journal-detail.ts). */
   const journalUrl = (id: number) => {
@@ -379,7 +399,7 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
     for (const violation of violations) byRule.set(violation.rule, [...(byRule.get(violation.rule) ?? []), violation])
     const staging = [...byRule].map(([rule, found]) => ({
       id: `staging: ${rule}`,
-      sentence: `The upstream answers as the spec says: ${(found[0]?.spec ?? []).slice(0, 2).map(wordsText).join(' ')}${(found[0]?.spec.length ?? 0) > 2 ? ` (and ${(found[0]?.spec.length ?? 0) - 2} more of its words: GET /__mock/violations)` : ''}`,
+      sentence: found[0]?.basis === 'profile' ? "The upstream answers as its profile records (--profile; the spec does not say)." : `The upstream answers as the spec says: ${(found[0]?.spec ?? []).slice(0, 2).map(wordsText).join(' ')}${(found[0]?.spec.length ?? 0) > 2 ? ` (and ${(found[0]?.spec.length ?? 0) - 2} more of its words: GET /__mock/violations)` : ''}`,
       outcome: 'fail',
       findings: found.slice(0, 50).map((v) => ({ message: `${v.method} ${v.url}: ${v.message}`, requests: [v.request] })),
     }))
