@@ -13,6 +13,7 @@ import type { CheckResult } from '../../src/contract/suite.js'
 import { createMockServer, type MockServer } from '../../src/fake/server.js'
 import type { BuildOptions } from '../../src/fake/app.js'
 import { checked, type Json } from '../helpers/board.js'
+import { type OtherBoard, type OtherBoardOptions, startOtherBoard } from '../helpers/other-board.js'
 
 export const CREDENTIALS = { username: 'jobboard', password: 'jobboard' }
 export const AUTHORIZATION = `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}`
@@ -92,6 +93,27 @@ export const jsonReply = (status: number, body: unknown, headers: Record<string,
 /** The fake, seen through a proxy that breaks it as told. Answers the proxy's URL. */
 export async function board(t: Test, breakage: Breakage = {}, options: BuildOptions = {}): Promise<{ url: string; fake: MockServer }> {
   let fake: MockServer | undefined
+  const url = await proxyTo(t, breakage, () => (fake as MockServer).url)
+  fake = await createMockServer({ clock: 'virtual', port: 0, publicBaseUrl: url, ...checked(t), ...options })
+  await fake.listen(0)
+  t.teardown(() => fake?.close())
+  return { url, fake }
+}
+
+/** The second server (test/helpers/other-board.ts), seen through the same proxy, its own origin in its answers rewritten to the proxy's. */
+export async function otherBoard(t: Test, breakage: Breakage, options: OtherBoardOptions): Promise<{ url: string; board: OtherBoard }> {
+  const other = await startOtherBoard(options)
+  t.teardown(() => other.close())
+  const url = await proxyTo(t, breakage, () => other.url, new URL(other.url).origin)
+  return { url: `${url}${options.basePath ?? ''}`, board: other }
+}
+
+/**
+ * A proxy in front of `upstream`, breaking it as told; `origin`, the upstream's own origin,
+ * is rewritten to the proxy's in its JSON and text answers (links, next_page, public
+ * pages), as a gateway in front of a deployment would. Answers the proxy's URL.
+ */
+export async function proxyTo(t: Test, breakage: Breakage, upstream: () => string, origin?: string): Promise<string> {
   const proxy = createServer((request, response) => {
     // a request the fake cannot answer (it is closing) ends the connection, as a dead upstream would
     forward(request, response).catch(() => response.destroy())
@@ -110,15 +132,19 @@ export async function board(t: Test, breakage: Breakage = {}, options: BuildOpti
       const value = exchange.headers[name]
       if (typeof value === 'string') headers[name] = value
     }
-    const upstream = await fetch(`${(fake as MockServer).url}${exchange.url}`, {
+    const answer = await fetch(`${new URL(upstream()).origin}${exchange.url}`, {
       method: exchange.method,
       headers,
       body: exchange.method === 'GET' ? undefined : exchange.body,
       redirect: 'manual',
     })
-    const replyHeaders = Object.fromEntries(upstream.headers)
+    const replyHeaders = Object.fromEntries(answer.headers)
     for (const hop of ['connection', 'keep-alive', 'transfer-encoding', 'date']) delete replyHeaders[hop]
-    let reply: Reply = { status: upstream.status, headers: replyHeaders, body: Buffer.from(await upstream.arrayBuffer()) }
+    let reply: Reply = { status: answer.status, headers: replyHeaders, body: Buffer.from(await answer.arrayBuffer()) }
+    if (origin !== undefined && /json|text/.test(replyHeaders['content-type'] ?? '')) {
+      const text = reply.body.toString('utf8')
+      reply = { ...reply, body: Buffer.from(text.replaceAll(origin, url).replaceAll(origin.replaceAll('/', '\\/'), url.replaceAll('/', '\\/'))) }
+    }
     if (breakage.reply) reply = await breakage.reply(exchange, reply)
     send(response, reply)
   }
@@ -127,14 +153,11 @@ export async function board(t: Test, breakage: Breakage = {}, options: BuildOpti
   proxy.keepAliveTimeout = 60_000
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
-  fake = await createMockServer({ clock: 'virtual', port: 0, publicBaseUrl: url, ...checked(t), ...options })
-  await fake.listen(0)
   t.teardown(async () => {
     proxy.closeAllConnections()
     await new Promise((resolve) => proxy.close(resolve))
-    await fake?.close()
   })
-  return { url, fake }
+  return url
 }
 
 export interface KitRun {

@@ -4,13 +4,15 @@
 // entry gives exists: verdict rules, profile points, the parts rules.ts names; every quote of
 // rules.ts hangs off some statement, so the kit's rules hang off the index.
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import t from 'tap'
 import { PROFILE_POINTS } from '../../../schemas/profile.js'
 import { RFC_CITATION, RULES } from '../../../src/contract/rules.js'
-import { checksOfStatement, serverStatus, statementsOfQuote } from '../../../src/contract/statements.js'
+import { checksOfStatement, renderIndex, serverStatus, statementsOfQuote } from '../../../src/contract/statements.js'
 import { splitSpec } from '../../../src/core/spec/split.js'
 import { STATEMENT_INDEX, statementKey } from '../../../src/core/spec/statements.js'
 import { RULE_IDS } from '../../../src/fake/verdict/rules.js'
+import { ROOT } from '../../helpers/cli.js'
 import { noSpec, SPEC_PATH } from '../../helpers/tools.js'
 
 const skip = noSpec()
@@ -82,4 +84,10 @@ t.test('a server rule has checks from rules.ts, or says why none can tell', asyn
   // counted and shown in docs/contract.md: a number to bring down
   t.comment(`${server.length} server rules: ${server.filter((e) => checksOfStatement(e).length > 0).length} with checks, ${server.filter((e) => serverStatus(e) === 'untestable').length} untestable, ${unchecked.length} with no check yet`)
   t.ok(server.length > 0)
+})
+
+t.test('docs/contract.md shows the index and its counts as renderIndex renders them', async (t) => {
+  const docs = readFileSync(join(ROOT, 'docs/contract.md'), 'utf8')
+  const shown = /<!-- index: generated[^>]*-->\n\n([\s\S]*?)\n<!-- index: end -->/.exec(docs)?.[1]
+  t.equal(shown, renderIndex(), 'regenerate with npx tsx scripts/render-contract-index.ts when the index or a rule changes')
 })
