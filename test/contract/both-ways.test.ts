@@ -3,10 +3,11 @@
 // form of the credentials, and exits 0; a deployment broken in each of the five ways the issue
 // found getting through (job/add correcting what the spec forbids, repost refusing a request
 // without closing_date, since dropped when vacancy is given, a Bearer token let in, timesheets
-// served as plain application/octet-stream) exits 1, its failing check quoting the spec.
+// served as plain application/octet-stream) exits 1, its failing check quoting the spec; and
+// a nested entry broken in the details fails on the last listed record's detail too.
 import t, { type Test } from 'tap'
 import { REQUEST_CASES } from '../../src/contract/cases.js'
-import { AUTHORIZATION, board, changeAnswer, contract, jsonReply, on, type Breakage, type Exchange, type KitRun } from './helpers.js'
+import { AUTHORIZATION, board, changeAnswer, changeJson, contract, jsonReply, on, type Breakage, type Exchange, type KitRun } from './helpers.js'
 
 const bodyOf = (x: Exchange) => JSON.parse(x.body.toString('utf8') || '{}') as Record<string, unknown>
 const withBody = (x: Exchange, body: Record<string, unknown>): Exchange => ({ ...x, body: Buffer.from(JSON.stringify(body)) })
@@ -122,4 +123,17 @@ t.test('timesheets served as plain application/octet-stream are caught on both d
     ['`Content-Type` (application/octet-stream for application attachments; a timesheet-specific octet-stream type for timesheets)'],
   )
   t.match(run.output, /plain application\/octet-stream is the attachments’ type/)
+})
+
+t.test('a nested entry broken in the details is caught on the last listed record too', async (t) => {
+  const broken = changeJson(/^\/candidates\/details\/\d+$/, (body) => {
+    for (const candidate of body.data as Array<Record<string, unknown>>) candidate.timesheets = [{ filename: 'timesheet.pdf', href: 'not a URL', filesize: 12, created_at: 'yesterday' }]
+  })
+  const { url } = await board(t, broken)
+  const run = await contract({ baseUrl: url, only: 'candidates' })
+  t.equal(run.exitCode, 1, `exit 1: ${run.reason}`)
+  const last = run.check('candidates/details/{id}', 'the detail of the last listed candidate holds that candidate')
+  t.equal(last?.status, 'fail', 'the last listed candidate’s detail fails')
+  t.match(last?.failures.join('\n'), /timesheets.*href|href.*timesheets/, 'naming the entry’s field')
+  t.equal(run.check('candidates/details/{id}', 'the detail of a listed candidate fits the schema')?.status, 'fail', 'as the first does')
 })

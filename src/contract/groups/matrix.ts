@@ -147,8 +147,8 @@ export function matrixListChecks(t: Minimal, ctx: RunContext, list: ListDef): vo
   }
 }
 
-/** The details of the last listed record: the one asked for, and only it. */
-export function lastDetailCheck(t: Minimal, noun: string, pick: () => Promise<Pick>, first: () => Promise<Pick>): void {
+/** The details of the last listed record: the one asked for, and only it, each field of it and of its nested entries as its schema says. */
+export function lastDetailCheck(t: Minimal, ctx: RunContext, detail: { endpoint: string; schema: object }, noun: string, pick: () => Promise<Pick>, first: () => Promise<Pick>): void {
   check(t, `the detail of the last listed ${noun} holds that ${noun}`, async (a) => {
     const { got, record, url } = await pick()
     if (url !== undefined && url === (await first()).url) throw new Skip(`the last listed ${noun} is the one whose detail the other checks read`)
@@ -158,5 +158,6 @@ export function lastDetailCheck(t: Minimal, noun: string, pick: () => Promise<Pi
     const data = recs(body.data)
     a.ok(body.total === 1 && data.length === 1, 'total 1 and one record', `total ${JSON.stringify(body.total)} and ${data.length} records, not 1 and 1`)
     a.ok(int(data[0]?.id) === int(record?.id), `it is ${noun} ${String(record?.id)}`, `${where(answer.url)} holds ${noun} ${String(data[0]?.id)}, not ${String(record?.id)}`)
+    ctx.fits(a, detail.schema, answer, detail.endpoint, 'the detail of the last listed record')
   })
 }

@@ -77,7 +77,7 @@ export function detailChecks(t: Minimal, ctx: RunContext, options: DetailOptions
     ctx.fits(a, schema, answer, endpoint, 'the detail')
   })
   // the request matrix's second details cell: the last listed record (src/contract/matrix.ts)
-  lastDetailCheck(t, noun, () => ctx.plan.lastDetail(list), pick)
+  lastDetailCheck(t, ctx, { endpoint, schema }, noun, () => ctx.plan.lastDetail(list), pick)
   check(t, `the detail holds exactly the listed ${noun}`, async (a) => {
     const { got, record } = await pick()
     const answer = need(got)
