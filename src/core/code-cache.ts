@@ -89,5 +89,6 @@ export function loadWithCodeCache(url: URL, command: string | undefined): Record
   // the build's file by its path, size and time
   const stat = statSync(filename)
   const build = `${filename}\0${stat.size}\0${stat.mtimeMs}`
-  return runWithCodeCache({ source: readFileSync(filename, 'utf8'), filename, build, command, require: createRequire(filename) })
+  // the bundles are ASCII (scripts/bundle.mjs): read as Latin-1, the same text, copied rather than decoded
+  return runWithCodeCache({ source: readFileSync(filename, 'latin1'), filename, build, command, require: createRequire(filename) })
 }
