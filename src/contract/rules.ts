@@ -9,6 +9,8 @@
 // every check of a full run appears in some row. A check is named `endpoint: name` as the
 // summary prints it; `*` stands for any text.
 
+import { ADD_FAILS, CASE_RULES, SUCCESS } from './cases.js'
+
 export const SECTIONS = [
   'Resources and their fields',
   'States and transitions',
@@ -76,8 +78,6 @@ const NEXT_PAGE = 'Where a response carries `next_page`, it is a full URL of the
 const SINCE = 'optional query `since`, format `YYYY-MM-DD HH:MM` (a space is sent as +)'
 const IN_STEP = "It is meant to keep a client's copy of the board's data in step with the board."
 const ENVELOPE = 'Every JSON response carries `status` (integer). List and detail responses also carry `total` (integer) and `data` (array).'
-const SUCCESS = 'On success the JSON body carries `status` 200.'
-const ADD_FAILS = 'On failure `status` 412 and `message` naming the invalid field, e.g. a phrase saying the salary unit is invalid.'
 const LIMIT_429 = 'Exceeding the limit yields 429 with `Retry-after` in seconds.'
 /**
  * The rows of each resource table (cells as written, without the outer pipes) and the
@@ -168,6 +168,7 @@ export const RULES: readonly Rule[] = [
   { section: 'Endpoints', rule: 'Every page of an answer with since, the second and the last too, keeps only records at or after since (the request matrix)', spec: [SINCE, NEXT_PAGE], checks: ['*/list: the second page of the answer with since holds only records at or after since', '*/list: the last page of the answer with since holds only records at or after since'] },
   { section: 'Endpoints', rule: 'applications/list takes vacancy and answers only that vacancy’s applications', spec: ['optional `vacancy` (vacancy id, integer)'], checks: ['applications/list: the vacancy filter answers only applications for that vacancy', 'applications/list: next_page of the vacancy answer carries vacancy and page'] },
   { section: 'Endpoints', rule: 'Every page of the answer for one vacancy, the second and the last too, holds only that vacancy’s applications (the request matrix)', spec: ['optional `vacancy` (vacancy id, integer)', NEXT_PAGE], checks: ['applications/list: the second page of the vacancy answer holds only applications for that vacancy', 'applications/list: the last page of the vacancy answer holds only applications for that vacancy'] },
+  { section: 'Endpoints', rule: 'A list asked with two or more of its filters at once (applications/list: since with vacancy) honours each, on every page', spec: ['optional query `since` (same format as above), optional `vacancy` (vacancy id, integer), optional `page`', SINCE, NEXT_PAGE], checks: ['*/list: the answer with * and * holds only records matching each', '*/list: the second page of the answer with * and * holds only records matching each'] },
   { section: 'Endpoints', rule: 'applications/list runs newest first (highest id first)', spec: ['List entries are ordered newest first (highest id first).'], checks: ['applications/list: applications are newest first (highest id first) within and across pages'] },
   { section: 'Endpoints', rule: 'timesheets/list carries prev_page, a URL or false when there is none', spec: ['`prev_page` (URL string, or false when there is none)'], checks: ['timesheets/list: prev_page is false on the first page', 'timesheets/list: prev_page on the second page is a URL of the first page'] },
   { section: 'Endpoints', rule: 'Timesheet entries link /candidates/timesheet/{id}; both timesheet paths are downloads', spec: ['The list entries point their download links at /candidates/timesheet/{id}; both download paths are listed as timesheet downloads.'], checks: ['timesheets/list: attachment hrefs point at /candidates/timesheet/{id}', 'candidates/timesheets/download/{id}: the listed link answers 200 with an octet-stream Content-Type'], verdict: ['download-listed-ids'] },
@@ -189,6 +190,8 @@ export const RULES: readonly Rule[] = [
   { section: 'Downloads', rule: 'Downloaded files are the caller’s to scan for malware', spec: ["Downloaded files are the caller's responsibility to scan for malware."], checks: [], why: 'a rule for clients', client: 'the kit keeps no downloaded file' },
 
   { section: 'Authentication', rule: 'Every operation requires HTTP Basic credentials user:password: reads, details, downloads, writes; a wrong password is refused', spec: ['Every operation requires authentication (see Authentication).', BASIC, 'The credentials are sent with every request.', 'RFC 7617 §2'], checks: ['auth: *', 'job/repost: a write without credentials is refused with 401 or 403'], verdict: ['credentials'] },
+  { section: 'Authentication', rule: 'The account’s own credentials sent another way than Basic `<username>:<password>` (a Bearer token, Digest, no scheme, base64 that does not decode, no colon) are refused', spec: [BASIC, 'No token exchange exists.', 'RFC 7617 §2'], checks: ['auth: the credentials sent as * are refused with 401 or 403'] },
+  { section: 'Authentication', rule: 'Basic with its name in another case (`basic`) is Basic: the account’s credentials so sent are accepted', spec: [BASIC, 'RFC 9110 §11.1'], checks: ['auth: the credentials sent with the scheme name in lower case (basic) are accepted'] },
   { section: 'Authentication', rule: 'No token exchange exists', spec: ['No token exchange exists.'], checks: [], why: 'an absence: nothing to call' },
   { section: 'Authentication', rule: 'The status, challenge and body of a refusal', spec: ['Error codes other than 412, 429 and 404: not shown.'], checks: [PROFILE], why: 'not shown: profile points (authStatus, authChallenge, authBody)' },
 
@@ -206,6 +209,8 @@ export const RULES: readonly Rule[] = [
   { section: 'Versioning', rule: 'The version is the path prefix /api/v1: every link stays under it', spec: ['The version is carried in the path prefix /api/v1.', 'All paths are relative to {base_url} and begin with /api/v1.', 'Every path below begins with {base_url}/api/v1.'], checks: ['*: *hrefs point at *', '*/list: next_page of the first page is an absolute URL on the same origin carrying page'] },
   { section: 'Versioning', rule: 'Constrained values change; job/fields gives the current ones and clients check it periodically', spec: ['The sets of allowed values of constrained job fields can change as industries are added or removed; the job/fields endpoint gives the current values and clients should check it periodically.'], checks: ['job/fields: gives every constrained list, each a non-empty list of distinct strings'], client: 'the kit reads job/fields first in every run and checks answers against its values', verdict: ['current-job-fields', 'no-unchanged-resend'] },
   { section: 'Versioning', rule: 'Deprecation and compatibility policy', spec: ['Deprecation and compatibility policy for new versions: not shown.'], checks: [], why: 'not shown' },
+  // the request cases the schemas yield (src/contract/cases.ts): a row per field of each body the spec shows
+  ...CASE_RULES.map((r): Rule => ({ section: r.operation === 'add' ? 'Resources and their fields' : 'Endpoints', rule: r.rule, spec: r.spec, checks: r.checks })),
 ]
 
 /** Whether a check (`endpoint: name`) is one a row names. */
