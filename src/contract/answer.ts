@@ -30,6 +30,8 @@ export interface SeenAnswer extends WireAnswer {
   readonly received: number
   /** Whose request it was (the Basic user name): a walk of a list is one client's. */
   readonly client?: string
+  /** The body as lenientJson reads it, when the caller has read it already (one parse, not two). */
+  readonly json?: unknown
 }
 
 /** A problem of one answer: the check of the run that fails for it, what is wrong, and what the check rests on. */
@@ -141,7 +143,7 @@ export class AnswerChecks {
   }
 
   #json(answer: SeenAnswer, path: string, problems: Array<{ check: string; message: string }>, observations: AnswerObservation[]): void {
-    const body = lenientJson(answer.bytes)
+    const body = 'json' in answer ? answer.json : lenientJson(answer.bytes)
     const list = LISTS.find((l) => l.path === path)
     const detail = DETAILS.find((d) => d.pattern.test(path))
     if (list) this.#page(answer, list, body, problems, observations)

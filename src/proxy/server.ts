@@ -289,6 +289,7 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
         truncated: passed.truncated,
         complete: passed.bytes !== undefined && passed.truncated === undefined,
         client: user,
+        ...(passed.bytes === undefined ? {} : { json: answerJson }),
       })
       let shownUrl: string | undefined
       for (const problem of judged.violations) {
