@@ -35,6 +35,9 @@ export interface NodeStartup {
   /** Spawn to first 200, milliseconds: the CLI's `serve`, and a bare Fastify server, both on this Node. */
   cliMs: number
   ceilingMs: number
+  /** The CPU time each had used at that first 200 (ms, medians; undefined where /proc is not): what a busy machine blurs less. */
+  cliCpuMs?: number | undefined
+  ceilingCpuMs?: number | undefined
   /** In-process, milliseconds: import, the first createMockServer + its first answer, a second answer. */
   importMs: number
   /** Importing `fastify` alone in a fresh process of the same round, milliseconds: what importMs is set against. */
@@ -86,11 +89,24 @@ export interface SpawnOptions {
   stop?: 'SIGTERM' | 'SIGKILL'
   /** Awaited between the first 200 and the signal (not measured). */
   before?: () => Promise<void>
+  /** Where the CPU time the server had used at its first 200 is put (ms, user + system; Linux's /proc, else nothing). */
+  cpu?: number[]
+}
+
+/** The CPU time a process has used so far, ms (user + system, in clock ticks of 10 ms), from /proc; undefined elsewhere. */
+function cpuMsOf(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+    const ticks = Number(fields[11]) + Number(fields[12])
+    return Number.isFinite(ticks) ? ticks * 10 : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** Spawns a server (Node with `args`, or `program`), waits for the URL on stdout, polls `path` until it answers 200. */
 export function spawnToFirst200(args: string[], path: string, headers: Record<string, string> = {}, options: SpawnOptions = {}): Promise<number> {
-  const { program = process.execPath, cwd = ROOT, env = process.env, stop = 'SIGTERM', before } = options
+  const { program = process.execPath, cwd = ROOT, env = process.env, stop = 'SIGTERM', before, cpu } = options
   const started = performance.now()
   const child = spawn(program, args, { cwd, env, stdio: ['ignore', 'pipe', 'inherit'] })
   return new Promise<number>((resolve, reject) => {
@@ -114,6 +130,8 @@ export function spawnToFirst200(args: string[], path: string, headers: Record<st
         }
         clearTimeout(timer)
         const ms = performance.now() - started
+        const used = cpuMsOf(child.pid)
+        if (used !== undefined) cpu?.push(used)
         await before?.()
         child.once('exit', () => resolve(ms))
         child.kill(stop)
@@ -256,7 +274,9 @@ export async function measureStartup(runs: number, nodes: NodeBinary[], exeMissi
   const exePath = `${pkg}dist/exe/jobboard-kit`
   const withExe = exeMissing === undefined && existsSync(exePath)
   const exe: number[] = []
-  const per = new Map(nodes.map((node) => [node, { cli: [] as number[], ceiling: [] as number[], fastify: [] as number[], figures: [] as InProcessFigures[] }]))
+  const per = new Map(
+    nodes.map((node) => [node, { cli: [] as number[], ceiling: [] as number[], cliCpu: [] as number[], ceilingCpu: [] as number[], fastify: [] as number[], figures: [] as InProcessFigures[] }]),
+  )
   // the caches of this run alone, each left by a killed run
   const cacheDir = await mkdtemp(join(process.env.TMPDIR ?? tmpdir(), 'jobboard-kit-bench-cache-'))
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_COMPILE_CACHE: cacheDir }
@@ -267,10 +287,10 @@ export async function measureStartup(runs: number, nodes: NodeBinary[], exeMissi
       for (const node of nodes) {
         const own = per.get(node)
         if (own === undefined) continue
-        own.ceiling.push(await spawnToFirst200(['--input-type=module', '-e', CEILING], '/', {}, { program: node.path, cwd: pkg }))
+        own.ceiling.push(await spawnToFirst200(['--input-type=module', '-e', CEILING], '/', {}, { program: node.path, cwd: pkg, cpu: own.ceilingCpu }))
         const cli = ['bin/jobboard-kit.js', ...SERVE]
         await killedRun(cli, node.path, pkg, env, cacheDir)
-        own.cli.push(await spawnToFirst200(cli, ...api, { program: node.path, cwd: pkg, env, stop: 'SIGKILL' }))
+        own.cli.push(await spawnToFirst200(cli, ...api, { program: node.path, cwd: pkg, env, stop: 'SIGKILL', cpu: own.cliCpu }))
         own.fastify.push(await runScript<number>(fastifyImportScript(pkg), [], node.path, pkg))
         own.figures.push(await inProcess('default', node.path, LATER_FAKES, pkg, env))
       }
@@ -283,10 +303,12 @@ export async function measureStartup(runs: number, nodes: NodeBinary[], exeMissi
     await rm(cacheDir, { recursive: true, force: true })
   }
   const figures: Record<string, NodeStartup> = {}
-  for (const [node, { cli, ceiling, fastify, figures: f }] of per) {
+  for (const [node, { cli, ceiling, cliCpu, ceilingCpu, fastify, figures: f }] of per) {
     figures[node.version] = {
       cliMs: median(cli),
       ceilingMs: median(ceiling),
+      cliCpuMs: cliCpu.length === 0 ? undefined : median(cliCpu),
+      ceilingCpuMs: ceilingCpu.length === 0 ? undefined : median(ceilingCpu),
       importMs: median(f.map((x) => x.importMs)),
       fastifyImportMs: median(fastify),
       createFirstMs: median(f.map((x) => x.createFirstMs)),

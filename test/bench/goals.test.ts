@@ -6,7 +6,7 @@ import type { AccountsFigures } from '../../bench/accounts.js'
 import { accountsTable, GOALS, type NodeColumn, startupTable, throughputTable, verdictTable } from '../../bench/goal-tables.js'
 import { atLeast, atMost, describeGoal, formatValue, type GoalTable, judge, judgeRow, misses, renderGoalTable, verdictText } from '../../bench/goals.js'
 import type { Row, VerdictCost } from '../../bench/report.js'
-import type { StartupFigures } from '../../bench/startup.js'
+import type { NodeStartup, StartupFigures } from '../../bench/startup.js'
 
 const columns: NodeColumn[] = [
   { label: 'Node 24', major: 24, version: 'v24.1.0' },
@@ -74,6 +74,11 @@ t.test('serve start-up is judged against 1.1× on Node 22 and 24 and 1.3× on No
   t.equal(spawn.nodes['Node 20']?.goal, '≤ 1.3×', 'Node 20 has its own goal')
   t.equal(spawn.nodes['Node 20']?.met, true, '1.25× meets Node 20\'s goal though it misses the others\'')
   t.match(renderGoalTable(table), /≤ 1\.1× \(Node 20: ≤ 1\.3×\)/, 'the goal column names the Node whose goal differs')
+})
+
+t.test('serve start-up shows the CPU ratio beside the wall-clock one when it was read', async (t) => {
+  const table = startupTable(columns.slice(0, 1), { ...startup, nodes: { 'v24.1.0': { ...(startup.nodes['v24.1.0'] as NodeStartup), cliCpuMs: 120, ceilingCpuMs: 100 } } })
+  t.equal(judgeRow(table.rows[0] ?? { figure: '', cells: {} }).nodes['Node 24']?.shown, '143 ÷ 100 ms = 1.43× (CPU 1.20×)')
 })
 
 t.test('a missing Node has a column of dashes and a note saying why', async (t) => {
