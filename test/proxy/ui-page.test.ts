@@ -4,16 +4,12 @@
 // what staging broke above what the client broke, no board panel, opens a request
 // without its credentials, asks nothing of another origin, and axe-core finds no serious
 // accessibility violation.
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { chromium } from 'playwright-core'
 import t from 'tap'
 import { seriousViolations } from '../helpers/axe.js'
+import { launch } from '../helpers/browser.js'
 import { proxiedDay } from '../helpers/proxy-day.js'
-import { CHROMIUM, haveTools, needs } from '../helpers/tools.js'
+import { haveTools, needs } from '../helpers/tools.js'
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync']
 const PASSWORD = 'Tr0ub4dor-proxy-page-2026'
 
 t.test('the page of the proxy: its traffic, staging beside the client, no board, one origin, accessible', needs('chromium'), async (t) => {
@@ -26,16 +22,7 @@ t.test('the page of the proxy: its traffic, staging beside the client, no board,
   const held = (await (await fetch(`${proxy.url}/__mock/requests`)).json()) as { total: number }
   t.equal(held.total, sent.length)
 
-  const profile = await mkdtemp(join(tmpdir(), 'jobboard-kit-chromium-'))
-  t.teardown(() => rm(profile, { recursive: true, force: true }))
-  const browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, timeout: 90_000, viewport: { width: 1400, height: 1000 } })
-  t.teardown(() => browser.close())
-  const requested: string[] = []
-  await browser.route('**/*', (route) => {
-    requested.push(route.request().url())
-    return new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort()
-  })
-  const page = browser.pages()[0] ?? (await browser.newPage())
+  const { page, requested } = await launch(t)
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
   const answer = await page.goto(`${proxy.url}/__mock/ui`, { waitUntil: 'load', timeout: 60_000 })

@@ -6,21 +6,19 @@
 // origin, an unknown filter is ignored with a notice, and axe-core finds no serious
 // accessibility violation. The same page written as a file (serve --verdict-html) opens
 // from file:// and asks for nothing. The screenshot is left in .tap/screenshots/ui.png.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { chromium, type BrowserContext, type Page } from 'playwright-core'
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { createMockServer } from '../../../src/fake/server.js'
 import { dayFile } from '../../../src/fake/ui/routes.js'
 import { basic, checked, USER } from '../../helpers/board.js'
 import { ROOT } from '../../helpers/cli.js'
 import { liveADay } from '../../helpers/ui-day.js'
 import { seriousViolations } from '../../helpers/axe.js'
-import { CHROMIUM, haveTools, needs } from '../../helpers/tools.js'
+import { launch } from '../../helpers/browser.js'
+import { haveTools, needs } from '../../helpers/tools.js'
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync']
 export const SCREENSHOT = join(ROOT, '.tap', 'screenshots', 'ui.png')
 
 /** A password the page must never show (the scenario's default equals the user name). */
@@ -30,22 +28,6 @@ const AUTH = { authorization: basic(USER, PASSWORD) }
 interface Finding {
   message: string
   requests: number[]
-}
-
-async function launch(t: Test): Promise<{ browser: BrowserContext; page: Page; requested: string[] }> {
-  const profile = await mkdtemp(join(tmpdir(), 'jobboard-kit-chromium-'))
-  t.teardown(() => rm(profile, { recursive: true, force: true }))
-  const browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, timeout: 90_000, viewport: { width: 1400, height: 1000 } })
-  t.teardown(() => browser.close())
-  const requested: string[] = []
-  // every request of the page is seen here; one for another origin is recorded and never sent
-  await browser.route('**/*', (route) => {
-    requested.push(route.request().url())
-    const target = new URL(route.request().url())
-    return target.hostname === '127.0.0.1' || target.protocol === 'file:' ? route.continue() : route.abort()
-  })
-  const page = browser.pages()[0] ?? (await browser.newPage())
-  return { browser, page, requested }
 }
 
 t.test('the page of a day: marks, findings, live journal, one origin, accessible', needs('chromium'), async (t) => {
