@@ -244,7 +244,7 @@ export const STATEMENT_INDEX: readonly IndexEntry[] = [
     ['server', 'Headers: `Content-Type` (application/octet-stream for application attachments; a timesheet-specific octet-stream type for timesheets), `Content-Length` (bytes), `Content-Disposition: attachment` with `filename` set to the original file name, and `Content-Transfer-Encoding: binary`.', 'answer: the headers of each download kind', { points: ['timesheetContentType', 'resumeContentType', 'documentContentType'] }],
   ]),
   ...under('Authentication', [
-    ['server', 'All endpoints use HTTP Basic authentication with the form `<username>:<password>`.', 'request: Basic credentials let in; none, wrong or another scheme refused', { points: ['authStatus', 'authChallenge', 'authBody'], notCaught: 'the kit tries no credentials and a wrong password: another scheme (a Bearer token, garbage) let in as the account gets through' }],
+    ['server', 'All endpoints use HTTP Basic authentication with the form `<username>:<password>`.', 'request: Basic credentials let in; none, wrong or another scheme refused', { points: ['authStatus', 'authChallenge', 'authBody'] }],
     ['description', "Credentials are created in the customer's control panel.", 'where credentials come from'],
     ['client', 'The credentials are sent with every request.', 'clients send Basic credentials on every request', { verdict: ['credentials'], kit: 'the kit sends them on every request but those trying their absence' }],
     ['server', 'No token exchange exists.', 'request: a token in place of Basic credentials is refused (there is no endpoint to get one)'],
