@@ -42,6 +42,9 @@ export interface NodeStartup {
   importMs: number
   /** Importing `fastify` alone in a fresh process of the same round, milliseconds: what importMs is set against. */
   fastifyImportMs: number
+  /** The CPU each import took (ms, medians): what a busy machine blurs less. */
+  importCpuMs?: number | undefined
+  fastifyImportCpuMs?: number | undefined
   createFirstMs: number
   secondMs: number
   /** A later createMockServer in the same process + its first answer (the median of LATER_FAKES of them in each run). */
@@ -163,9 +166,11 @@ export const removeSnapshot = (folder: string) => rm(folder, { recursive: true, 
 
 /** The in-process measures, in a fresh Node that imports the built package in `pkg`. */
 const inProcessScript = (pkg: string) => `
+const c0 = process.cpuUsage()
 const t0 = performance.now()
 const { createMockServer } = await import(${JSON.stringify(`${pkg}${ENTRY}`)})
 const t1 = performance.now()
+const c1 = process.cpuUsage(c0)
 const scenario = process.argv[1]
 const mock = await createMockServer({ clock: 'virtual', scenario })
 const headers = { authorization: ${JSON.stringify(AUTH)} }
@@ -188,18 +193,21 @@ for (let i = 0; i < Number(process.argv[2]); i++) {
 }
 later.sort((a, b) => a - b)
 const laterMs = later.length === 0 ? NaN : later[later.length >> 1]
-process.stdout.write(JSON.stringify({ importMs: t1 - t0, createFirstMs: t2 - t1, secondMs: t3 - t2, laterMs, peakRss }))
+process.stdout.write(JSON.stringify({ importMs: t1 - t0, importCpuMs: (c1.user + c1.system) / 1000, createFirstMs: t2 - t1, secondMs: t3 - t2, laterMs, peakRss }))
 `
 
-/** Importing `fastify` alone, in a fresh Node, from the package's node_modules: milliseconds. */
+/** Importing `fastify` alone, in a fresh Node, from the package's node_modules: milliseconds, and the CPU it took. */
 const fastifyImportScript = (pkg: string) => `
+const c0 = process.cpuUsage()
 const t0 = performance.now()
 await import(${JSON.stringify(`${pkg}node_modules/fastify/fastify.js`)})
-process.stdout.write(JSON.stringify(performance.now() - t0))
+const c1 = process.cpuUsage(c0)
+process.stdout.write(JSON.stringify({ ms: performance.now() - t0, cpuMs: (c1.user + c1.system) / 1000 }))
 `
 
 interface InProcessFigures {
   importMs: number
+  importCpuMs: number
   createFirstMs: number
   secondMs: number
   laterMs: number
@@ -275,7 +283,7 @@ export async function measureStartup(runs: number, nodes: NodeBinary[], exeMissi
   const withExe = exeMissing === undefined && existsSync(exePath)
   const exe: number[] = []
   const per = new Map(
-    nodes.map((node) => [node, { cli: [] as number[], ceiling: [] as number[], cliCpu: [] as number[], ceilingCpu: [] as number[], fastify: [] as number[], figures: [] as InProcessFigures[] }]),
+    nodes.map((node) => [node, { cli: [] as number[], ceiling: [] as number[], cliCpu: [] as number[], ceilingCpu: [] as number[], fastify: [] as Array<{ ms: number; cpuMs: number }>, figures: [] as InProcessFigures[] }]),
   )
   // the caches of this run alone, each left by a killed run
   const cacheDir = await mkdtemp(join(process.env.TMPDIR ?? tmpdir(), 'jobboard-kit-bench-cache-'))
@@ -291,7 +299,7 @@ export async function measureStartup(runs: number, nodes: NodeBinary[], exeMissi
         const cli = ['bin/jobboard-kit.js', ...SERVE]
         await killedRun(cli, node.path, pkg, env, cacheDir)
         own.cli.push(await spawnToFirst200(cli, ...api, { program: node.path, cwd: pkg, env, stop: 'SIGKILL', cpu: own.cliCpu }))
-        own.fastify.push(await runScript<number>(fastifyImportScript(pkg), [], node.path, pkg))
+        own.fastify.push(await runScript<{ ms: number; cpuMs: number }>(fastifyImportScript(pkg), [], node.path, pkg))
         own.figures.push(await inProcess('default', node.path, LATER_FAKES, pkg, env))
       }
       if (withExe) {
@@ -310,7 +318,9 @@ export async function measureStartup(runs: number, nodes: NodeBinary[], exeMissi
       cliCpuMs: cliCpu.length === 0 ? undefined : median(cliCpu),
       ceilingCpuMs: ceilingCpu.length === 0 ? undefined : median(ceilingCpu),
       importMs: median(f.map((x) => x.importMs)),
-      fastifyImportMs: median(fastify),
+      fastifyImportMs: median(fastify.map((x) => x.ms)),
+      importCpuMs: median(f.map((x) => x.importCpuMs)),
+      fastifyImportCpuMs: median(fastify.map((x) => x.cpuMs)),
       createFirstMs: median(f.map((x) => x.createFirstMs)),
       secondMs: median(f.map((x) => x.secondMs)),
       laterMs: median(f.map((x) => x.laterMs)),
