@@ -25,6 +25,13 @@ export const serverOptions = {
       ...scenario.properties.accountSeedStep,
       description: "Seed step between accounts given without a seed: account K is on the seed + (K - 1) x this step; 0, the same board for every account (default: the scenario's, else 0)",
     },
+    maxChanges: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 100000000,
+      default: 100000,
+      description: 'Records a board (each account\'s) may add, change or delete over its generated one before a write is refused; a reset drops them',
+    },
     now: { ...timestamp, description: "Start time of the clock and end of the generated history (default: the scenario's)" },
     pageSize: { ...pageSize, description: "Records per page of every list (default: the scenario's)" },
     username: { ...scenario.properties.credentials.items.properties.username, description: 'Basic auth user name (default: the scenario\'s, jobboard)' },

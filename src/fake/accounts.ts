@@ -14,6 +14,7 @@ import type { IncomingMessage } from 'node:http'
 import { Board } from './board.js'
 import { Controller } from './control.js'
 import { BoardError, boardError } from '../core/errors.js'
+import { deepFreeze } from '../core/freeze.js'
 import type { ScenarioFile } from '../core/types.js'
 import { effectiveScenario, type ResolvedOptions } from './options.js'
 import { ACCOUNT_NAME, accountScenarioRef, accountsProblem, loadDeclaring, type LoadedScenario, MAX_ACCOUNT_SEED, ScenarioError, sharedSchemas } from './scenario.js'
@@ -167,7 +168,14 @@ export class Accounts {
     if (problem !== undefined) throw declaration.refuse(problem.message, problem.field)
     // one load per scenario named, however many accounts name it
     const loaded = new Map<string | ScenarioFile, LoadedScenario>()
-    if (declaration.scenario !== undefined) loaded.set(defaultScenario, effectiveScenario(declaration.scenario, options))
+    /** Each scenario as loaded, its accounts left out: what each account's board is built from. */
+    const plain = new Map<string | ScenarioFile, LoadedScenario>()
+    const keep = (source: string | ScenarioFile, whole: LoadedScenario) => {
+      const { accounts: _accounts, ...rest } = whole
+      plain.set(source, deepFreeze(rest) as LoadedScenario)
+      loaded.set(source, effectiveScenario(whole, options))
+    }
+    if (declaration.scenario !== undefined) keep(defaultScenario, declaration.scenario)
     let extraFields: string | undefined
     /** An account's scenario, loaded once however many accounts name it; a refusal names the account. */
     const scenarioOf = (source: string | ScenarioFile, named: AccountInput['scenario'], name: string, place: string): LoadedScenario => {
@@ -178,7 +186,8 @@ export class Accounts {
         const { whole } = loadDeclaring(source, { compiled, redact: true })
         // the fake's own scenario may declare accounts (these, or ones the option replaced); one an account names may not
         nested = named !== undefined && whole.accounts !== undefined && whole.accounts.length > 0
-        scenario = effectiveScenario(whole, options)
+        keep(source, whole)
+        scenario = loaded.get(source) as LoadedScenario
       } catch (error) {
         if (error instanceof ScenarioError || error instanceof BoardError) throw declaration.refuse(`Account "${name}": ${error.message}`, `${place}.scenario`)
         throw error
@@ -189,7 +198,6 @@ export class Accounts {
           `${place}.scenario`,
         )
       }
-      loaded.set(source, scenario)
       return scenario
     }
     /** The account seed step: the option's, else the fake's scenario's (read only when an account has no seed), else 0. */
@@ -221,7 +229,7 @@ export class Accounts {
       const account = new Account(name, () => {
         let board: Board
         try {
-          board = new Board(own, source, name)
+          board = new Board(own, source, name, plain.get(source))
         } catch (error) {
           if (error instanceof ScenarioError) throw refuse(`Account "${name}": ${error.message}`)
           throw error

@@ -53,14 +53,18 @@ export class Board {
   /** The activity playing on this board, if any. */
   activity: ActivityPlayer | undefined
 
-  constructor(options: ResolvedOptions, scenario?: string | ScenarioFile, account = 'default') {
+  /**
+   * `loaded`: the scenario `scenario` names, loaded already (its accounts left out): the
+   * fake's accounts load each scenario once, not once per account.
+   */
+  constructor(options: ResolvedOptions, scenario?: string | ScenarioFile, account = 'default', loaded?: LoadedScenario) {
     this.options = options
     this.account = account
     this.verdict = options.verdict ? new VerdictEvaluator({ windowSeconds: () => this.scenario.rateLimitWindow, now: () => this.clock.now(), speed: () => this.clock.speed }) : undefined
     this.journal = new Journal(JOURNAL_SIZE, this.verdict)
     this.#source = scenario ?? options.scenario
     this.#seed = options.seed
-    this.reset()
+    this.#build(this.#source, this.#seed, loaded ?? loadScenario(this.#source, { compiled: this.compiled }))
   }
 
   /**
@@ -71,7 +75,12 @@ export class Board {
   reset({ scenario, seed }: ResetOptions = {}, policy: LoadPolicy = {}): void {
     const source = scenario ?? this.#source
     const nextSeed = seed ?? (scenario === undefined ? this.#seed : this.options.seed)
-    const effective = effectiveScenario(loadScenario(source, { compiled: this.compiled, ...policy }), { ...this.options, seed: nextSeed } as ResolvedOptions)
+    this.#build(source, nextSeed, loadScenario(source, { compiled: this.compiled, ...policy }))
+  }
+
+  /** A fresh board from a loaded scenario and a seed: built (over the shared generated board) before anything is replaced. */
+  #build(source: string | ScenarioFile, nextSeed: number | undefined, loaded: LoadedScenario): void {
+    const effective = effectiveScenario(loaded, { ...this.options, seed: nextSeed } as ResolvedOptions)
     const changed = this.#otherExtraFields(effective)
     if (changed) throw new ScenarioError(changed)
     let clock: Clock
@@ -131,6 +140,7 @@ export class Board {
   }
 
   #install(source: string | ScenarioFile, seed: number | undefined, scenario: LoadedScenario, clock: Clock, store: Store, day = true): void {
+    store.limitChanges(this.options.maxChanges)
     this.#source = source
     this.#seed = seed
     this.scenario = scenario

@@ -45,7 +45,8 @@ export const MAX_CACHED_BYTES = 64 * 1024 * 1024
 export interface CachedAnswer {
   readonly body: Buffer
   readonly contentType: string
-  readonly store: Store
+  /** The store's answerScope: the store, or the shared generated board while nothing is written over it. */
+  readonly store: object
   readonly revision: number
   /** The month the answer was made in, for those that depend on it (metrics). */
   readonly month: string | undefined
@@ -61,7 +62,7 @@ export class AnswerCache {
   get(key: string, store: Store, month: string | undefined): CachedAnswer | undefined {
     const found = this.#entries.get(key)
     if (found === undefined) return undefined
-    if (found.store === store && found.revision === store.revision && found.month === month) return found
+    if (found.store === store.answerScope && found.revision === store.answerRevision && found.month === month) return found
     this.#delete(key, found)
     return undefined
   }
@@ -120,8 +121,10 @@ export function registerAnswers(
       if (mode !== undefined && request.method === 'GET') {
         const store = request.board.store
         const month = mode === 'month' ? store.month() : undefined
-        // with accounts, each account's answers are its own (not one replacing another's)
-        const key = routed ? `${request.board.account} ${baseUrl(request)} ${answerUrl(request.url, reads)}` : `${baseUrl(request)} ${answerUrl(request.url, reads)}`
+        // with accounts, each account's answers are its own (not one replacing another's), but
+        // for those of accounts on a shared generated board nothing was written over: the same for all
+        const own = routed && store.answerScope === store
+        const key = own ? `${request.board.account} ${baseUrl(request)} ${answerUrl(request.url, reads)}` : `${baseUrl(request)} ${answerUrl(request.url, reads)}`
         const hit = answers.get(key, store, month)
         if (hit !== undefined) {
           request.nextPage = hit.nextPage
@@ -159,7 +162,7 @@ export function registerAnswers(
       if (key !== undefined && reply.statusCode === 200 && request.fault === undefined && payload.startsWith('{"status":200')) {
         const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8')
         const { store } = boardOf(request)
-        answers.set(key, { body: Buffer.from(out), contentType, store, revision: store.revision, month: request.answerMonth, nextPage: request.nextPage })
+        answers.set(key, { body: Buffer.from(out), contentType, store: store.answerScope, revision: store.answerRevision, month: request.answerMonth, nextPage: request.nextPage })
       }
       return out
     },

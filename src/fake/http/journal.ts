@@ -121,7 +121,8 @@ export class Journal {
 
   constructor(limit = JOURNAL_SIZE, observer?: JournalObserver, bounds: { headerBytes?: number; bodyBytes?: number } = {}) {
     this.#limit = limit
-    this.#slots = new Array<Held | undefined>(limit)
+    // grown as entries come (a ring written in order from slot 0): a board asked once holds one slot, not `limit`
+    this.#slots = []
     this.observer = observer
     this.#maxHeaderBytes = bounds.headerBytes ?? MAX_JOURNAL_HEADER_BYTES
     this.#maxBodyBytes = bounds.bodyBytes ?? MAX_JOURNAL_BODY_BYTES

@@ -98,7 +98,11 @@ export interface BaseRecords<T> {
   readonly late?: { readonly ids: Uint32Array; readonly ms: Float64Array }
   /** Ids in 1..count that do not exist (a scenario pinned a record past the generated ones). */
   readonly absent?: readonly number[]
+  /** Whether the order times (and late times) never decrease with id, when known already (a shared base: src/fake/store/shared.ts). */
+  readonly monotone?: boolean
   make(id: number): T
+  /** The record deep-frozen, kept by whoever shares the base (every board over it reads the same one); else made and kept here. */
+  record?(id: number): T
 }
 
 /** Records made and kept for the next request: the bound on what a large board holds. */
@@ -129,6 +133,8 @@ export class Collection<T extends object> {
   readonly #sinceCache = new Map<string, IdList>()
   #cachedIds = 0
   #version = 0
+  /** Records written or deleted over the base since it was set (not those loaded or laid from a saved board): what the store bounds. */
+  #changes = 0
 
   /**
    * `order` is what "newest first" means for the collection's lists: highest id (the
@@ -154,12 +160,14 @@ export class Collection<T extends object> {
   setBase(base: BaseRecords<T>): void {
     if (this.size > 0) throw new BoardError('INTERNAL', `${this.name}: setBase() fills an empty collection only`)
     this.#base = base
-    let monotone = true
+    let monotone = base.monotone ?? true
     const order = base.orderMs
-    for (let i = 1; i < base.count && monotone; i++) monotone = (order[i] as number) >= (order[i - 1] as number)
-    // a record listed by a later time than its order time keeps the binary search right; an earlier one would not
-    const late = base.late
-    if (late) for (let i = 0; i < late.ids.length && monotone; i++) monotone = (late.ms[i] as number) >= (order[(late.ids[i] as number) - 1] as number)
+    if (base.monotone === undefined) {
+      for (let i = 1; i < base.count && monotone; i++) monotone = (order[i] as number) >= (order[i - 1] as number)
+      // a record listed by a later time than its order time keeps the binary search right; an earlier one would not
+      const late = base.late
+      if (late) for (let i = 0; i < late.ids.length && monotone; i++) monotone = (late.ms[i] as number) >= (order[(late.ids[i] as number) - 1] as number)
+    }
     this.#monotone = monotone
     for (const id of base.absent ?? []) this.#tombstones.add(id)
     this.#changed()
@@ -186,6 +194,8 @@ export class Collection<T extends object> {
     const written = this.#overlay.get(id)
     if (written) return written.record
     if (!this.#inBase(id)) return undefined
+    const shared = this.#base.record
+    if (shared !== undefined) return shared(id)
     let record = this.#made.get(id)
     if (record === undefined) {
       record = deepFreeze(this.#base.make(id)) as T
@@ -219,6 +229,11 @@ export class Collection<T extends object> {
     return deepFreeze(record) as T
   }
 
+  /** How many records were written or deleted over the base by inserts, replaces and deletes. */
+  get changes(): number {
+    return this.#changes
+  }
+
   #write(id: number, record: T): T {
     if (!this.#overlay.has(id) && id > this.#base.count) {
       const extra = this.#extra
@@ -244,16 +259,21 @@ export class Collection<T extends object> {
 
   insert(id: number, record: unknown): T {
     if (this.has(id)) throw new BoardError('INTERNAL', `${this.name}: id ${id} is taken`)
-    return this.#write(id, this.#check(record))
+    const stored = this.#check(record)
+    this.#changes += 1
+    return this.#write(id, stored)
   }
 
   replace(id: number, record: unknown): T {
     if (!this.has(id)) throw new BoardError('INTERNAL', `${this.name}: no record ${id} to replace`)
-    return this.#write(id, this.#check(record))
+    const stored = this.#check(record)
+    if (!this.#overlay.has(id)) this.#changes += 1
+    return this.#write(id, stored)
   }
 
   delete(id: number): boolean {
     if (!this.has(id)) return false
+    if (id <= this.#base.count && !this.#tombstones.has(id)) this.#changes += 1
     if (this.#overlay.delete(id) && id > this.#base.count) this.#extra.splice(lowerBound(this.#extra, id), 1)
     if (id <= this.#base.count) this.#tombstones.add(id)
     this.#made.delete(id)

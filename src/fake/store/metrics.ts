@@ -47,9 +47,27 @@ export class Metrics {
   readonly #counts = new Map<MetricLabel, Map<string, number>>()
   /** Where a metric's months begin when that is not its first activity. */
   readonly #starts = new Map<MetricLabel, string>()
+  /** The metrics these read until their first change, then copy (a board's over the shared generated one's, never changed). */
+  #under: Metrics | undefined
 
-  constructor() {
-    for (const label of METRIC_LABELS) this.#counts.set(label, new Map())
+  /** Empty metrics, or (`under`) ones that read those until they first change, and never change them. */
+  constructor(under?: Metrics) {
+    this.#under = under
+    if (under === undefined) for (const label of METRIC_LABELS) this.#counts.set(label, new Map())
+  }
+
+  /** The counts to read: those under these until their first change. */
+  #read(): Metrics {
+    return this.#under ?? this
+  }
+
+  /** These metrics' own counts, copied from those under them at the first change. */
+  #own(): void {
+    const under = this.#under
+    if (under === undefined) return
+    this.#under = undefined
+    for (const [label, months] of under.#counts) this.#counts.set(label, new Map(months))
+    for (const [label, month] of under.#starts) this.#starts.set(label, month)
   }
 
   /** Whether the board lists a metric of this label. */
@@ -58,21 +76,24 @@ export class Metrics {
   }
 
   add(label: MetricLabel, month: string, n = 1): void {
+    this.#own()
     const months = this.#counts.get(label) as Map<string, number>
     months.set(month, (months.get(month) ?? 0) + n)
   }
 
   /** Makes a metric's months start at `month` even where it has no activity yet. */
   startAt(label: MetricLabel, month: string): void {
+    this.#own()
     const current = this.#starts.get(label)
     if (current === undefined || month < current) this.#starts.set(label, month)
   }
 
   /** The metrics/list `metrics` array as of the month `now`. */
   answer(now: string, style: 'long' | 'short' = 'long'): Metric[] {
+    const read = this.#read()
     return METRIC_LABELS.map((label) => {
-      const months = this.#counts.get(label) as Map<string, number>
-      let first = this.#starts.get(label) ?? now
+      const months = read.#counts.get(label) as Map<string, number>
+      let first = read.#starts.get(label) ?? now
       let last = now
       for (const key of months.keys()) {
         if (key < first) first = key
@@ -90,9 +111,10 @@ export class Metrics {
   }
 
   export(): MetricsState {
+    const read = this.#read()
     const counts: MetricsState['counts'] = {}
-    for (const [label, months] of this.#counts) counts[label] = Object.fromEntries(months)
-    return { counts, starts: Object.fromEntries(this.#starts) }
+    for (const [label, months] of read.#counts) counts[label] = Object.fromEntries(months)
+    return { counts, starts: Object.fromEntries(read.#starts) }
   }
 
   static import(state: MetricsState): Metrics {

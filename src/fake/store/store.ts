@@ -9,7 +9,7 @@ import { application, candidate, marketingRecord, storedFile, storedJob, timeshe
 import { FIELD_NAMES, sectorDisciplinesOf, UK_LOCATIONS, type FieldName, type FieldValues } from '../../../schemas/values.js'
 import type { Clock } from '../../core/clock.js'
 import { boardError } from '../../core/errors.js'
-import { createFaker, hash32, reseedableFaker } from '../../core/random.js'
+import { createFaker, hash32 } from '../../core/random.js'
 import { filePieces } from './files.js'
 import type { DeepReadonly } from '../../core/freeze.js'
 import { boardLists, CompiledSchemas, type BoardLists, type LoadedScenario } from '../scenario.js'
@@ -37,11 +37,11 @@ import type {
 import { Validators } from '../../core/validation.js'
 import { withExtraFields, type ExtraFieldRecord } from './extra-fields.js'
 import { RecordAdds } from './adds.js'
-import { Collection, type BaseRecords, type IdList } from './collection.js'
+import { Collection, type IdList } from './collection.js'
 import { checkLinks, type LinkScope } from './integrity.js'
 import { JobLifecycle, type JobOperation, type JobView } from './jobs.js'
 import { oldestFirst, pageOf, type Page } from './pages.js'
-import { generateBoard } from './generate.js'
+import { sharedBoard } from './shared.js'
 import { finishRecord } from './maker.js'
 import { Owners } from './owners.js'
 import { DEFAULT_ORIGIN, links as makeLinks, type FileKind, type Links } from './links.js'
@@ -99,11 +99,15 @@ export class Store implements BoardParts {
   readonly #adds: RecordAdds
   /** Whether the records lie over a board generated from the scenario and seed (not a restored full state). */
   #generated = false
+  /** Records that may be written or deleted over the generated board before a write is refused (the `maxChanges` option). */
+  #maxChanges = Number.POSITIVE_INFINITY
+  /** The shared generated board under this one (src/fake/store/shared.ts), and the revision at which nothing was written over it yet. */
+  #shared: { board: object; revision: number } | undefined
 
-  private constructor(scenario: LoadedScenario, clock: Clock, compiled: CompiledSchemas) {
+  private constructor(scenario: LoadedScenario, clock: Clock, compiled: CompiledSchemas, lists = boardLists(scenario)) {
     this.scenario = scenario
     this.clock = clock
-    this.#lists = boardLists(scenario)
+    this.#lists = lists
     this.#known = this.#lists
     this.#compiled = compiled
     this.locations = scenario.predefinedLocations ?? UK_LOCATIONS
@@ -190,36 +194,30 @@ export class Store implements BoardParts {
   }
 
   /**
-   * A board generated from a scenario and its seed: its relations are drawn now, its
-   * records made when a request needs them. `progress` hears the share done (0..1).
+   * A board generated from a scenario and its seed: its relations are drawn (once per
+   * process for a scenario and seed: src/fake/store/shared.ts), its records made when a
+   * request needs them; this store keeps only what is written over them. `progress`
+   * hears the share done (0..1).
    */
   static generate(scenario: LoadedScenario, clock: Clock, compiled = new CompiledSchemas(), options: GenerateOptions = {}): Store {
-    const store = new Store(scenario, clock, compiled)
     const progress = options.progress
     progress?.(0)
-    const board = generateBoard(scenario, {
-      lists: store.lists,
-      locations: store.locations,
-      links: store.links,
-      // the end is said once, below, when the store is ready
-      ...(progress ? { progress: (share: number) => progress(Math.min(0.99, share)) } : {}),
-    })
+    // the end is said once, below, when the store is ready
+    const { board, metrics, lists } = sharedBoard(scenario, progress ? (share: number) => progress(Math.min(0.99, share)) : undefined)
+    const store = new Store(scenario, clock, compiled, lists)
     store.#owners.setGenerated(board)
     store.#generated = true
-    const extra = reseedableFaker()
-    const finished = <T extends object>(kind: ExtraFieldRecord, base: BaseRecords<T>): BaseRecords<T> => ({
-      ...base,
-      make: (id) => finishRecord(scenario.behaviour, kind, base.make(id), () => extra.seed(scenario.seed, 'extra-fields', kind, id)),
-    })
     store.jobs.setBase(board.jobs)
-    store.candidates.setBase(finished('candidate', board.candidates))
-    store.applications.setBase(finished('application', board.applications))
-    store.timesheets.setBase(finished('timesheet', board.timesheets))
-    store.marketing.setBase(finished('marketing', board.marketing))
+    store.candidates.setBase(board.candidates)
+    store.applications.setBase(board.applications)
+    store.timesheets.setBase(board.timesheets)
+    store.marketing.setBase(board.marketing)
     store.files.resume.setBase(board.files.resume)
     store.files.document.setBase(board.files.document)
-    store.metrics = board.metrics
+    // the store's own counts over the generated ones: its writes never reach the shared board's
+    store.metrics = new Metrics(metrics)
     store.#lifecycle.startAt(store.jobs.lastId + 1)
+    store.#shared = { board, revision: store.revision }
     progress?.(1)
     return store
   }
@@ -246,6 +244,8 @@ export class Store implements BoardParts {
     const store = state.generated ? Store.generate(scenario, clock, compiled) : new Store(scenario, clock, compiled)
     store.#restoreFieldValues(fields)
     store.#layOver(state)
+    // its metrics, deleted ids and next job id are the saved board's, written or not: its answers are its own
+    store.#shared = undefined
     return store
   }
 
@@ -557,6 +557,23 @@ export class Store implements BoardParts {
     )
   }
 
+  /**
+   * What an answer made from this store may be kept for: the shared generated board while
+   * nothing is written over it (every store still on it answers the same bytes: every
+   * account of a fake on one scenario and seed), else this store alone.
+   */
+  get answerScope(): object {
+    const shared = this.#shared
+    return shared !== undefined && shared.revision === this.revision ? shared.board : this
+  }
+
+  /** The revision an answer kept for answerScope is checked against: 0 for the shared board, which never changes. */
+  get answerRevision(): number {
+    const shared = this.#shared
+    const revision = this.revision
+    return shared !== undefined && shared.revision === revision ? 0 : revision
+  }
+
   #metricsMemo: { revision: number; month: string; metrics: Metrics; answer: Metric[] } | undefined
 
   /** The metrics/list `metrics`, computed once per revision and month. */
@@ -576,6 +593,25 @@ export class Store implements BoardParts {
     return Object.fromEntries(FIELD_NAMES.map((name) => [name, [...this.lists[name]]])) as unknown as FieldValues
   }
 
+  /** Bounds what this board's writes may hold (records written or deleted over the generated ones): past it, a write is refused. */
+  limitChanges(max: number): void {
+    this.#maxChanges = max
+  }
+
+  /**
+   * Refuses a write before it changes anything once this board's writes hold its bound of
+   * records: memory stays bounded, and the refusal says which bound and how to free it.
+   */
+  #room(): void {
+    const { jobs, candidates, applications, timesheets, marketing, files } = this
+    const changes = jobs.changes + candidates.changes + applications.changes + timesheets.changes + marketing.changes + files.resume.changes + files.document.changes
+    if (changes < this.#maxChanges) return
+    throw boardError.invalidField(
+      `The board holds ${changes} records written or deleted since it was made, its bound (maxChanges, --max-changes ${this.#maxChanges}): nothing more is written until a reset (POST /__mock/reset) drops them, or the fake is started with a higher bound.`,
+      'maxChanges',
+    )
+  }
+
   // ---- jobs (src/fake/store/jobs.ts) --------------------------------------------------
 
   /**
@@ -593,33 +629,40 @@ export class Store implements BoardParts {
 
   /** job/add and the control API's job add: the input is checked against job/add's schema first. */
   addJob(given: JobInput): StoredJob {
+    this.#room()
     return this.#lifecycle.add(given)
   }
 
   /** close, expire, repost or delete; throws 404 for a job that does not exist (any more). */
   applyJobOperation(operation: JobOperation, id: number, closingDate?: string): StoredJob {
+    this.#room()
     return this.#lifecycle.apply(operation, id, closingDate)
   }
 
   // ---- records added by a test (control API; src/fake/store/adds.ts) ----------------
 
   addCandidate(input: CandidateSeed = {}): Candidate {
+    this.#room()
     return this.#adds.candidate(input)
   }
 
   updateCandidate(input: CandidateUpdate): Candidate {
+    this.#room()
     return this.#adds.updateCandidate(input)
   }
 
   addApplication(input: ApplicationSeed = {}): Application {
+    this.#room()
     return this.#adds.application(input)
   }
 
   addTimesheet(input: TimesheetSeed = {}): Timesheet {
+    this.#room()
     return this.#adds.timesheet(input)
   }
 
   addMarketing(input: MarketingSeed = {}): MarketingRecord {
+    this.#room()
     return this.#adds.marketing(input)
   }
 }

@@ -89,6 +89,8 @@ export const MAX_KEYS = 100_000
 export const MAX_WALKS = 10_000
 /** Requests kept to show in the account (method, URL, time); past it the oldest go first. */
 export const MAX_SHOWN = 10_000
+/** The slots the ring of shown requests starts with, doubled as it fills up to MAX_SHOWN. */
+const SHOWN_FIRST = 64
 /** Entries judged together (evaluator.observe): a batch, or fewer when a verdict is asked. */
 export const OBSERVE_BATCH = 128
 /** Credentials judged apart; the requests of any further user name are judged together, as `*`. */
@@ -254,10 +256,12 @@ const minuteFloor = (ms: number) => Math.floor(ms / 60_000) * 60_000
  * the evaluator itself can) are found by a scan instead.
  */
 class ShownRequests {
-  readonly #ids = new Float64Array(MAX_SHOWN)
-  readonly #times = new Float64Array(MAX_SHOWN)
-  readonly #methods = new Array<string>(MAX_SHOWN).fill('')
-  readonly #urls = new Array<string>(MAX_SHOWN).fill('')
+  // the ring grows, doubling, to MAX_SHOWN as requests come: a board asked a few times (each
+  // of 64 accounts asked once) holds a few slots, not 10,000 of each
+  #ids = new Float64Array(SHOWN_FIRST)
+  #times = new Float64Array(SHOWN_FIRST)
+  readonly #methods: string[] = []
+  readonly #urls: string[] = []
   /** The slot the next request takes: the oldest, once the ring is full. */
   #next = 0
   #count = 0
@@ -272,12 +276,24 @@ class ShownRequests {
       this.#ordered = false
     } else this.#highest = entry.id
     const slot = this.#next
+    if (slot === this.#ids.length) this.#grow()
     this.#ids[slot] = entry.id
     this.#times[slot] = entry.time
     this.#methods[slot] = entry.method
     this.#urls[slot] = entry.url
     this.#next = slot + 1 === MAX_SHOWN ? 0 : slot + 1
     if (this.#count < MAX_SHOWN) this.#count += 1
+  }
+
+  /** Twice the slots, at most MAX_SHOWN: only while the ring has not come round, so its order is its slots'. */
+  #grow(): void {
+    const size = Math.min(MAX_SHOWN, this.#ids.length * 2)
+    const ids = new Float64Array(size)
+    ids.set(this.#ids)
+    const times = new Float64Array(size)
+    times.set(this.#times)
+    this.#ids = ids
+    this.#times = times
   }
 
   /** The slot holding `id`, or -1. */
