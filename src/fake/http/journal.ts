@@ -445,29 +445,27 @@ export function requestJournal(fallback: JournalBoard, requestLog: RequestLog | 
     // a request answered by a fault never reached the credential check: it keeps the user it was sent as
     const user = request.apiUser || basicUser(header)
     const post = request.method === 'POST'
-    const path = request.url.split('?', 1)[0] as string
-    const retryAfter = status === 429 ? Number(reply?.getHeader('retry-after')) : Number.NaN
-    const write = post && JOB_WRITE.test(path) && request.body !== undefined
-    const contentType = post ? request.headers['content-type'] : undefined
+    const url = request.url
+    const mark = url.indexOf('?')
+    const path = mark < 0 ? url : url.slice(0, mark)
     const observer = board.journal.observer
+    // the entry's fields in one order, the optional ones only when they say something (the journal's JSON leaves them out):
+    // set one by one rather than spread from objects made for the purpose, as every request is recorded
+    const entry: Parameters<Journal['record']>[0] = { method: request.method, url, status, time: board.clock.now(), user }
+    if (note) entry.fault = note
+    const contentType = post ? request.headers['content-type'] : undefined
+    if (contentType !== undefined) entry.contentType = contentType.slice(0, 200)
+    if (status === 429) {
+      const retryAfter = Number(reply?.getHeader('retry-after'))
+      if (Number.isFinite(retryAfter)) entry.retryAfter = retryAfter
+    }
+    if (post && JOB_WRITE.test(path) && request.body !== undefined) entry.digest = shortDigest(JSON.stringify(request.body) ?? '')
     // a list page answered 200, for the verdict, which follows walks by it (with the verdict off the journal does not say)
-    const nextPage =
-      observer !== undefined && request.nextPage !== undefined && status === 200 && request.method === 'GET' && LIST_PAGE.test(request.url) ? request.nextPage : undefined
+    if (observer !== undefined && request.nextPage !== undefined && status === 200 && request.method === 'GET' && LIST_PAGE.test(url)) entry.nextPage = request.nextPage
     // the time is formatted when the journal is read
+    entry.detail = detailOf(request, reply, answerHeaders)
     board.journal.record(
-      {
-        method: request.method,
-        url: request.url,
-        status,
-        time: board.clock.now(),
-        user,
-        ...(note ? { fault: note } : {}),
-        ...(contentType === undefined ? {} : { contentType: contentType.slice(0, 200) }),
-        ...(Number.isFinite(retryAfter) ? { retryAfter } : {}),
-        ...(write ? { digest: shortDigest(JSON.stringify(request.body) ?? '') } : {}),
-        ...(nextPage === undefined ? {} : { nextPage }),
-        detail: detailOf(request, reply, answerHeaders),
-      },
+      entry,
       // one shape, written out: the facts are made for every request while the verdict is on
       observer && {
         credentials: header !== undefined && BASIC_GIVEN.test(header),
