@@ -134,6 +134,12 @@ export interface WrkRow {
   /** Server CPU per answer, microseconds, the fake's and the bare route's (medians). */
   cpuPerAnswer: number
   bareCpuPerAnswer: number
+  /**
+   * The bare route's CPU per answer ÷ the fake's, the median of the rounds' own: the ratio
+   * of their req/s were each given a whole core. It moves less than req/s when other
+   * processes take the cores (runs limited by "neither").
+   */
+  cpuRatio: number
   /** Median shares of a core: the fake's server and wrk during its runs; the bare server and wrk during its. */
   serverCpu: number
   wrkCpu: number
@@ -166,6 +172,7 @@ function summarise(target: WrkTarget, rounds: Array<{ fake: WrkSample; bare: Wrk
     ratioMin: Math.min(...ratios),
     ratioMax: Math.max(...ratios),
     cpuPerAnswer: of((r) => perAnswer(r.fake)),
+    cpuRatio: of((r) => perAnswer(r.bare) / perAnswer(r.fake)),
     bareCpuPerAnswer: of((r) => perAnswer(r.bare)),
     serverCpu: of((r) => r.fake.serverCpu),
     wrkCpu: of((r) => r.fake.wrkCpu),
@@ -219,7 +226,7 @@ const pct = (n: number) => `${(n * 100).toFixed(0)}%`
 
 /** The table of one Node's wrk rounds. */
 export function renderWrkTable(rows: WrkRow[], settings: WrkSettings): string {
-  const header = ['endpoint', 'fake req/s', 'bare req/s', 'ratio', 'rounds from … to', 'µs/answer fake ÷ bare', 'cpu fake/wrk', 'cpu bare/wrk', 'limit (runs)', 'unexpected']
+  const header = ['endpoint', 'fake req/s', 'bare req/s', 'ratio', 'rounds from … to', 'µs/answer fake ÷ bare', 'cpu ratio', 'cpu fake/wrk', 'cpu bare/wrk', 'limit (runs)', 'unexpected']
   const whole = (n: number) => n.toFixed(0)
   const cells = rows.map((r) => [
     r.name,
@@ -228,6 +235,7 @@ export function renderWrkTable(rows: WrkRow[], settings: WrkSettings): string {
     `${r.rpsRatio.toFixed(2)}×`,
     `${r.ratioMin.toFixed(2)} … ${r.ratioMax.toFixed(2)}`,
     `${whole(r.cpuPerAnswer)} ÷ ${whole(r.bareCpuPerAnswer)}`,
+    `${r.cpuRatio.toFixed(2)}×`,
     `${pct(r.serverCpu)} / ${pct(r.wrkCpu)}`,
     `${pct(r.bareServerCpu)} / ${pct(r.bareWrkCpu)}`,
     Object.entries(r.limits)
@@ -244,5 +252,6 @@ export function renderWrkTable(rows: WrkRow[], settings: WrkSettings): string {
     widths.map((w) => '-'.repeat(w)).join('  '),
     ...cells.map(format),
     'limit: the side that used most of a core while the other did not (wrk\'s CPU from /proc, the server\'s too); "server" in every run means wrk was not the bottleneck.',
+    'cpu ratio: the bare route\'s server CPU per answer ÷ the fake\'s (the req/s ratio were each given a core); with "neither" runs, other processes had the cores and it is the steadier figure.',
   ].join('\n')
 }
