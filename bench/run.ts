@@ -38,6 +38,7 @@ import { measureUi, renderUi, type UiFigures } from './ui.js'
 import { buildExecutable, buildPackage, measureBuild, measureStartup, removeSnapshot, snapshotPackage, type BuildFigures, type StartupFigures } from './startup.js'
 import { ceilingTarget, depthTargets, fetchEach, limitedTargets, openTargets, readBoard, readDepth, SAME_BYTES_ROWS, sameBytes } from './targets.js'
 import { ACCOUNTS, type AccountsFigures, measureAccounts } from './accounts.js'
+import { type BoardsFigures, boardsTable, LARGE_WORKERS, measureBoards } from './boards.js'
 import { DEFAULT_MAJORS, findNodes, type FoundNode, isFound, type NodeBinary, parseMajors, pathsFromEnv } from './nodes.js'
 import { type GoalTable, judgeRow, misses, renderGoalTable } from './goals.js'
 import { accountsTable, type NodeColumn, startupTable, throughputTable, verdictTable } from './goal-tables.js'
@@ -64,6 +65,8 @@ const HELP = `Usage: npm run bench -- [options]
   --startup-runs N    fresh processes per start-up measure; 0 skips them (default 5)
   --readme            rewrite README.md's performance table with this run's figures
   --throughput-only   only the wrk rounds (the throughput goals), on each Node; nothing is written
+  --accounts-only     only the accounts and shared-board measures (issue 36), on each Node; nothing is written
+  --from-source       with --accounts-only: run the sources through tsx, not a build of them (a checkout that does not build)
   -h, --help          this text`
 
 interface Settings extends LoadSettings {
@@ -83,6 +86,9 @@ interface Settings extends LoadSettings {
   readme: boolean
   /** Only the wrk rounds (--throughput-only). */
   throughputOnly: boolean
+  /** Only the accounts and shared-board measures (--accounts-only), from the sources through tsx with --from-source. */
+  accountsOnly: boolean
+  fromSource: boolean
 }
 
 function parseSettings(argv: string[]): Settings | undefined {
@@ -107,6 +113,8 @@ function parseSettings(argv: string[]): Settings | undefined {
       'startup-runs': { type: 'string', default: '5' },
       readme: { type: 'boolean', default: false },
       'throughput-only': { type: 'boolean', default: false },
+      'accounts-only': { type: 'boolean', default: false },
+      'from-source': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   })
@@ -137,6 +145,8 @@ function parseSettings(argv: string[]): Settings | undefined {
     startupRuns: number('startup-runs', values['startup-runs'], { min: 0, max: 50 }),
     readme: values.readme,
     throughputOnly: values['throughput-only'],
+    accountsOnly: values['accounts-only'],
+    fromSource: values['from-source'],
   }
 }
 
@@ -177,6 +187,7 @@ function performanceTable(
   skipped: Array<{ scenario: string; reason: string }>,
   settings: Settings,
   node: NodeBinary,
+  wrkRows: WrkRow[] | undefined,
 ): string {
   const pct = (n: number) => `${(n * 100).toFixed(0)}%`
   const lines = [
@@ -186,7 +197,14 @@ function performanceTable(
     '| measure | figure |',
     '|---|---|',
   ]
-  for (const name of SAME_BYTES_ROWS) {
+  // the throughput goal's rows: wrk's when it ran (bench/README.md, Throughput), else autocannon's same-bytes rows
+  for (const row of wrkRows ?? []) {
+    lines.push(
+      `| ${row.name}: throughput ÷ bare Fastify (same bytes, status, headers, Basic check; wrk), rounds from … to; server CPU per answer, bare ÷ fake | ` +
+        `${row.rpsRatio.toFixed(2)}× (${row.ratioMin.toFixed(2)} … ${row.ratioMax.toFixed(2)}); ${row.bareCpuPerAnswer.toFixed(0)} µs ÷ ${row.cpuPerAnswer.toFixed(0)} µs = ${row.cpuRatio.toFixed(2)}× |`,
+    )
+  }
+  for (const name of wrkRows === undefined ? SAME_BYTES_ROWS : []) {
     const row = rows.find((r) => r.name === name)
     if (row) {
       lines.push(
@@ -399,6 +417,35 @@ async function measureOn(node: NodeBinary, settings: Settings, { full, twin, lar
   }
 }
 
+/** --accounts-only: the accounts and shared-board measures on each Node (the built package, or the sources with --from-source), their goal tables, nothing written. */
+async function accountsOnly(settings: Settings, nodes: NodeBinary[], columns: NodeColumn[]): Promise<void> {
+  const runs = Math.max(1, settings.startupRuns)
+  const measureAll = async (pkg: string | undefined) => {
+    progress(`accounts: ${ACCOUNTS} accounts asked once against one asked ${ACCOUNTS} times, ${runs} fresh processes each…`)
+    const accounts = await measureAccounts(runs, nodes, pkg, settings.fromSource)
+    progress(`shared boards: ${LARGE_WORKERS} workers on large, resets, a later fake, ${runs} fresh processes each…`)
+    return { accounts, shared: await measureBoards(runs, nodes, pkg, settings.fromSource) }
+  }
+  let figures: Awaited<ReturnType<typeof measureAll>>
+  if (settings.fromSource) figures = await measureAll(undefined)
+  else {
+    progress('building dist/ for the measures…')
+    await buildPackage()
+    const pkg = await snapshotPackage()
+    try {
+      figures = await measureAll(pkg)
+    } finally {
+      await removeSnapshot(pkg)
+    }
+  }
+  const tables = [accountsTable(columns, figures.accounts, runs, ACCOUNTS), boardsTable(columns, figures.shared, runs)]
+  const missed = misses(tables)
+  const from = settings.fromSource ? 'the sources through tsx (--from-source), not the built package' : 'the built package'
+  console.log(
+    [`=== accounts and shared boards (issue 36), on ${from}`, '', ...tables.flatMap((table) => [renderGoalTable(table), '']), missed.length === 0 ? 'every goal measured was met.' : `missed (${missed.length}):\n${missed.map((m) => `  ${m}`).join('\n')}`].join('\n'),
+  )
+}
+
 async function main(): Promise<void> {
   const settings = parseSettings(process.argv.slice(2))
   if (settings === undefined) {
@@ -412,6 +459,10 @@ async function main(): Promise<void> {
   for (const n of found) progress(isFound(n) ? `Node ${n.major}: ${n.version} (${n.source}: ${n.path})` : `Node ${n.major}: MISSING, ${n.missing}; the bench goes on without it`)
   const primary = nodes[0]
   if (primary === undefined) throw new Error(`none of the Nodes asked for (${settings.majors.join(', ')}) could be found or installed: ${found.map((n) => ('missing' in n ? n.missing : '')).join('; ')}`)
+  if (settings.accountsOnly) {
+    await accountsOnly(settings, nodes, columns)
+    return
+  }
 
   // the throughput goal's rounds, with wrk when it is on PATH (bench/README.md, Throughput)
   const wrk = findWrk()
@@ -446,6 +497,7 @@ async function main(): Promise<void> {
 
   let startup: StartupFigures | undefined
   let accounts: Record<string, AccountsFigures> | undefined
+  let sharedBoards: Record<string, BoardsFigures> | undefined
   const boards: BuildFigures[] = []
   const builds = buildScenarios(settings)
   for (const { scenario, reason } of builds.skipped) progress(`--${scenario}: ${reason}; its build is not measured.`)
@@ -466,6 +518,8 @@ async function main(): Promise<void> {
         startup = await measureStartup(settings.startupRuns, nodes, exeMissing, pkg)
         progress(`accounts: ${ACCOUNTS} accounts asked once against one asked ${ACCOUNTS} times, ${settings.startupRuns} fresh processes each…`)
         accounts = await measureAccounts(settings.startupRuns, nodes, pkg)
+        progress(`shared boards: ${LARGE_WORKERS} workers on large, resets, a later fake, ${settings.startupRuns} fresh processes each…`)
+        sharedBoards = await measureBoards(settings.startupRuns, nodes, pkg)
       }
       for (const scenario of builds.scenarios) {
         progress(`${scenario} board: build to first answer and peak RSS, in a fresh process on ${primary.version}…`)
@@ -494,6 +548,7 @@ async function main(): Promise<void> {
   const tables: GoalTable[] = [
     startupTable(columns, startup),
     accountsTable(columns, accounts, settings.startupRuns, ACCOUNTS),
+    boardsTable(columns, sharedBoards, settings.startupRuns),
     throughput(),
     verdictTable(columns, own.costs, own.costs ? primaryColumn : undefined),
   ]
@@ -559,6 +614,7 @@ async function main(): Promise<void> {
     wrkOnly: Object.fromEntries([...wrkRows].filter(([node]) => !runs.has(node)).map(([node, rows]) => [node.version, rows])),
     startup,
     accounts,
+    sharedBoards,
     boards,
     skippedBoards: builds.skipped,
     ...(settings.verdict ? { verdictCostsInProcess: inProcessCosts } : {}),
@@ -576,7 +632,7 @@ async function main(): Promise<void> {
     progress(`wrote ${settings.json}`)
   }
   if (settings.readme) {
-    await rewriteReadme(performanceTable(own.rows, ratios, startup, boards, builds.skipped, settings, primary))
+    await rewriteReadme(performanceTable(own.rows, ratios, startup, boards, builds.skipped, settings, primary, wrkRows.get(primary)))
     progress('rewrote the performance table in README.md')
   }
 }
