@@ -10,6 +10,9 @@ import t, { type Test } from 'tap'
 import { type OtherBoardOptions, startOtherBoard } from '../helpers/other-board.js'
 import { contract, type KitRun } from './helpers.js'
 
+// whole kit runs: each with --writes makes every request case (about 200 requests), ten of them here: past tap's 120 s a file on a busy machine
+t.setTimeout(360_000)
+
 const SHAPES = [
   // a colon, a slash, quotes and an ampersand: Basic splits at the first colon; JSON, URLs and XML escape the rest
   { shape: 'a long password', username: 'staging-sync', password: 'Tr0ub4dor:&"correct/horse"-battery-staple-2026', basePath: '' },
