@@ -25,7 +25,8 @@ export const GOALS = {
   laterMs: atMost(15, 'ms'),
   /** 64 accounts each asked once ÷ one account asked 64 times. */
   accountsTime: atMost(1.2, 'ratio'),
-  accountsMemory: atMost(2, 'ratio'),
+  /** The same, heap kept (issue 36: the accounts share their scenario and seed's board, each keeping its own changes). */
+  accountsMemory: atMost(1.2, 'ratio'),
   /** The fake's req/s ÷ a bare Fastify route sending the same bytes, in the same round. */
   throughput: atLeast(0.9, 'ratio'),
   /** 1 − req/s with the verdict on ÷ with it off. */
