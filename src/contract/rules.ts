@@ -98,6 +98,15 @@ const APPLICATION_FIELDS = ['id | integer', 'created_at, updated_at | string tim
 const TIMESHEET_FIELDS = ['id | integer', 'attachment | object: `href` (URL of the timesheet download), `filename` string, `filesize` integer bytes', 'created_at | string timestamp', 'candidate | object: `id` integer, `name` string, `email` string, `href` URL of candidates/details/{id}']
 const MARKETING_FIELDS = ['candidate | object: `email` string, `id` integer, `ip_address` string', 'action | string; `Revoked` appears', 'created_at | string timestamp']
 const METRIC_FIELDS = ['label | string', 'total | integer', 'aggregations | array of objects: `year` string, `month` string (month name), `total` integer']
+/** The spec's list of values of each constrained job field, by field (the start of the list, where it is long). */
+const VALUE_LISTS: Readonly<Record<string, string>> = {
+  job_industry: 'job_industry: `Veterinary Surgeon`,',
+  job_type: 'job_type: `Full time`, `Part time`, `Night time`.',
+  contract_type: 'contract_type: `Permanent`, `Locum`, `Contract`, `Maternity cover`, `Temporary`.',
+  salary_unit: 'salary_unit: `Per hour`, `Per year`, `Per week`, `Per month`.',
+  salary_currency: 'salary_currencies (values for salary_currency): `GBP`.',
+  job_telecommute: 'job_telecommute: `yes`, `no`.',
+}
 /** The endpoint rows of the downloads: each answers a listed file. */
 const DOWNLOAD_ROWS = [
   "/candidates/timesheet/{id} | path `id` of a timesheet taken from a candidate's timesheets | file download",
@@ -138,7 +147,7 @@ export const RULES: readonly Rule[] = [
   { section: 'Resources and their fields', rule: 'Months with no activity are included with total 0', spec: ['Months with no activity are included with total 0.'], checks: ['metrics/list: no month is missing between the first and the last of a metric'] },
   { section: 'Resources and their fields', rule: 'A job/add needs every required field', spec: ['Required fields, all of which must be present:', ADD_FAILS], checks: ['job/add: a job without a required field answers 412'] },
   { section: 'Resources and their fields', rule: 'Constrained fields take the values job/fields gives', spec: ['salary_unit: `Per hour`, `Per year`, `Per week`, `Per month`.', 'Constrained values (values may change over time; the job/fields endpoint returns the current ones):'], checks: ['job/add: an invalid salary_unit answers 412 with a message naming salary_unit'] },
-  { section: 'Resources and their fields', rule: 'job/add takes each listed value of each constrained field, and job_industry as a sector alone or `<Sector>/<Sub_sector>` (one form a run, the ledger turning them)', spec: ['job_industry: `Veterinary Surgeon`,', 'Either the sector alone or `<Sector>/<Sub_sector>` is accepted, and the service splits it.', 'job_type: `Full time`, `Part time`, `Night time`.', 'contract_type: `Permanent`, `Locum`, `Contract`, `Maternity cover`, `Temporary`.', 'salary_unit: `Per hour`, `Per year`, `Per week`, `Per month`.', 'salary_currencies (values for salary_currency): `GBP`.', 'job_telecommute: `yes`, `no`.'], checks: ['job/add: a valid job answers 200 with the public page URL and the new id'] },
+  { section: 'Resources and their fields', rule: 'job/add takes each listed value of each constrained field, and job_industry as a sector alone or `<Sector>/<Sub_sector>` (one form a run, the ledger turning them)', spec: [VALUE_LISTS.job_industry as string, 'Either the sector alone or `<Sector>/<Sub_sector>` is accepted, and the service splits it.', ...Object.values(VALUE_LISTS).filter((w) => !w.startsWith('job_industry'))], checks: ['job/add: a valid job answers 200 with the public page URL and the new id'] },
   { section: 'Resources and their fields', rule: 'A job read back, seeking, notice_period and consent values, marketing id 0, the approval action', spec: ['The fields of a job record as returned by any read operation: not shown.', 'Allowed values of seeking, notice_period and consent type and value: not shown beyond the values seen above.', 'The meaning of 0 is not shown.', 'The action value for an approval: not shown.'], checks: [], why: 'not shown: the schemas take any string there; what comes is observed (drift)' },
 
   { section: 'States and transitions', rule: 'A job added with published 0 is not published: its public page does not answer 200 (the request matrix)', spec: ['Job is created and gets an id; it is published or not according to `published`.', 'On success `status` 200, `message` string holding the public job page URL, `id` integer.'], checks: ['job/add: the public page of a job added with published 0 does not answer 200'] },
@@ -210,7 +219,8 @@ export const RULES: readonly Rule[] = [
   { section: 'Versioning', rule: 'Constrained values change; job/fields gives the current ones and clients check it periodically', spec: ['The sets of allowed values of constrained job fields can change as industries are added or removed; the job/fields endpoint gives the current values and clients should check it periodically.'], checks: ['job/fields: gives every constrained list, each a non-empty list of distinct strings'], client: 'the kit reads job/fields first in every run and checks answers against its values', verdict: ['current-job-fields', 'no-unchanged-resend'] },
   { section: 'Versioning', rule: 'Deprecation and compatibility policy', spec: ['Deprecation and compatibility policy for new versions: not shown.'], checks: [], why: 'not shown' },
   // the request cases the schemas yield (src/contract/cases.ts): a row per field of each body the spec shows
-  ...CASE_RULES.map((r): Rule => ({ section: r.operation === 'add' ? 'Resources and their fields' : 'Endpoints', rule: r.rule, spec: r.spec, checks: r.checks })),
+  // a constrained field's cases rest on its list of values too ("one of the job_type values")
+  ...CASE_RULES.map((r): Rule => ({ section: r.operation === 'add' ? 'Resources and their fields' : 'Endpoints', rule: r.rule, spec: [...r.spec, ...(r.operation === 'add' && VALUE_LISTS[r.field] !== undefined ? [VALUE_LISTS[r.field] as string] : [])], checks: r.checks })),
 ]
 
 /** Whether a check (`endpoint: name`) is one a row names. */
