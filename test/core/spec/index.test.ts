@@ -64,6 +64,8 @@ t.test('the verdict rules and profile points the index names exist', async (t) =
   }
   const named = new Set(STATEMENT_INDEX.flatMap((e) => e.verdict ?? []))
   t.same(RULE_IDS.filter((id) => !named.has(id)), [], 'every verdict rule rests on a statement of the index')
+  const recorded = new Set(STATEMENT_INDEX.flatMap((e) => e.points ?? []))
+  t.same(PROFILE_POINTS.filter((point) => !recorded.has(point)), [], 'every profile point rests on a statement of the index (where the spec is silent)')
 })
 
 t.test('every quote of rules.ts hangs off a statement of the index, and a part names a subsection', async (t) => {
