@@ -104,6 +104,7 @@ async function copyAnswers(target: WrkTarget, fake: string, bare: string): Promi
         type: response.headers.get('content-type') ?? 'application/octet-stream',
         headers,
         auth: request.headers.Authorization,
+        bytes: true,
         base64: bytes.toString('base64'),
       }),
     })
