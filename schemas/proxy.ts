@@ -43,6 +43,12 @@ export const proxyOptions = {
       description:
         "Deployment profile (JSON, as contract --write-profile writes it): its points one answer shows (pageSize, lastPageNextPage, preconditionHttpStatus) are held to it; a change is a violation of the profile, not of the spec",
     },
+    record: {
+      type: 'string',
+      minLength: 1,
+      description:
+        "proxy: write what passed through as a scenario the fake loads, at shutdown (personal values replaced as `record` replaces them; the records seen and written are printed, and a record read and not written makes the proxy exit 1)",
+    },
     verdictExit: { type: 'boolean', default: false, description: 'proxy: exit 1 on SIGINT/SIGTERM when the client verdict fails or staging broke a rule' },
     junit: { type: 'string', minLength: 1, description: 'proxy: write JUnit XML to this file at shutdown (what staging broke, what the client broke)' },
     report: { type: 'string', minLength: 1, description: 'proxy: write a plain-text report to this file at shutdown (what staging broke, what the client broke)' },

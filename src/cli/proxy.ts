@@ -2,7 +2,8 @@
 // until SIGINT or SIGTERM. Its flags are schemas/proxy.ts's in kebab-case, each also read
 // from its JOBBOARD_* variable (flags > env > defaults), as serve's are; the ready line
 // is serve's. Exit codes: 0 on a clean stop, 1 when --verdict-exit and staging broke a
-// rule or the client's verdict failed, 2 on a usage or start-up error.
+// rule or the client's verdict failed, or when --record read records it could not write,
+// 2 on a usage or start-up error.
 import type { Command } from 'commander'
 import { proxyOptions } from '../../schemas/proxy.js'
 import { asFlags, envName, fromEnvironment, schemaOptions } from '../core/cli-options.js'
@@ -10,8 +11,12 @@ import { createClock } from '../core/clock.js'
 import { OptionsError } from '../core/errors.js'
 import { formatTimestamp } from '../core/time.js'
 import { ProfileError } from '../profile/profile.js'
-import type { ProxyOptions, upstreamOf as UpstreamOf } from '../proxy/server.js'
+import type { ProxyOptions, RunningProxy, upstreamOf as UpstreamOf } from '../proxy/server.js'
 import { type CommandIo, oneLine } from './io.js'
+
+/** Whether --record read records it did not write. */
+const lossOf = (recorded: RunningProxy['recorded']): boolean =>
+  recorded !== undefined && (recorded.lost.length > 0 || Object.values(recorded.pastBound).some((n) => n > 0))
 
 type ProxyFlags = ProxyOptions & { verdictExit?: boolean; junit?: string; report?: string; html?: string }
 
@@ -46,13 +51,17 @@ async function runProxy(flags: Partial<ProxyFlags>, io: CommandIo, command: Comm
       closing = true
       writeOutputs(proxy, given, formatTimestamp(clock.now()))
         .then(
-          (failed) => proxy.close().then(() => (failed && given.verdictExit ? 1 : 0)),
+          // --record: a record read and not written (or past the bound) is a loss, and exits 1 as `record` does
+          (failed) => proxy.close().then(() => ((failed && given.verdictExit) || lossOf(proxy.recorded) ? 1 : 0)),
           (error: unknown) => {
             io.stderr.write(`jobboard-kit: the proxy's outputs could not be written: ${String(error)}\n`)
             return proxy.close().then(() => 1)
           },
         )
-        .then(resolve, () => resolve(1))
+        .then(resolve, (error: unknown) => {
+          io.stderr.write(`jobboard-kit: the proxy could not close cleanly: ${error instanceof Error ? error.message : String(error)}\n`)
+          resolve(1)
+        })
         .finally(stopListening)
     })
     io.stdout.write(`jobboard-kit listening on ${url}\n`)

@@ -28,6 +28,7 @@ import { type LoadedProfile, loadProfile } from '../profile/profile.js'
 import { forward, type Passed, type Upstream } from './forward.js'
 import { linkRewriter } from './links.js'
 import { profilePoints } from './profile-points.js'
+import { accountLines, ProxyRecording, type RecordingAccount } from './recording.js'
 
 export interface ProxyOptions {
   /** The deployment's {base_url}. */
@@ -42,6 +43,8 @@ export interface ProxyOptions {
   log?: 'pretty' | 'json' | 'off'
   /** A deployment profile (a path, or one loaded): its points one answer shows are held to it (profile-points.ts). */
   profile?: string | LoadedProfile
+  /** Writes what passed through as a scenario the fake loads, at close (recording.ts). */
+  record?: string
 }
 
 /** Where the proxy writes as it works: a line per request (--log), a line per violation. */
@@ -99,6 +102,8 @@ export interface RunningProxy {
   view(): object
   /** Requests sent upstream so far. */
   readonly upstreamRequests: number
+  /** What --record wrote at close (undefined before, or without --record). */
+  readonly recorded: RecordingAccount | undefined
 }
 
 /** What a profile point's violation rests on, in words. */
@@ -160,7 +165,10 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
   const realClock = hooks.now === undefined ? createClock('real', 0) : undefined
   const now = hooks.now ?? (() => (realClock as { now(): number }).now())
   const checks = new AnswerChecks(upstream.base)
-  const points = options.profile === undefined ? undefined : profilePoints(loadProfile(options.profile))
+  const loaded = options.profile === undefined ? undefined : loadProfile(options.profile)
+  const points = loaded === undefined ? undefined : profilePoints(loaded)
+  const recording = options.record === undefined ? undefined : new ProxyRecording(options.record, upstream.base)
+  let recorded: RecordingAccount | undefined
   const evaluator = new VerdictEvaluator({ windowSeconds: () => SPEC_WINDOW_SECONDS, now })
   const journal = new Journal(JOURNAL_SIZE)
   let violations: Violation[] = []
@@ -305,6 +313,9 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
           shownUrl ??= journalUrl(id)
           keep({ request: id, method, url: shownUrl, status: passed.status, rule: problem.check, message: problem.message, spec: [], basis: 'profile', time: formatTimestamp(time) }, PROFILE_BASIS)
         }
+      }
+      if (recording !== undefined && method === 'GET' && status === 200 && passed.truncated === undefined && answerJson !== undefined && apiPath !== undefined) {
+        recording.seen({ apiPath, query: clientUrl.slice(path.length + 1), json: answerJson, authorization })
       }
       for (const seen of judged.observations) {
         const name = `${seen.topic}\n${seen.endpoint}\n${seen.summary}`
@@ -455,6 +466,9 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
     get upstreamRequests() {
       return sentUpstream
     },
+    get recorded() {
+      return recorded
+    },
     async listen() {
       await app.listen({ host, port: options.port ?? 4010 })
       const address = (app.server as Server).address()
@@ -463,6 +477,13 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
       return url
     },
     async close() {
+      if (recording !== undefined && recorded === undefined) {
+        // what passed through, as a scenario: the profile's points, where one is given, name the deployment's choices
+        recorded = recording.write(now(), (loaded?.points ?? {}) as Record<string, { value?: unknown } | undefined>)
+        const { out, loss } = accountLines(recorded)
+        hooks.write?.(out)
+        if (loss !== undefined) hooks.warn?.(loss)
+      }
       ;(app.server as Server).closeAllConnections?.()
       await app.close()
       upstream.agent.destroy()

@@ -32,6 +32,8 @@ export async function proxiedDay(
     othersFirst?: boolean
     /** How the upstream misbehaves (test/helpers/upstream-tap.ts). */
     tap?: TapOptions
+    /** The proxy's --record file. */
+    record?: string
   },
 ): Promise<ProxiedDay> {
   let elapsed = 0
@@ -41,7 +43,7 @@ export async function proxiedDay(
   const upstream = await tapUpstream(board.url, options.tap)
   t.teardown(() => upstream.close())
   const lines: string[] = []
-  const proxy = createProxy({ to: upstream.url, port: 0, log: 'pretty' }, { now: () => DAY_START + elapsed, write: (line) => void lines.push(line), warn: (line) => void lines.push(line) })
+  const proxy = createProxy({ to: upstream.url, port: 0, log: 'pretty', ...(options.record === undefined ? {} : { record: options.record }) }, { now: () => DAY_START + elapsed, write: (line) => void lines.push(line), warn: (line) => void lines.push(line) })
   await proxy.listen()
   t.teardown(() => proxy.close())
   const sent: string[] = []
