@@ -186,7 +186,9 @@ function jobCells(): Cell[] {
  * The forms of the constrained fields the spec lists. job_industry by form (a sector
  * alone, `<Sector>/<Sub_sector>`, and both with a sector name that itself holds a slash
  * and spaces); the other fields by value. Each form is tried by the valid add of the
- * lifecycle turn, one form a night, the one tried longest ago (the ledger) first.
+ * lifecycle turn, one form a night, the one tried longest ago (the ledger) first; with
+ * --rate-limit-window 0 (no window to spend) the lifecycle's check adds a valid job for
+ * each form in the one run.
  */
 export const FIELD_FORMS = [
   { field: 'job_industry', form: 'sector', value: 'Veterinary Surgeon' },
