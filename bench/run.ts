@@ -44,6 +44,7 @@ import { type GoalTable, judgeRow, misses, renderGoalTable } from './goals.js'
 import { accountsTable, type NodeColumn, startupTable, throughputTable, verdictTable } from './goal-tables.js'
 import { measureWithWrk, renderWrkTable, WRK_ROWS, type WrkRow, type WrkSettings } from './throughput.js'
 import { findWrk } from './wrk.js'
+import { measureProxy, type ProxyFigures, proxyTable } from './proxy.js'
 
 const HELP = `Usage: npm run bench -- [options]
 
@@ -66,6 +67,7 @@ const HELP = `Usage: npm run bench -- [options]
   --readme            rewrite README.md's performance table with this run's figures
   --throughput-only   only the wrk rounds (the throughput goals), on each Node; nothing is written
   --accounts-only     only the accounts and shared-board measures (issue 36), on each Node; nothing is written
+  --proxy-only        only the proxy's side-by-side wrk rounds (issue 35), on each Node; nothing is written
   --from-source       with --accounts-only: run the sources through tsx, not a build of them (a checkout that does not build)
   -h, --help          this text`
 
@@ -88,6 +90,8 @@ interface Settings extends LoadSettings {
   throughputOnly: boolean
   /** Only the accounts and shared-board measures (--accounts-only), from the sources through tsx with --from-source. */
   accountsOnly: boolean
+  /** Only the proxy's side-by-side rounds (--proxy-only). */
+  proxyOnly: boolean
   fromSource: boolean
 }
 
@@ -114,6 +118,7 @@ function parseSettings(argv: string[]): Settings | undefined {
       readme: { type: 'boolean', default: false },
       'throughput-only': { type: 'boolean', default: false },
       'accounts-only': { type: 'boolean', default: false },
+      'proxy-only': { type: 'boolean', default: false },
       'from-source': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -146,6 +151,7 @@ function parseSettings(argv: string[]): Settings | undefined {
     readme: values.readme,
     throughputOnly: values['throughput-only'],
     accountsOnly: values['accounts-only'],
+    proxyOnly: values['proxy-only'],
     fromSource: values['from-source'],
   }
 }
@@ -468,6 +474,22 @@ async function main(): Promise<void> {
   const wrk = findWrk()
   progress('path' in wrk ? `throughput goal: wrk (${wrk.path})` : `throughput goal: NO wrk rounds, ${wrk.missing}; the goal table falls back on autocannon's same-bytes rows, where autocannon may be the limit`)
   const wrkRows = new Map<NodeBinary, WrkRow[]>()
+  // the proxy beside a bare pass-through (issue 35): wrk's rounds on each Node, as many as the throughput rounds
+  const proxyFigures: Record<string, ProxyFigures> = {}
+  const proxyRounds = Math.max(3, settings.rounds)
+  if ('path' in wrk && !settings.throughputOnly) {
+    for (const node of nodes) {
+      progress(`Node ${node.version}: the proxy beside a bare pass-through, ${proxyRounds} side-by-side wrk rounds…`)
+      proxyFigures[node.version] = await measureProxy(node.path, wrk.path, proxyRounds, Math.max(2, Math.round(settings.duration)), progress)
+    }
+  }
+  const proxy = () => proxyTable(columns, 'path' in wrk ? proxyFigures : undefined, proxyRounds, 'path' in wrk ? undefined : wrk.missing)
+  if (settings.proxyOnly) {
+    const table = proxy()
+    const missed = misses([table])
+    console.log([renderGoalTable(table), '', missed.length === 0 ? 'every goal measured was met.' : `missed (${missed.length}):\n${missed.map((m) => `  ${m}`).join('\n')}`].join('\n'))
+    return
+  }
   // the rounds, a Node at a time: with wrk, its rounds on each; every autocannon row on the first, the goal rows on the others
   const runs = new Map<NodeBinary, NodeRun>()
   for (const node of nodes) {
@@ -550,6 +572,7 @@ async function main(): Promise<void> {
     accountsTable(columns, accounts, settings.startupRuns, ACCOUNTS),
     boardsTable(columns, sharedBoards, settings.startupRuns),
     throughput(),
+    proxy(),
     verdictTable(columns, own.costs, own.costs ? primaryColumn : undefined),
   ]
   const missed = misses(tables)
@@ -612,6 +635,8 @@ async function main(): Promise<void> {
     wrk,
     /** Nodes measured with wrk but not with autocannon: their wrk rows. */
     wrkOnly: Object.fromEntries([...wrkRows].filter(([node]) => !runs.has(node)).map(([node, rows]) => [node.version, rows])),
+    /** By Node version: the proxy's side-by-side rounds with the bare pass-through (issue 35). */
+    proxy: proxyFigures,
     startup,
     accounts,
     sharedBoards,

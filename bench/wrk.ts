@@ -106,9 +106,9 @@ export async function processSeconds(pid: number): Promise<number> {
  * shell that, once wrk has exited, reads its own /proc entry: its children's CPU time is
  * wrk's. `serverPid`'s CPU time is read before and after.
  */
-export async function runWrk(wrk: string, origin: string, requests: readonly WrkRequest[], seconds: number, serverPid: number, scriptFile: string): Promise<WrkSample> {
+export async function runWrk(wrk: string, origin: string, requests: readonly WrkRequest[], seconds: number, serverPid: number, scriptFile: string, connections = WRK_CONNECTIONS): Promise<WrkSample> {
   await writeFile(scriptFile, wrkScript(requests))
-  const args = ['-t', String(WRK_THREADS), '-c', String(WRK_CONNECTIONS), '-d', `${Math.max(1, Math.round(seconds))}s`, '--timeout', '10s', '-s', scriptFile, origin]
+  const args = ['-t', String(WRK_THREADS), '-c', String(connections), '-d', `${Math.max(1, Math.round(seconds))}s`, '--timeout', '10s', '-s', scriptFile, origin]
   const serverBefore = await processSeconds(serverPid)
   const started = performance.now()
   const output = await new Promise<string>((resolve, reject) => {

@@ -83,6 +83,8 @@ export class AnswerChecks {
   readonly #root: string
   readonly #origin: string
   #validator = new AnswerValidator(FIELD_VALUES)
+  /** Each check's citation, found once: citationOf matches the check against every pattern of the catalogue (a proxy asks it per answer). */
+  readonly #citations = new Map<string, Citation>()
   /** The first page of each walk under way: its total and records, by client, list and filters. */
   readonly #firstPages = new Map<string, { total: number | undefined; data: Rec[]; named: boolean }>()
 
@@ -128,7 +130,12 @@ export class AnswerChecks {
     }
     const violations: AnswerProblem[] = []
     for (const problem of problems) {
-      const citation = citationOf(problem.check)
+      let citation = this.#citations.get(problem.check)
+      if (citation === undefined) {
+        citation = citationOf(problem.check)
+        // the checks are a closed set of names: the map holds at most one entry per check
+        this.#citations.set(problem.check, citation)
+      }
       if (citation.kind === 'spec') violations.push({ ...problem, citation })
       else observations.push({ topic: 'unbacked', endpoint: problem.check.split(':', 1)[0] as string, summary: `${problem.check}: ${problem.message}` })
     }
