@@ -33,6 +33,23 @@ export function resolveOptions(input: ServerOptionsInput = {}): ResolvedOptions 
 
 const KNOBS = Object.keys(behaviourProperties) as Array<keyof typeof behaviourProperties>
 
+/**
+ * The effective scenarios made from one loaded scenario, by the options that shape them
+ * other than the credentials: every account of a fake on one scenario and seed differs
+ * only by its user, so its effective scenario is the first one's with its own credentials
+ * (no clone of the whole scenario per account). Why module-level: keyed weakly by a
+ * frozen loaded scenario, whose effective scenarios are a pure function of it and the
+ * options' text; no caller can see another's use of it but by being faster.
+ */
+const MADE = new WeakMap<LoadedScenario, Map<string, LoadedScenario>>()
+/** Each effective scenario made over another of the same scenario and options: the one it differs from only by credentials. */
+const SAME_BOARD = new WeakMap<LoadedScenario, LoadedScenario>()
+
+/** The effective scenario this one differs from only by its credentials (itself when none): what a shared board is keyed by. */
+export function sameBoardAs(scenario: LoadedScenario): LoadedScenario {
+  return SAME_BOARD.get(scenario) ?? scenario
+}
+
 /** The scenario as this instance runs it: the options given take the place of its settings. */
 export function effectiveScenario(scenario: LoadedScenario, options: ResolvedOptions): LoadedScenario {
   const first = scenario.credentials[0] as Scenario['credentials'][number]
@@ -40,6 +57,27 @@ export function effectiveScenario(scenario: LoadedScenario, options: ResolvedOpt
     options.username !== undefined || options.password !== undefined
       ? [{ username: options.username ?? first.username, password: options.password ?? first.password }]
       : scenario.credentials
+  // only a frozen scenario is known not to change under its key
+  if (!Object.isFrozen(scenario)) return made(scenario, options, credentials)
+  const key = JSON.stringify([options.seed, options.now, options.pageSize, options.rateLimitWindow, options.publicBaseUrl, KNOBS.map((knob) => (options[knob] === undefined ? [] : [options[knob]]))])
+  let byOptions = MADE.get(scenario)
+  if (byOptions === undefined) {
+    byOptions = new Map()
+    MADE.set(scenario, byOptions)
+  }
+  const before = byOptions.get(key)
+  if (before === undefined) {
+    const effective = made(scenario, options, credentials)
+    byOptions.set(key, effective)
+    return effective
+  }
+  // the key order of the scenario kept (a saved state's text): credentials replaced where they are
+  const effective = deepFreeze({ ...before, credentials: structuredClone(credentials as Scenario['credentials']) }) as LoadedScenario
+  SAME_BOARD.set(effective, before)
+  return effective
+}
+
+function made(scenario: LoadedScenario, options: ResolvedOptions, credentials: LoadedScenario['credentials']): LoadedScenario {
   const behaviour: Record<string, unknown> = { ...scenario.behaviour }
   for (const knob of KNOBS) if (options[knob] !== undefined) behaviour[knob] = options[knob]
   const publicBaseUrl = options.publicBaseUrl ?? scenario.publicBaseUrl

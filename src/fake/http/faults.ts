@@ -22,10 +22,12 @@ export interface ArmedFault extends Fault {
 export class Faults {
   #armed: ArmedFault[] = []
   #next = 1
-  #release = new AbortController()
+  /** Made when a held delay first asks for it: aborting one (a DOMException and its stack) on every board's start cost each account as much as the rest of its board. */
+  #release: AbortController | undefined
 
   /** Aborted when the faults are cleared: what a held delay waits on besides its timer. */
   get released(): AbortSignal {
+    this.#release ??= new AbortController()
     return this.#release.signal
   }
 
@@ -46,8 +48,9 @@ export class Faults {
 
   clear(): void {
     this.#armed = []
-    this.#release.abort()
-    this.#release = new AbortController()
+    // only a delay that asked for the signal can be waiting on it
+    this.#release?.abort()
+    this.#release = undefined
   }
 
   /** The first armed fault for this request, used up by one; undefined when none applies. */

@@ -16,6 +16,7 @@ import type { ExtraFieldRecord } from './extra-fields.js'
 import { generateBoard, type GeneratedBoard } from './generate.js'
 import { DEFAULT_ORIGIN, links as makeLinks } from './links.js'
 import { finishRecord } from './maker.js'
+import { sameBoardAs } from '../options.js'
 import type { Metrics } from './metrics.js'
 
 /** Records made from a base and kept for the next board that reads them: the bound on what a kind holds. */
@@ -56,10 +57,23 @@ function shared<T extends object>(base: BaseRecords<T>): BaseRecords<T> {
   }
 }
 
+/**
+ * Each effective scenario's key, made once: every account of one scenario and seed reads
+ * the key of the one it differs from only by credentials (sameBoardAs), and a kept string
+ * is hashed once. Weak, and a pure function of a frozen scenario, as BUILT below.
+ */
+const KEYS = new WeakMap<LoadedScenario, string>()
+
 /** What a generated board depends on: the effective scenario, less the credentials and the accounts (an account's own user). */
-export function sharedKey(scenario: LoadedScenario): string {
-  const { credentials: _credentials, accounts: _accounts, accountSeedStep: _step, ...rest } = scenario
-  return JSON.stringify(rest)
+export function sharedKey(effective: LoadedScenario): string {
+  const scenario = sameBoardAs(effective)
+  let key = KEYS.get(scenario)
+  if (key === undefined) {
+    const { credentials: _credentials, accounts: _accounts, accountSeedStep: _step, ...rest } = scenario
+    key = JSON.stringify(rest)
+    if (Object.isFrozen(scenario)) KEYS.set(scenario, key)
+  }
+  return key
 }
 
 /** Builds the shared generated board of a scenario and seed; `progress` hears the share done (0..1). */

@@ -69,6 +69,22 @@ export interface GenerateOptions {
   progress?: (share: number) => void
 }
 
+/**
+ * The compiled validators' key of a frozen set of lists (the shared board's, read by every
+ * account over it), made once: its text is long, and a kept string is hashed once. Weak,
+ * and a pure function of the frozen lists: no caller sees another's use of it.
+ */
+const VALIDATORS_KEYS = new WeakMap<BoardLists, string>()
+
+function validatorsKey(lists: BoardLists): string {
+  let key = VALIDATORS_KEYS.get(lists)
+  if (key === undefined) {
+    key = `validators ${JSON.stringify(lists)}`
+    if (Object.isFrozen(lists)) VALIDATORS_KEYS.set(lists, key)
+  }
+  return key
+}
+
 export class Store implements BoardParts {
   readonly scenario: LoadedScenario
   /** The constrained values job/fields gives and job/add takes now (changeFieldValues changes them). */
@@ -135,7 +151,7 @@ export class Store implements BoardParts {
   }
 
   #validatorsOf(lists: BoardLists): Validators {
-    return this.#compiled.get(`validators ${JSON.stringify(lists)}`, () => new Validators(lists))
+    return this.#compiled.get(validatorsKey(lists), () => new Validators(lists))
   }
 
   get lists(): BoardLists {
