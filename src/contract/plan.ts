@@ -43,8 +43,17 @@ export const SPARE = {
     'malformed-base64': 11,
     'no-colon': 12,
     'lower-case-scheme': 13,
+    // a GET with a Content-Type, answered as without it (withContentType): a full request each where the window forbids asking a page twice
+    contentTypeJson: 14,
+    contentTypeText: 15,
   },
 } as const
+
+/** The Content-Types a GET is sent with to see them ignored: JSON, and one that is not. */
+export const GET_CONTENT_TYPES = [
+  { contentType: 'application/json', use: 'contentTypeJson' },
+  { contentType: 'text/plain', use: 'contentTypeText' },
+] as const
 
 /** Where the page past the last is asked, in order of preference: timesheets are paged by the spec's own words (prev_page). */
 const OUT_OF_RANGE_LISTS = [TIMESHEETS, APPLICATIONS, MARKETING, CANDIDATES] as const
@@ -401,6 +410,24 @@ export class Plan {
   /** An id that exists on no board, on a detail or download path. */
   unknown(path: string): Promise<Got> {
     return this.#client.get(this.#client.api(`${path}/${UNKNOWN_ID}`))
+  }
+
+  /**
+   * A GET of marketing/list sent with a Content-Type ("A content-type header on GET requests
+   * is ignored") and what it must be answered as: with no window to spend, the first page
+   * again, against the plan's own first page; else a spare page (SPARE), against what that
+   * page is without it: a page of records where the list reaches it (`records`), else the
+   * plan's page past the last. `undefined`: the first page gives no total and size to tell.
+   */
+  async withContentType(contentType: string, use: (typeof GET_CONTENT_TYPES)[number]['use']): Promise<{ got: Got; without: Got | 'records' | undefined }> {
+    const first = await this.first(MARKETING)
+    const firstUrl = this.#client.api(MARKETING.path)
+    if (first.kind === 'answer' && this.#client.free('GET', firstUrl)) return { got: await this.#client.get(firstUrl, { contentType }), without: first }
+    const got = await this.#client.get(this.spare(use), { contentType })
+    const page = first.kind === 'answer' ? pageOf(first) : undefined
+    const total = page ? int(page.total) : undefined
+    if (!page || total === undefined || page.data.length === 0) return { got, without: undefined }
+    return { got, without: SPARE.pages[use] <= lastPageOf(total, page.data.length) ? 'records' : (await this.pastLast(MARKETING)).got }
   }
 
   /** The URL of a spare full request (SPARE). */

@@ -267,6 +267,7 @@ const BY_WORDS: Array<[words: string, what: string, breakage: () => Breakage, fl
     if (b.data) delete b.data.job_type
   }), { only: 'fields' }],
   ['Either the sector alone or `<Sector>/<Sub_sector>` is accepted, and the service splits it.', 'job/add refusing a job_industry without a sub-sector', () => ({ answer: (x) => (x.method === 'POST' && on(x, /^\/job\/add$/) && !String(addBody(x).job_industry ?? '/').includes('/') ? jsonReply(412, { status: 412, message: 'job_industry is invalid' }) : undefined) }), WRITES],
+  ['A content-type header on GET requests is ignored.', 'a GET with a Content-Type refused with 415', () => ({ answer: (x) => (x.method === 'GET' && x.headers['content-type'] !== undefined ? jsonReply(415, { status: 415, message: 'a GET carries no body: Content-Type is not accepted' }) : undefined) }), { only: 'marketing' }],
   ['Returned by candidates/list and candidates/details/{id}.', 'candidates/details without email', () => changeJson(/^\/candidates\/details\/[0-9]+$/, (b) => void delete first(b).email), { only: 'candidates' }],
   ['Labels returned: `Jobs created`, `Job searches`, `Client enquiries`, `Registrations`, `Applications`, `Timesheets`, `Consent opt-ins`, `Consent opt-outs`, `Job submissions`, `Candidate interest`.', 'a label left out', () => changeJson(/^\/metrics\/list$/, (b) => void b.metrics.splice(b.metrics.findIndex((m: Json) => m.label === 'Registrations'), 1)), { only: 'metrics' }],
   ['Aggregations are ordered newest month first.', 'months oldest first', () => changeJson(/^\/metrics\/list$/, (b) => {

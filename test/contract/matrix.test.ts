@@ -29,6 +29,7 @@ const NOT_SHAPES: Record<string, string> = {
   wrongPassword: 'the auth checks',
   detailWithoutCredentials: 'the auth checks',
   authForm: 'the auth checks: the credentials sent in another form (a spare page)',
+  withContentType: 'a header on the first page (window 0) or a spare page, not a shape of the query: the Content-Type check of GETs',
   combinedQuery: 'works out the query of a combination of filters',
   downloadWithoutCredentials: 'the auth checks',
   freshUrls: 'the rate-limit check',

@@ -7,9 +7,9 @@ import type { Minimal } from '@tapjs/core'
 import { isTimestamp } from '../../../schemas/formats.js'
 import { check, need, Skip, where, type Got } from '../checks.js'
 import type { RunContext } from '../context.js'
-import type { Client } from '../http.js'
-import type { ListDef, SinceField } from '../lists.js'
-import { MALFORMED_SINCE, pageOrSkip } from '../plan.js'
+import { excerpt, type Client } from '../http.js'
+import { MARKETING, type ListDef, type SinceField } from '../lists.js'
+import { GET_CONTENT_TYPES, MALFORMED_SINCE, pageOrSkip } from '../plan.js'
 import { describeLink, int, isRec, pageOf, recs, str, type Page, type Rec } from '../records.js'
 
 export interface LinkExpectation {
@@ -392,6 +392,29 @@ export function listChecks(t: Minimal, ctx: RunContext, list: ListDef): void {
     if (total !== undefined && arrived.growth > 0 && counts.some((c) => total > c.floor)) throw undecidable(`total with since is ${total}, more than the records fetched at or after ${at}, and total grew by ${arrived.growth} between the pages`)
     a.fail(`total with since ${at} is ${JSON.stringify(answer.total)}, expected ${counts.map((c) => `${c.exact ? '' : 'at least '}${c.floor} (the records fetched at or after it by ${c.field})`).join(' or ')}: since is read off by some minutes or more`)
   })
+
+  // "A content-type header on GET requests is ignored": asked of one list, marketing (whose spare pages it may spend)
+  if (list === MARKETING) {
+    for (const { contentType, use } of GET_CONTENT_TYPES) {
+      check(t, `a GET sent with Content-Type ${contentType} is answered as without it`, async (a) => {
+        const { got, without } = await plan.withContentType(contentType, use)
+        const answer = need(got)
+        if (without === undefined) throw new Skip('the first page gives no total and page size: what the page asked answers without a Content-Type is unknown')
+        const label = `${where(answer.url)} with Content-Type ${contentType}`
+        if (without === 'records') {
+          if (a.ok(answer.status === 200, `${label} answered HTTP 200`, `${label} answered HTTP ${answer.status} ${excerpt(answer)}, not 200 as that page of records does: the header is to be ignored`)) ctx.fits(a, list.schema, answer, list.endpoint, label)
+          return
+        }
+        const before = need(without)
+        if (!a.ok(answer.status === before.status, `${label} answered HTTP ${answer.status}, as without it`, `${label} answered HTTP ${answer.status} ${excerpt(answer)}, HTTP ${before.status} without it: the header is to be ignored`)) return
+        if (answer.status !== 200 || before.url !== answer.url) return
+        const [now, then] = [pageOf(answer), pageOf(before)]
+        if (!now || !then) return a.fail(`${label} answered no page of records though the answer without it is one`)
+        const arrived = await arrivals(ctx, list)
+        decide(a, int(now.total) === int(then.total) ? { verdict: 'consistent', because: `total ${String(now.total)}, as without it` } : judgeCount(arrived, int(now.total), int(then.total), now.data.filter(arrived.arrived).length, `total ${label}, against total without it`))
+      })
+    }
+  }
 
   check(t, 'the answer with no records (since after the newest) fits the schema, data an empty array and total 0', async (a) => {
     const answer = need(await plan.empty(list))
