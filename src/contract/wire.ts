@@ -27,6 +27,12 @@ export interface WireAnswer {
   readonly bytes: Uint8Array
   /** Why the body ended early, if it did. */
   readonly truncated: string | undefined
+  /**
+   * The caller decoded `bytes` as UTF-8 (fatal), found no byte-order mark and JSON.parse
+   * read the text whole: the body has no encoding or one-value problem, and is not decoded
+   * and parsed again (the proxy decodes each answer to rewrite its links).
+   */
+  readonly strictJson?: boolean
 }
 
 /** The API paths (after /api/v1) that answer raw files, not JSON: the spec's downloads. */
@@ -232,7 +238,7 @@ export function wireProblems(answer: WireAnswer, path: string | undefined): Wire
   if (held.has('content-type') && essenceOf(type) !== 'application/json') {
     problems.push({ rule: 'content-type', message: `HTTP ${answer.status} says Content-Type ${type === undefined ? '(none)' : JSON.stringify(type)}, not application/json` })
   }
-  if (held.has('one-value')) problems.push(...jsonBodyProblems(answer.bytes))
+  if (held.has('one-value') && answer.strictJson !== true) problems.push(...jsonBodyProblems(answer.bytes))
   const length = held.has('content-length') ? contentLengthProblem(answer) : undefined
   if (length !== undefined) problems.push({ rule: 'content-length', message: length })
   if (held.has('retry-after')) {

@@ -57,6 +57,8 @@ export interface Passed {
   head: Buffer | undefined
   /** The body as the client got it, when held and rewritten (else `bytes`). */
   sent: Buffer | undefined
+  /** `bytes` decoded as UTF-8 (fatal; a leading BOM dropped), when the link rewrite decoded it: the checks read it rather than decode it again. */
+  text: string | undefined
   /** Bytes of the body that came from the upstream. */
   received: number
   /** Why the body ended early, if it did. */
@@ -156,6 +158,7 @@ export function forward(request: IncomingMessage, response: ServerResponse, opti
     bytes: undefined,
     head: undefined,
     sent: undefined,
+    text: undefined,
     received: 0,
     truncated: undefined,
     notes: [],
@@ -282,6 +285,7 @@ export function forward(request: IncomingMessage, response: ServerResponse, opti
       if (options.links && rewritable(byName['content-type'])) {
         try {
           const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+          passed.text = text
           const rewritten = options.links.text(text, origin)
           if (rewritten !== text) sent = Buffer.from(rewritten)
         } catch {

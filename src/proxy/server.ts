@@ -145,6 +145,23 @@ export function upstreamOf(to: string): Upstream {
   }
 }
 
+/**
+ * An answer's body as the checks read it (lenientJson), from the text the link rewrite
+ * decoded when there is one: one decode and one parse for the rewrite, the checks and the
+ * wire rule, not three decodes and two parses. `strict` when JSON.parse read that text
+ * whole and the bytes start with no byte-order mark: the wire rule has nothing to find.
+ */
+function readJson(bytes: Buffer, text: string | undefined): { json: unknown; strict: boolean } {
+  if (text !== undefined && !(bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)) {
+    try {
+      return { json: JSON.parse(text) as unknown, strict: true }
+    } catch {
+      // not one JSON value: lenientJson reads what it can, the wire rule says what is wrong
+    }
+  }
+  return { json: lenientJson(bytes), strict: false }
+}
+
 /** A job write's effective status: a deployment may answer a refusal as HTTP 200 with `status` 412 in the body. */
 function effectiveStatus(status: number, path: string, body: unknown): number {
   if (status !== 200 || !JOB_WRITE.test(path) || body === null || typeof body !== 'object') return status
@@ -204,7 +221,7 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
     } catch {
       notes.push('malformed request: its URL holds a % that starts no escape; forwarded as sent, the upstream answered')
     }
-    const answerJson = passed.bytes !== undefined && passed.fault === undefined ? lenientJson(passed.bytes) : undefined
+    const { json: answerJson, strict } = passed.bytes !== undefined && passed.fault === undefined ? readJson(passed.bytes, passed.text) : { json: undefined, strict: false }
     const status = effectiveStatus(passed.status, path, answerJson)
     if (status !== passed.status) notes.push(`answered HTTP ${passed.status} with status ${status} in its body: judged as ${status}`)
     const fault = passed.fault !== undefined ? notes.join('; ') : passed.truncated !== undefined ? [passed.truncated, ...notes].join('; ') : notes.length > 0 ? notes.join('; ') : undefined
@@ -298,6 +315,7 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
         complete: passed.bytes !== undefined && passed.truncated === undefined,
         client: user,
         ...(passed.bytes === undefined ? {} : { json: answerJson }),
+        ...(strict ? { strictJson: true } : {}),
       })
       let shownUrl: string | undefined
       for (const problem of judged.violations) {
