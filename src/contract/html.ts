@@ -62,7 +62,7 @@ function failingSection(report: ContractReport): string {
   const failing = report.checks.filter((c) => c.status === 'fail' || c.status === 'error')
   if (failing.length === 0) return '<h2 id="failing">Failing checks</h2>\n<p class="pass">None.</p>'
   const items = failing.map((check) => {
-    const cited = check.status === 'fail' ? citationLines(`${check.endpoint}: ${check.name}`) : []
+    const cited = check.status === 'fail' ? citationLines(`${check.endpoint}: ${check.name}`, undefined, check.failures) : []
     const found = check.status === 'fail' ? check.failures : [check.reason ?? 'the service erred']
     return `<li><span class="${check.status}">${check.status === 'fail' ? 'FAIL' : 'ERROR'}</span> <code>${esc(check.endpoint)}</code>: ${esc(check.name)}
 ${cited.length > 0 ? `<blockquote>${cited.map(esc).join('<br>')}</blockquote>` : ''}

@@ -53,7 +53,7 @@ export function junitXml(results: readonly CheckResult[], name: string, observat
     entry.ms += result.ms
     const testCase = entry.suite.testCase().className(`contract.${result.endpoint}`).name(result.name).time(seconds(result.ms))
     if (result.status === 'fail') {
-      const cited = citationLines(`${result.endpoint}: ${result.name}`)
+      const cited = citationLines(`${result.endpoint}: ${result.name}`, undefined, result.failures)
       testCase.failure(result.failures[0] ?? 'failed', 'contract').stacktrace([...cited, ...result.failures].join('\n'))
     } else if (result.status === 'error') {
       testCase.error(result.reason ?? 'the service erred', 'service', result.reason)

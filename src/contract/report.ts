@@ -187,7 +187,7 @@ export function checkLines(result: CheckResult): string[] {
   if (result.status === 'pass') return [`  pass  ${result.name}`]
   if (result.status === 'skip') return [`  skip  ${result.name} (${result.reason ?? 'skipped'})`]
   if (result.status === 'error') return [`  ERROR ${result.name}`, `          - ${result.reason ?? 'the service erred'}`]
-  const cited = citationLines(`${result.endpoint}: ${result.name}`).map((line) => `          ${line}`)
+  const cited = citationLines(`${result.endpoint}: ${result.name}`, undefined, result.failures).map((line) => `          ${line}`)
   return [`  FAIL  ${result.name}`, ...cited, ...result.failures.map((failure) => `          - ${failure}`)]
 }
 

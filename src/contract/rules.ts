@@ -272,14 +272,32 @@ export function wordsText(words: string): string {
   return `"${words.replace(/\s+/g, ' ')}"`
 }
 
+/** The fields a row of a resource's table names (`created_at, updated_at | string timestamp`); undefined for other words. */
+function rowFields(words: string): string[] | undefined {
+  return /^([a-z_][a-z0-9_.]*(?:, [a-z_][a-z0-9_.]*)*) \|/.exec(words)?.[1]?.split(', ')
+}
+
+/**
+ * A failing check's quotes narrowed to the rows of its resource's table that name a field
+ * its failures name (a schema failure names ajv's path: `(field data[0].created_at)`), the
+ * other words kept; all of them when the failures name no row's field. The index and the
+ * deviation harness read the whole citation (citationOf): this is what a reader is shown.
+ */
+export function narrowed(words: readonly string[], failures: readonly string[]): string[] {
+  const text = failures.join('\n')
+  const named = (field: string) => new RegExp(`(^|[\\s.(\\]])${field.replace(/\./g, '\\.')}(?![a-z0-9_])`).test(text)
+  const hit = words.filter((w) => rowFields(w)?.some(named))
+  return hit.length === 0 ? [...words] : words.filter((w) => rowFields(w) === undefined || hit.includes(w))
+}
+
 /**
  * The lines that say what a failing check rests on, as the summary, the report and the
  * JUnit file show them: `spec: "…"` per quote or RFC section; for an observation, that
  * no sentence backs it and why; for a profile point, that the profile pins it.
  */
-export function citationLines(check: string, rules: readonly Rule[] = RULES): string[] {
+export function citationLines(check: string, rules: readonly Rule[] = RULES, failures: readonly string[] = []): string[] {
   const citation = citationOf(check, rules)
-  if (citation.kind === 'spec') return citation.words.map((words) => `spec: ${wordsText(words)}`)
+  if (citation.kind === 'spec') return narrowed(citation.words, failures).map((words) => `spec: ${wordsText(words)}`)
   if (citation.kind === 'observation') return [`spec: no sentence backs this check, an observation: ${citation.why}`]
   if (citation.kind === 'profile') return ['spec: not shown; the profile (--profile) pins the deployment’s own earlier choice']
   return []

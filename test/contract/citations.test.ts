@@ -88,3 +88,23 @@ t.test('a check named by several rows cites the rows that name it most exactly',
   const schema = citationLines('marketing/list: every other answer of the list fetched fits the schema too')
   t.ok(schema.length >= 3 && schema.includes('spec: "All bodies are JSON."'), 'a check only families of checks name cites each family')
 })
+
+t.test("a failing schema check cites the table row of the field that failed, not every row of its resource's table", async (t) => {
+  const { url } = await board(t, changeJson(/^\/candidates\/list$/, (body) => {
+    const first = (body as { data: Array<Record<string, unknown>> }).data[0] as Record<string, unknown>
+    first.created_at = `${String(first.created_at).replace(' ', 'T')}Z`
+  }))
+  const junit = join(t.testdir(), 'contract.xml')
+  const run = await contract({ baseUrl: url, only: 'candidates', junit })
+  const name = 'the first page fits the candidate list schema'
+  t.ok(run.failed().includes(`candidates/list: ${name}`), 'the schema check fails')
+  const cited = linesAfter(run.output, name).filter((line) => line.startsWith('          spec: '))
+  const whole = citationLines(`candidates/list: ${name}`)
+  t.ok(cited.includes('          spec: "last_login, created_at, updated_at | string timestamp"'), "the row naming created_at is cited")
+  t.notOk(cited.some((line) => line.includes('"id | integer"') || line.includes('"email, signup_email | string (e-mail)"')), 'rows of fields that did not fail are not')
+  t.ok(cited.length < whole.length, `${cited.length} lines cited of the ${whole.length} the check rests on`)
+  t.ok(cited.every((line) => whole.includes(line.trim())), 'each a line of its whole citation')
+  const failure = failureOf(parse(readFileSync(junit, 'utf8')), 'candidates/list', name)
+  t.match(failure?.['#text'], /spec: "last_login, created_at, updated_at \| string timestamp"/, 'the JUnit failure cites the row too')
+  t.notMatch(failure?.['#text'], /"id \| integer"/, 'and not the others')
+})
