@@ -30,13 +30,21 @@ export async function listPage(): Promise<Buffer> {
   return page.rawPayload
 }
 
-/** The upstream: one answer, as bytes, to every request (no rate limit, no work). */
-export async function startUpstream(body: Buffer): Promise<{ url: string; close(): void }> {
+/**
+ * The upstream: one answer, as bytes, to every request (no rate limit, no work), its links
+ * on the upstream's own origin, as a deployment writes them: the proxy rewrites them in
+ * every answer, and a correct page breaks no rule (a bench of violations would measure
+ * their logging, not the proxy).
+ */
+export async function startUpstream(page: Buffer): Promise<{ url: string; close(): void }> {
+  let body = page
   const upstream = createServer((request, response) => {
     request.resume()
     request.on('end', () => response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) }).end(body))
   })
-  return { url: await listen(upstream), close: () => void upstream.close() }
+  const url = await listen(upstream)
+  body = Buffer.from(page.toString('utf8').replaceAll(/http:\/\/localhost(:80)?/g, url))
+  return { url, close: () => void upstream.close() }
 }
 
 /** The bare pass-through (what the proxy does less the rewrite, the checks, the journal and the verdict) and the proxy, in front of `upstreamUrl`. */
@@ -120,7 +128,8 @@ export async function measureProxy(node: string, wrk: string, rounds: number, se
     throw error
   })
   try {
-    const requests: WrkRequest[] = Array.from({ length: 200 }, (_, i) => ({ method: 'GET', path: `/api/v1/applications/list?page=${i + 1}`, headers: { authorization: AUTH } }))
+    // the list's first page, as a client that walks it asks it: the page the upstream answers
+    const requests: WrkRequest[] = [{ method: 'GET', path: '/api/v1/applications/list', headers: { authorization: AUTH } }]
     const script = join(tmpdir(), `jobboard-kit-proxy-bench-${process.pid}.lua`)
     const bareUrl = fronts.urls.bare as string
     const proxyUrl = fronts.urls.proxy as string
@@ -166,7 +175,7 @@ export function proxyTable(columns: NodeColumn[], figures: Record<string, ProxyF
       { figure: 'added latency at the median: proxy − bare (one connection)', cells: cells((f) => ({ value: f.addedMedianMs, unit: 'ms', shown: `${f.addedMedianMs.toFixed(2)} ms`, goal: PROXY_GOALS.addedMedianMs })) },
       { figure: '  server CPU per answer: bare; proxy', cells: cells((f) => ({ value: f.proxyCpuMicros, unit: 'ms', shown: `${f.bareCpuMicros.toFixed(0)} µs; ${f.proxyCpuMicros.toFixed(0)} µs` })) },
     ],
-    notes: ['the upstream answers one list page of the fake (applications/list, ~17 KB) to every request, from a process of its own; the bare pass-through and the proxy share one process, loaded in turn'],
+    notes: ['the upstream answers the first page of applications/list of the fake (~17 KB, its links on the upstream: the proxy rewrites them; no rule broken) to every request, from a process of its own; the bare pass-through and the proxy share one process, loaded in turn'],
   }
 }
 
