@@ -10,6 +10,9 @@ import { TURNS } from '../../src/contract/groups/jobs.js'
 import type { CheckResult } from '../../src/contract/suite.js'
 import { board, contract, jsonReply, json, on, steppingClock, type Exchange, type Reply } from './helpers.js'
 
+// a full pass of the write turns is about a hundred runs (one job/add case a window): minutes on a busy machine
+t.setTimeout(600_000)
+
 const WINDOW_MS = 900_000
 const DEFINED = new Set(['since', 'page', 'vacancy'])
 
