@@ -1,11 +1,12 @@
 // `jobboard-kit proxy` as a process: serve's ready line, JOBBOARD_* settings, a violation
 // logged as one line on stderr as it happens, and at SIGTERM --report and --junit in two
 // sections (what staging broke, what the client broke), --html (the page with the
-// traffic inside) and --verdict-exit's code.
+// traffic inside) and --verdict-exit's code; --record's scenario and its accounting.
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
+import { loadScenario } from '../../src/fake/scenario.js'
 import { runCli } from '../helpers/cli.js'
 import { startOtherBoard } from '../helpers/other-board.js'
 import { tapUpstream } from '../helpers/upstream-tap.js'
@@ -72,4 +73,16 @@ t.test('a violation is one line on stderr as it happens, and --verdict-exit exit
   const report = readFileSync(join(dir, 'report.txt'), 'utf8')
   t.match(report, /What staging broke: 1 rule in 1 answer \(1 request passed upstream\)/)
   t.match(report, /FAIL metrics\/list: the answer fits the metrics schema\n {2}spec: "/)
+})
+
+t.test('--record: at SIGTERM the traffic is written as a scenario the fake loads, the records seen and written printed, exit 0 when nothing was lost', async (t) => {
+  const board = await startOtherBoard({ style: 'a', username: 'u', password: 'p', rateLimitWindow: 0 })
+  t.teardown(() => board.close())
+  const file = join(mkdtempSync(join(tmpdir(), 'proxy-')), 'traffic.json')
+  const proxy = await proxyProcess(t, ['--port', '0', '--record', file], { JOBBOARD_TO: board.url })
+  for (const path of ['/api/v1/job/fields', '/api/v1/candidates/list', '/api/v1/applications/list']) t.equal((await fetch(`${proxy.url}${path}`, { headers })).status, 200)
+  t.equal(await proxy.stop(), 0)
+  t.match(proxy.stdout(), /Records seen → written: candidates ([0-9]+) → \1, applications ([0-9]+) → \2, timesheets 0 → 0, marketing 0 → 0/)
+  t.match(proxy.stdout(), `Serve it with: jobboard-kit serve --scenario ${file}`)
+  t.ok(loadScenario(file), 'the fake loads it')
 })
