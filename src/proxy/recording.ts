@@ -26,7 +26,7 @@ export interface SeenAnswer {
 }
 
 /** What --record wrote, and what it could not. */
-export type RecordingAccount = Omit<Built, 'built'> & { path: string }
+export type RecordingAccount = Omit<Built, 'built'> & { path: string; /** Records kept a list at most. */ bound: number }
 
 /** The user and password of a Basic Authorization header, if it holds them. */
 function basicPair(authorization: string | undefined): [string, string] | undefined {
@@ -101,7 +101,7 @@ export class ProxyRecording {
     const read = points.marketingApprovalAction === undefined && approval !== undefined ? { ...points, marketingApprovalAction: { value: approval } } : points
     const { built, ...account } = gather.build({ complete: true, now, points: read, origin: this.#origin, out: this.path, from: 'Recorded through jobboard-kit proxy from' })
     writeAtomically(this.path, `${JSON.stringify(built, null, 2)}\n`)
-    return { ...account, path: this.path }
+    return { ...account, path: this.path, bound: this.#maxRecords }
   }
 }
 
@@ -117,7 +117,7 @@ export function accountLines(account: RecordingAccount): { out: string; loss: st
     `Serve it with: jobboard-kit serve --scenario ${account.path}\n`
   const lines = [
     ...(account.lost.length > 0 ? [describeLoss(account.lost).replace(/ \(--allow-loss[^)]*\)$/, '')] : []),
-    ...(past.length > 0 ? [`records past the bound of ${RECORD_MAX_RECORDS.toLocaleString('en-US')} kept a list, counted and not written: ${past.map((kind) => `${account.pastBound[kind]} ${kind}`).join(', ')}`] : []),
+    ...(past.length > 0 ? [`records past the bound of ${account.bound.toLocaleString('en-US')} kept a list, counted and not written: ${past.map((kind) => `${account.pastBound[kind]} ${kind}`).join(', ')}`] : []),
   ]
   return { out, loss: lines.length > 0 ? `jobboard-kit proxy: ${lines.join('; ')}\n` : undefined }
 }
