@@ -4,8 +4,13 @@
 // playwright-core; it downloads no browser). Writes docs/images/ui.png (the page of the
 // fake's day, /__mock/ui), docs/images/ui-finding.png (a verdict finding chosen, its
 // requests highlighted on the timeline and alone in the journal), docs/images/ui-request.png
-// (a journal row opened: its request and answer) and docs/images/contract.png (`contract --html` of a run against a fake whose candidate
-// details answer a body that misfits the schema, armed as a fault).
+// (a journal row opened: its request and answer), docs/images/contract.png (`contract --html`
+// of a run against a fake whose first listed candidate's details answer that candidate with
+// one field of the wrong type and one the schemas do not know, armed as a fault: one failing
+// check with the spec's words, drift, the request matrix's count line) and
+// docs/images/proxy-ui.png (/__mock/ui on the proxy: the example client's day through it in
+// front of the second server, behind a tap that answers the first page of candidates/list
+// with its `total` as a string).
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -14,6 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { chromium } from 'playwright-core'
 import { main } from '../src/cli/main.js'
 import { createMockServer } from '../src/fake/server.js'
+import { proxiedDay } from '../test/helpers/proxy-day.js'
 import { liveADay } from '../test/helpers/ui-day.js'
 
 const CHROMIUM = '/usr/bin/chromium'
@@ -56,12 +62,17 @@ try {
     await page.screenshot({ path: join(OUT, 'ui-request.png'), clip: { x: 0, y: 0, width: 1280, height: 1000 } })
     await page.keyboard.press('Escape')
 
-    // a contract run's HTML report, against the same fake with its candidate details broken
-    await fetch(`${url}/__mock/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ path: '/api/v1/candidates/details/*', status: 200, body: { status: 200, data: { id: 'one' } }, times: 1000 }),
-    })
+    // a contract run's HTML report, against the same fake with the details of its first
+    // listed candidate broken: `hot` a word, not 1 or 0, and a field the schemas do not know
+    const post = (path: string, body: object) =>
+      fetch(`${url}/__mock${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.arrayBuffer())
+    const read = async (path: string) => (await (await fetch(`${url}/api/v1${path}`, { headers: AUTH })).json()) as { data: Array<Record<string, unknown>> }
+    await post('/clock/advance', { seconds: 3600 })
+    const first = (await read('/candidates/list')).data[0]?.id
+    const detail = await read(`/candidates/details/${first}`)
+    const broken = { ...detail, data: detail.data.map((c) => ({ ...c, hot: 'yes', channel: 'referral' })) }
+    await post('/clock/advance', { seconds: 3600 })
+    await post('/faults', { path: `/api/v1/candidates/details/${first}`, status: 200, body: broken, times: 1000 })
     const report = join(profile, 'contract.html')
     const quiet = { write: () => true }
     await main([process.execPath, 'jobboard-kit', 'contract', '--base-url', url, '--username', 'jobboard', '--password', 'jobboard', '--rate-limit-window', '0', '--only', 'candidates', '--html', report], {
@@ -72,8 +83,26 @@ try {
       onSignal: () => () => undefined,
     })
     await page.goto(pathToFileURL(report).href)
-    await page.screenshot({ path: join(OUT, 'contract.png'), clip: { x: 0, y: 0, width: 1280, height: 1000 } })
-    console.log(`wrote ui.png, ui-finding.png, ui-request.png and contract.png in ${OUT}`)
+    // the whole report, its long tables folded: the exit, failing checks, drift, the request matrix's count line, coverage
+    await page.screenshot({ path: join(OUT, 'contract.png'), fullPage: true })
+
+    // the page on the proxy: the example client's day in front of the second server, a tap
+    // between them answering the first page of candidates/list with its total as a string
+    // (what staging broke, one rule, three answers: the client's verdict stays in view)
+    const closers: Array<() => unknown> = []
+    try {
+      const asText = (path: string, body: unknown, sent: string) =>
+        path.endsWith('/api/v1/candidates/list') && !sent.includes('?') && typeof body === 'object' && body !== null && 'total' in body ? { ...body, total: String(body.total) } : body
+      const { proxy } = await proxiedDay({ teardown: (close) => void closers.push(close) }, { style: 'a', username: 'sync', password: 'jobboard', basePath: '/staging', tap: { mutate: asText } })
+      const proxied = proxy.journal.size
+      await page.goto(`${proxy.url}/__mock/ui`)
+      await page.locator(`#timeline[data-marks="${proxied}"]`).waitFor()
+      await page.locator('#verdict li').first().waitFor()
+      await page.screenshot({ path: join(OUT, 'proxy-ui.png'), clip: { x: 0, y: 0, width: 1280, height: 1000 } })
+    } finally {
+      for (const close of closers.reverse()) await close()
+    }
+    console.log(`wrote ui.png, ui-finding.png, ui-request.png, contract.png and proxy-ui.png in ${OUT}`)
   } finally {
     await browser.close()
   }

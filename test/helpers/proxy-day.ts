@@ -21,7 +21,8 @@ export interface ProxiedDay {
 }
 
 export async function proxiedDay(
-  t: Test,
+  /** A tap test, or anything that runs the closers at its end (scripts/screenshots.ts). */
+  t: Pick<Test, 'teardown'>,
   options: {
     style: 'a' | 'b'
     username: string
