@@ -154,6 +154,8 @@ export const SCRIPT = String.raw`
   var LANE = 22, TOP = 34, LABEL = 190, AXIS = 20;
   var COLOURS = { ok: '#1a7f37', c4xx: '#a40e26', c412: '#7d4e00', c429: '#bc4c00', c5xx: '#d1242f', fault: '#6f42c1', none: '#57606a' };
   var NAMES = { ok: '2xx/3xx', c4xx: '4xx', c412: '412', c429: '429', c5xx: '5xx', fault: 'injected fault' };
+  // whose clock the times are on: the board's, or on a proxy the proxy's own (it has no board)
+  var clockName = 'board time';
   var token = (/(?:^#|&)token=([^&]*)/.exec(location.hash) || [])[1];
   var headers = token ? { authorization: 'Bearer ' + decodeURIComponent(token) } : {};
   var own = document.querySelector('script[src$="/ui.js"]');
@@ -431,7 +433,7 @@ export const SCRIPT = String.raw`
     canvas.dataset.highlighted = String(highlighted);
     canvas.dataset.lanes = String(list.length);
     canvas.setAttribute('aria-label', 'Timeline of ' + marksDrawn + ' requests in ' + list.length + ' lanes, ' + fmt(t0) + ' to ' + fmt(t1));
-    document.getElementById('timeline-summary').textContent = marksDrawn + ' requests shown in ' + list.length + ' lanes, ' + fmt(t0) + ' to ' + fmt(t1) + ' (board time).' + (highlight ? ' ' + highlighted + ' highlighted.' : '');
+    document.getElementById('timeline-summary').textContent = marksDrawn + ' requests shown in ' + list.length + ' lanes, ' + fmt(t0) + ' to ' + fmt(t1) + ' (' + clockName + ').' + (highlight ? ' ' + highlighted + ' highlighted.' : '');
   }
 
   var legend = document.getElementById('legend');
@@ -559,7 +561,8 @@ export const SCRIPT = String.raw`
     // a proxy's page has no board: its panel is left out, and the page says whose traffic it shows
     if (b.proxy) {
       document.querySelector('h1').textContent = 'The proxy in front of ' + b.proxy.to;
-      document.getElementById('clock').textContent = 'Proxy time ' + fmt(b.clock.now) + '; ' + b.proxy.upstreamRequests + ' requests passed upstream, ' + b.proxy.violations + ' violations of the upstream';
+      clockName = 'proxy time';
+      document.getElementById('clock').textContent = 'Proxy time ' + fmt(b.clock.now) + '; ' + b.proxy.upstreamRequests + (b.proxy.upstreamRequests === 1 ? ' request' : ' requests') + ' passed upstream, ' + b.proxy.violations + (b.proxy.violations === 1 ? ' violation' : ' violations') + ' of the upstream';
     }
     document.getElementById('board-section').hidden = !b.counts;
     if (!b.counts) return;
@@ -670,7 +673,7 @@ export const SCRIPT = String.raw`
     var box = document.getElementById('entry');
     box.textContent = '';
     document.getElementById('entry-title').textContent = 'Request #' + e.id;
-    box.appendChild(el('p', 'Request #' + e.id + ' at ' + e.time + ' (board time), ' + (e.user ? 'user ' + e.user : 'no credentials') + (e.fault ? '; ' + e.fault : '')));
+    box.appendChild(el('p', 'Request #' + e.id + ' at ' + e.time + ' (' + clockName + '), ' + (e.user ? 'user ' + e.user : 'no credentials') + (e.fault ? '; ' + e.fault : '')));
     if (e.dropped) box.appendChild(el('p', e.dropped, 'dropped'));
     var rq = e.request || { method: e.method, url: e.url };
     box.appendChild(el('h3', 'Request'));
