@@ -12,7 +12,7 @@ import { jobIdBody, jobInput, jobRepostBody } from '../../schemas/job.js'
 import { formatMinute } from '../core/time.js'
 import { createAjv } from '../core/validation.js'
 
-export type CaseKind = 'missing' | 'type' | 'item-type' | 'enum' | 'form' | 'minimum' | 'maximum' | 'optional-present' | 'optional-absent'
+export type CaseKind = 'missing' | 'type' | 'item-type' | 'enum' | 'form' | 'minimum' | 'maximum' | 'optional-present' | 'optional-absent' | 'free-text'
 
 /** The operations whose body the spec shows ("body of close: not shown", "body of expire: not shown": none for those). */
 export const CASE_OPERATIONS = ['add', 'repost', 'delete'] as const
@@ -69,6 +69,44 @@ const BROKEN_FORMS: Readonly<Record<string, string>> = {
 
 /** Candidates for a value off a pattern: the first the pattern refuses is sent. */
 const OFF_PATTERN = ['forty thousand (contract check)', 'vet,,nurse', ' ']
+
+/**
+ * Text any field of free text must take: letters beyond ASCII, punctuation, a comma, an
+ * apostrophe, a slash and digits. Legal in every reading of "free text": not empty, no markup,
+ * nothing a deployment storing text may refuse.
+ */
+export const FREE_TEXT = "Zoë O'Brien, Ärztin/vet nurse — 24/7 cover in Malmö (2 posts; 3.5 days)"
+
+/** Whether a field is free text: a string (or a list of strings) with no listed values, form or pattern. */
+const isFreeText = (schema: FieldSchema): boolean =>
+  schema.type === 'array' ? schema.items !== undefined && isFreeText(schema.items) : schema.type === 'string' && schema.enum === undefined && schema.format === undefined && schema.pattern === undefined
+
+/** The free-text fields of job/add, from its schema (schemas/job.ts). */
+export const FREE_TEXT_FIELDS: readonly string[] = Object.entries((jobInput as unknown as BodySchema).properties)
+  .filter(([, schema]) => isFreeText(schema))
+  .map(([field]) => field)
+
+/** The spec's words the free-text case rests on (rules.ts quotes them). */
+export const FREE_TEXT_WORDS = 'The names of the fields other than those listed as required are those of the add payload; any field not in a constrained list is free text.'
+
+/** The case of every free-text field of job/add holding FREE_TEXT (a list of it where the field is a list): allowed. */
+function freeTextCase(): RequestCase {
+  const endpoint = 'job/add'
+  const shape = `a job with each free-text field (${FREE_TEXT_FIELDS.join(', ')}) holding ${JSON.stringify(FREE_TEXT)}`
+  const props = (jobInput as unknown as BodySchema).properties
+  return {
+    id: `${endpoint} free-text fields free-text`,
+    operation: 'add',
+    endpoint,
+    field: 'free-text fields',
+    kind: 'free-text',
+    allowed: true,
+    name: `a job with each free-text field holding ${JSON.stringify(FREE_TEXT)} is accepted with status 200`,
+    shape,
+    needsJob: false,
+    body: (base) => ({ ...base, ...Object.fromEntries(FREE_TEXT_FIELDS.map((f) => [f, props[f]?.type === 'array' ? [FREE_TEXT] : FREE_TEXT])) }),
+  }
+}
 
 /** A value of a field's documented form: its example, or its format's (a job date a month on), or plain text. */
 export function validValue(schema: FieldSchema, now: number): unknown {
@@ -196,7 +234,7 @@ function casesOf(op: Operation): RequestCase[] {
 }
 
 /** Every request case of the job API, operation by operation, field by field, in the schemas' order. */
-export const REQUEST_CASES: readonly RequestCase[] = OPERATIONS.flatMap(casesOf)
+export const REQUEST_CASES: readonly RequestCase[] = [...OPERATIONS.flatMap(casesOf), freeTextCase()]
 
 /** The write turn of a request case (src/contract/groups/jobs.ts), as the ledger keeps it. */
 export const caseTurn = (c: Pick<RequestCase, 'id'>) => `case ${c.id}`
@@ -284,7 +322,7 @@ export interface CaseRule {
 }
 
 export const CASE_RULES: readonly CaseRule[] = CASE_OPERATIONS.flatMap((operation) => {
-  const fields = [...new Set(REQUEST_CASES.filter((c) => c.operation === operation).map((c) => c.field))]
+  const fields = [...new Set(REQUEST_CASES.filter((c) => c.operation === operation && c.kind !== 'free-text').map((c) => c.field))]
   return fields.map((field) => {
     const cases = REQUEST_CASES.filter((c) => c.operation === operation && c.field === field)
     const words = [

@@ -9,7 +9,7 @@
 // every check of a full run appears in some row. A check is named `endpoint: name` as the
 // summary prints it; `*` stands for any text.
 
-import { ADD_FAILS, CASE_RULES, SUCCESS } from './cases.js'
+import { ADD_FAILS, CASE_RULES, FIELD_WORDS, FREE_TEXT_FIELDS, FREE_TEXT_WORDS, REQUEST_CASES, SUCCESS } from './cases.js'
 
 export const SECTIONS = [
   'Resources and their fields',
@@ -222,6 +222,8 @@ export const RULES: readonly Rule[] = [
   // the request cases the schemas yield (src/contract/cases.ts): a row per field of each body the spec shows
   // a constrained field's cases rest on its list of values too ("one of the job_type values")
   ...CASE_RULES.map((r): Rule => ({ section: r.operation === 'add' ? 'Resources and their fields' : 'Endpoints', rule: r.rule, spec: [...r.spec, ...(r.operation === 'add' && VALUE_LISTS[r.field] !== undefined ? [VALUE_LISTS[r.field] as string] : [])], checks: r.checks })),
+  // the free-text case: every field with no list, form or pattern in its schema takes text beyond ASCII letters (each field's row says "free text")
+  { section: 'Resources and their fields', rule: "job/add takes any text in a free-text field (the schema's strings with no list, form or pattern)", spec: [FREE_TEXT_WORDS, ...FREE_TEXT_FIELDS.map((f) => FIELD_WORDS.add[f] as string), SUCCESS], checks: REQUEST_CASES.filter((c) => c.kind === 'free-text').map((c) => `${c.endpoint}: ${c.name}`) },
 ]
 
 /** Whether a check (`endpoint: name`) is one a row names. */

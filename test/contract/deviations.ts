@@ -20,6 +20,7 @@ import { jobFields, JOB_REQUIRED } from '../../schemas/job.js'
 import { marketingRecord } from '../../schemas/marketing.js'
 import { metric } from '../../schemas/metric.js'
 import { timesheet } from '../../schemas/timesheet.js'
+import { FREE_TEXT_FIELDS, FREE_TEXT_WORDS } from '../../src/contract/cases.js'
 import type { ContractFlags } from '../../src/contract/settings.js'
 import { createAjv } from '../../src/core/validation.js'
 import { type IndexEntry, STATEMENT_INDEX } from '../../src/core/spec/statements.js'
@@ -260,6 +261,12 @@ const BY_WORDS: Array<[words: string, what: string, breakage: () => Breakage, fl
   ['Timestamps are strings of the form `YYYY-MM-DD HH:MM:SS` unless stated.', 'a timestamp in ISO 8601', () => changeJson(/^\/timesheets\/list$/, (b) => {
     first(b).created_at = `${String(first(b).created_at).replace(' ', 'T')}Z`
   }), { only: 'timesheets' }],
+  [FREE_TEXT_WORDS, 'job/add refusing a free-text field holding a character outside [A-Za-z0-9 ] with a 412 (a strict hand-rolled validator)', () => ({ answer: (x) => {
+    if (x.method !== 'POST' || !on(x, /^\/job\/add$/)) return undefined
+    const body = addBody(x)
+    const field = FREE_TEXT_FIELDS.find((f) => [body[f]].flat().some((v) => typeof v === 'string' && /[^A-Za-z0-9 ]/.test(v)))
+    return field === undefined ? undefined : jsonReply(412, { status: 412, message: `${field} may hold only letters, digits and spaces` })
+  } }), WRITES],
   ['Required fields, all of which must be present:', 'job/add accepting a job without a required field (filled in)', () => lenient(JOB_REQUIRED), WRITES],
   ['Other fields that the add operation accepts:', 'job/add refusing a job that carries hot', () => ({ answer: (x) => (x.method === 'POST' && on(x, /^\/job\/add$/) && 'hot' in addBody(x) ? jsonReply(412, { status: 412, message: 'hot is not accepted' }) : undefined) }), WRITES],
   ['Constrained values (values may change over time; the job/fields endpoint returns the current ones):', 'job/fields without the job_type list', () => changeJson(/^\/job\/fields$/, (b) => {

@@ -6,7 +6,7 @@
 // case is a write turn, a cell of the request matrix and a check with the spec's words.
 import t from 'tap'
 import { jobIdBody, jobInput, jobRepostBody } from '../../schemas/job.js'
-import { CASE_RULES, fitsSchema, namesField, REQUEST_CASES, UNSTATED, type CaseOperation } from '../../src/contract/cases.js'
+import { CASE_RULES, FREE_TEXT, FREE_TEXT_FIELDS, fitsSchema, namesField, REQUEST_CASES, UNSTATED, type CaseOperation } from '../../src/contract/cases.js'
 import { TURNS } from '../../src/contract/groups/jobs.js'
 import { MATRIX } from '../../src/contract/matrix.js'
 import { citationOf } from '../../src/contract/rules.js'
@@ -79,6 +79,19 @@ t.test('the five sentences the issue found unchecked are cases', async (t) => {
   t.equal(REQUEST_CASES.find((c) => c.id === 'job/add hot enum')?.body(VALID_JOB, NOW).hot, 2, 'a 0/1 field sent as 2')
 })
 
+t.test('the free-text case fills every field the job schema leaves free with text beyond plain ASCII, and is allowed', async (t) => {
+  const props = (jobInput as unknown as { properties: Record<string, { type?: string; enum?: unknown; format?: string; pattern?: string; items?: { type?: string } }> }).properties
+  const free = Object.entries(props).filter(([, s]) => (s.type === 'string' || s.items?.type === 'string') && s.enum === undefined && s.format === undefined && s.pattern === undefined)
+  t.same([...FREE_TEXT_FIELDS], free.map(([f]) => f), 'the strings (and lists of strings) with no listed values, form or pattern')
+  t.ok(FREE_TEXT_FIELDS.includes('job_title') && !FREE_TEXT_FIELDS.includes('keywords') && !FREE_TEXT_FIELDS.includes('job_industry'), 'job_title is free text; keywords (a pattern) and job_industry (a list) are not')
+  for (const [what, re] of [['a letter beyond ASCII', /(?![A-Za-z])\p{L}/u], ['a comma', /,/], ['an apostrophe', /'/], ['a slash', /\//], ['a digit', /[0-9]/]] as const) t.match(FREE_TEXT, re, `the text holds ${what}`)
+  const c = REQUEST_CASES.find((x) => x.kind === 'free-text')
+  t.equal(c?.allowed, true, 'one case, allowed')
+  const body = c?.body(VALID_JOB, NOW) ?? {}
+  t.ok(fitsSchema('add', body), 'its body fits the job schema')
+  for (const field of FREE_TEXT_FIELDS) t.same([body[field]].flat(), [FREE_TEXT], `${field} holds the text`)
+})
+
 t.test('each case is a write turn, a cell of the matrix and a check that cites the spec', async (t) => {
   for (const c of REQUEST_CASES) {
     const turn = TURNS.find((x) => x.name === `case ${c.id}`)
@@ -86,7 +99,8 @@ t.test('each case is a write turn, a cell of the matrix and a check that cites t
     t.ok(MATRIX.some((cell) => cell.id === c.id && cell.family === 'request-case'), `${c.id}: a cell`)
     const citation = citationOf(`${c.endpoint}: ${c.name}`)
     t.equal(citation.kind, 'spec', `${c.id}: cites the spec`)
-    if (citation.kind === 'spec' && c.operation === 'add') t.ok(citation.words.some((w) => w.startsWith(`${c.field} | `)), `${c.id}: with its field's row of the Job table`)
+    const fields = c.kind === 'free-text' ? FREE_TEXT_FIELDS : [c.field]
+    for (const field of fields) if (citation.kind === 'spec' && c.operation === 'add') t.ok(citation.words.some((w) => w.startsWith(`${field} | `)), `${c.id}: with ${field}'s row of the Job table`)
   }
   t.ok(citationOf('job/repost: a repost without the optional closing_date is accepted with status 200').kind === 'spec')
   const repost = CASE_RULES.find((r) => r.operation === 'repost' && r.field === 'closing_date')

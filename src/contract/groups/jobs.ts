@@ -22,7 +22,7 @@ import { AnswerValidator } from '../validate.js'
 import { UNKNOWN_ID } from '../plan.js'
 import { refusedAnswer } from './auth.js'
 import { FIELD_FORMS, formCellId, formLedgerName } from '../matrix.js'
-import { caseTurn, namesField, REQUEST_CASES, type RequestCase } from '../cases.js'
+import { caseTurn, FREE_TEXT, namesField, REQUEST_CASES, type RequestCase } from '../cases.js'
 
 const OPERATIONS = ['close', 'expire', 'repost', 'delete'] as const
 type Operation = (typeof OPERATIONS)[number]
@@ -358,7 +358,7 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
         if (outcome instanceof Skip) throw outcome
         const { got, body } = outcome
         const answer = need(got)
-        const what = c.kind === 'missing' || c.kind === 'optional-absent' ? `without ${c.field}` : `${c.field} ${JSON.stringify(body[c.field])}`
+        const what = c.kind === 'missing' || c.kind === 'optional-absent' ? `without ${c.field}` : c.kind === 'free-text' ? `free-text fields ${JSON.stringify(FREE_TEXT)}` : `${c.field} ${JSON.stringify(body[c.field])}`
         const status = rec(answer.json).status
         if (c.allowed) {
           // a success as the spec writes it: the add's public page URL and id, the other operations' message
