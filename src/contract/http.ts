@@ -293,6 +293,11 @@ export class Client {
     return this.#settings.rateLimitWindow * 1000
   }
 
+  /** Whether a full request may be asked once per window only (--rate-limit-window above 0): else no request is another's budget. */
+  get limited(): boolean {
+    return this.#windowMs > 0
+  }
+
   /** The full URL of an API path, with the query in the spec's form (a space sent as +). */
   api(path: string, query: Record<string, string | number | undefined> = {}): string {
     const search = new URLSearchParams()

@@ -260,7 +260,7 @@ export class Plan {
    * The last page of an answer, worked out from its first page's total and size: the
    * first page itself or the second when it is one of them (asked once), else that page
    * asked with the same filter. A page the auth and rate-limit checks spend (SPARE) is
-   * left to them: the budget of that full request is theirs.
+   * left to them where there is a window: the budget of that full request is theirs.
    */
   async #last(list: ListDef, what: string, first: Got, second: () => Promise<Got>, query: Record<string, string | number | undefined>): Promise<Got> {
     if (first.kind !== 'answer') return first.kind === 'not-made' ? first : notMade(`${what} has no answer (${first.reason})`, isServiceError(first.cause) ? 'error' : 'unavailable')
@@ -272,7 +272,7 @@ export class Plan {
     if (last === 1) return first
     if (last === 2) return second()
     const spare = Object.values(SPARE.pages) as number[]
-    if (list === MARKETING && Object.keys(query).length === 0 && spare.includes(last) && (this.#selected('auth') || this.#selected('rate-limit'))) {
+    if (this.#client.limited && list === MARKETING && Object.keys(query).length === 0 && spare.includes(last) && (this.#selected('auth') || this.#selected('rate-limit'))) {
       return notMade(`not due this run: page ${last} of ${list.endpoint} is a spare full request of the auth and rate-limit checks`, 'not-due')
     }
     return this.#client.get(this.#client.api(list.path, { ...query, page: last }))
