@@ -11,6 +11,7 @@ import { API_PREFIX } from '../../schemas/common.js'
 import { applicationDetail, candidateDetail, jobAddAnswer, messageAnswer, metricsAnswer } from '../../schemas/index.js'
 import { FIELD_VALUES } from '../../schemas/values.js'
 import { findFieldLists, valuesFrom } from './groups/fields.js'
+import { isTimesheetType } from './groups/resources.js'
 import { linkProblems, repeatedRecords } from './groups/lists.js'
 import { WIRE_CHECKS, WIRE_ENDPOINT } from './groups/wire.js'
 import { LISTS, type ListDef } from './lists.js'
@@ -237,8 +238,8 @@ export class AnswerChecks {
     const essence = essenceOf(given)
     observations.push({ topic: 'download', endpoint, summary: `Content-Type: ${given ?? '(none)'}` })
     if (type === 'application/octet-stream' && essence !== type) problems.push({ check: `${endpoint}: the listed link answers 200 with Content-Type ${type}`, message: `Content-Type is ${given ?? 'missing'}, expected ${type}` })
-    if (type === 'octet-stream' && !(essence !== undefined && /^[a-z]+\/[a-z0-9.+-]*octet-stream$/.test(essence))) {
-      problems.push({ check: `${endpoint}: the listed link answers 200 with an octet-stream Content-Type`, message: `Content-Type is ${given ?? 'missing'}, expected an octet-stream type` })
+    if (type === 'octet-stream' && !isTimesheetType(essence)) {
+      problems.push({ check: `${endpoint}: the listed link answers 200 with an octet-stream Content-Type`, message: `Content-Type is ${given ?? 'missing'}, expected a timesheet-specific octet-stream type` })
     }
     const lengthCheck = `${endpoint}: Content-Length equals the bytes received`
     if (answer.headers['content-length'] === undefined) problems.push({ check: lengthCheck, message: 'Content-Length is missing' })

@@ -79,6 +79,13 @@ const DEVIATIONS: Deviation[] = [
     rule: 'candidates/timesheet/{id}: the listed link answers 200 with an octet-stream Content-Type',
   },
   {
+    // "a timesheet-specific octet-stream type for timesheets": the attachments' plain type is not one
+    deviation: 'a timesheet sent as plain application/octet-stream',
+    breakage: changeAnswer(/^\/candidates\/timesheet\/[0-9]+$/, (r) => ({ ...r, headers: { ...r.headers, 'content-type': 'application/octet-stream' } })),
+    ask: fileOf('timesheets', (b) => b.data[0]?.attachment.href),
+    rule: 'candidates/timesheet/{id}: the listed link answers 200 with an octet-stream Content-Type',
+  },
+  {
     deviation: 'an attachment sent as application/pdf',
     breakage: changeAnswer(/^\/applications\/attachment\/[0-9]+$/, (r) => ({ ...r, headers: { ...r.headers, 'content-type': 'application/pdf' } })),
     ask: fileOf('applications', (b) => b.data[0]?.applicant.attachment.href),
