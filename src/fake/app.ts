@@ -67,7 +67,7 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     /** Error statuses the route documents: what Prefer: code=NNN may ask for. */
-    errors?: number[]
+    errors?: readonly number[]
     /** The route's 200 answers are kept as bytes (src/fake/http/answers.ts): per revision, or per revision and month. */
     answerCache?: 'revision' | 'month'
   }

@@ -270,11 +270,27 @@ export function loadDeclaring(ref: string | ScenarioFile, policy: LoadPolicy = {
   }
   const { source, text, folder } = readScenarioFile(ref, policy.redact ?? false)
   const label = `Scenario file ${source}`
+  const known = policy.checked === undefined ? LOADED.get(text) : undefined
+  if (known !== undefined) return { whole: known, folder, label }
   const checked = (policy.checked ?? builtChecks()).get(scenarioDigest(text))
   // frozen as a validated one is, whoever gave the checked form
-  if (checked !== undefined) return { whole: deepFreeze(checked), folder, label }
-  return { whole: parseWhole(parseJson(text, source, policy.redact ?? false), label, policy), folder, label }
+  const whole = checked !== undefined ? deepFreeze(checked) : parseWhole(parseJson(text, source, policy.redact ?? false), label, policy)
+  if (policy.checked === undefined) {
+    if (LOADED.size >= MAX_LOADED) LOADED.delete(LOADED.keys().next().value as string)
+    LOADED.set(text, whole)
+  }
+  return { whole, folder, label }
 }
+
+/**
+ * Scenario files loaded in this process, by their text: a later fake of the same file (and
+ * each account and board of a fake, which load it again) reads the frozen scenario made
+ * before instead of parsing and checking it again (about a millisecond each time). Why at
+ * module level: what it holds is deep-frozen and a pure function of the text it is keyed
+ * by (the file is still read each time, so a changed file is loaded anew); bounded.
+ */
+const LOADED = new Map<string, LoadedScenario>()
+const MAX_LOADED = 16
 
 /**
  * The scenario an account declared in a scenario file names, as its command line would

@@ -56,9 +56,18 @@ function errorsOf(method: string, schema: FastifySchema | undefined): ReadonlyMa
   return new Map([...reasons].sort(([a], [b]) => a - b))
 }
 
+/** Each error list's statuses, made once (every fake's routes ask again); frozen, read-only like the lists. */
+const STATUSES = new WeakMap<ReadonlyMap<number, readonly string[]>, readonly number[]>()
+
 /** The error statuses a route documents. */
-export function documentedErrors(method: string, schema: FastifySchema | undefined): number[] {
-  return [...routeErrors(method, schema).keys()]
+export function documentedErrors(method: string, schema: FastifySchema | undefined): readonly number[] {
+  const reasons = routeErrors(method, schema)
+  let statuses = STATUSES.get(reasons)
+  if (statuses === undefined) {
+    statuses = Object.freeze([...reasons.keys()])
+    STATUSES.set(reasons, statuses)
+  }
+  return statuses
 }
 
 export interface Preference {

@@ -35,7 +35,12 @@ export function registerShutdown(app: FastifyInstance, shutdownTimeout: number):
     state.closing = true
     aborter.abort()
     for (const [socket, count] of inFlight) if (count === 0) socket.destroy()
-    if (shutdownTimeout > 0) setTimeout(() => app.server.closeAllConnections(), shutdownTimeout).unref()
+    // only a server that listened has connections to close; the timer goes with the server (it
+    // held the whole closed fake for shutdownTimeout: a suite's fakes, closed one after another, piled up)
+    if (shutdownTimeout > 0 && app.server.listening) {
+      const cut = setTimeout(() => app.server.closeAllConnections(), shutdownTimeout).unref()
+      app.server.once('close', () => clearTimeout(cut))
+    }
   })
   app.addHook('onClose', async () => aborter.abort())
   return state

@@ -43,9 +43,22 @@ function errorAnswer(code: number, reasons: readonly string[]) {
   }
 }
 
+/**
+ * Each error list's answers, made once per process and shared by the routes of every fake
+ * (a later fake made them again for each of its routes). Read-only: Fastify marks only the
+ * route's own schema object as visited, never the answers it holds, and the OpenAPI
+ * document is made from a copy (src/fake/openapi.ts).
+ */
+const ERROR_ANSWERS = new WeakMap<ReadonlyMap<number, readonly string[]>, Record<string, ReturnType<typeof errorAnswer>>>()
+
 /** The route's schema with an answer for every error status it documents. */
 export function withErrorAnswers(method: string, schema: FastifySchema | undefined): FastifySchema {
-  const errors = Object.fromEntries([...routeErrors(method, schema)].map(([code, reasons]) => [code, errorAnswer(code, reasons)]))
+  const reasons = routeErrors(method, schema)
+  let errors = ERROR_ANSWERS.get(reasons)
+  if (errors === undefined) {
+    errors = Object.fromEntries([...reasons].map(([code, why]) => [code, errorAnswer(code, why)]))
+    ERROR_ANSWERS.set(reasons, errors)
+  }
   return { ...schema, response: { ...errors, ...(schema?.response as object | undefined) } }
 }
 
