@@ -55,6 +55,13 @@ export interface AnswerJudgement {
   readonly observations: AnswerObservation[]
 }
 
+/**
+ * The headers the checks read (wire.ts's rules, a download's headers): an answer's
+ * judgement alone (judgeAlone) follows from its method, URL, status, these headers and
+ * its bytes, under one binding of the constrained values, so a caller may keep it by them.
+ */
+export const CHECKED_HEADERS = ['content-type', 'content-length', 'content-encoding', 'retry-after', 'content-disposition', 'content-transfer-encoding'] as const
+
 /** The detail endpoints and the schema and check each is held to. */
 const DETAILS: ReadonlyArray<{ pattern: RegExp; endpoint: string; schema: object; check: string }> = [
   { pattern: /^\/candidates\/details\/[^/]+$/, endpoint: 'candidates/details/{id}', schema: candidateDetail, check: 'the detail of a listed candidate fits the schema' },
@@ -74,6 +81,12 @@ function downloadOf(path: string): { endpoint: string; type: 'application/octet-
   return { endpoint, type: 'observed' }
 }
 
+/** The page of a list's request and the filters that make its walk. */
+function walkOf(url: string): { page: string; since: string | null; vacancy: string | null } {
+  const query = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '')
+  return { page: query.get('page') ?? '1', since: query.get('since'), vacancy: query.get('vacancy') }
+}
+
 /**
  * Holds each answer to the rules one answer can be held to. One per deployment: it keeps
  * the constrained values of the last job/fields answer seen, which the schemas bind.
@@ -84,6 +97,9 @@ export class AnswerChecks {
   readonly #root: string
   readonly #origin: string
   #validator = new AnswerValidator(FIELD_VALUES)
+  /** The values the validator binds, as JSON (undefined: the spec's), and how many times they changed. */
+  #bound: string | undefined
+  #binding = 0
   /** Each check's citation, found once: citationOf matches the check against every pattern of the catalogue (a proxy asks it per answer). */
   readonly #citations = new Map<string, Citation>()
   /** The first page of each walk under way: its total and records, by client, list and filters. */
@@ -107,7 +123,54 @@ export class AnswerChecks {
     return path === this.#root || path.startsWith(`${this.#root}/`) ? path.slice(this.#root.length) : undefined
   }
 
+  /** Changes whenever a job/fields answer binds other constrained values: what judgeAlone's answers depend on beside the answer. */
+  get binding(): number {
+    return this.#binding
+  }
+
+  /** Every rule one answer is held to: judgeAcross's, then judgeAlone's. */
   judge(answer: SeenAnswer): AnswerJudgement {
+    const across = this.judgeAcross(answer)
+    const alone = this.judgeAlone(answer)
+    return across.violations.length + across.observations.length === 0 ? alone : { violations: [...alone.violations, ...across.violations], observations: [...alone.observations, ...across.observations] }
+  }
+
+  /**
+   * The rules that read answers before this one, and what later answers are held to: a
+   * walk's second page against its first; job/fields' values, bound into the schemas.
+   * Every answer goes through it, judged alone afresh or not.
+   */
+  judgeAcross(answer: SeenAnswer): AnswerJudgement {
+    const problems: Array<{ check: string; message: string }> = []
+    const path = this.apiPath(answer.url)
+    if (path === undefined || answer.status !== 200 || !answer.complete || isDownloadPath(path)) return { violations: [], observations: [] }
+    const list = LISTS.find((l) => l.path === path)
+    if (list === undefined && path !== '/job/fields') return { violations: [], observations: [] }
+    const body = 'json' in answer ? answer.json : lenientJson(answer.bytes)
+    if (list !== undefined) {
+      const { page, since, vacancy } = walkOf(answer.url)
+      if (vacancy === null) this.#acrossPages(answer, list, body, page, since, problems)
+    } else {
+      const found = findFieldLists(body)
+      if (found) {
+        const values = valuesFrom(found)
+        const bound = JSON.stringify(values)
+        if (bound !== this.#bound) {
+          this.#bound = bound
+          this.#binding += 1
+          this.#validator = new AnswerValidator(values)
+        }
+      }
+    }
+    return this.#cited(problems, [])
+  }
+
+  /**
+   * The rules of one answer alone: the same method, URL, status, CHECKED_HEADERS and
+   * bytes under the same binding are judged the same (no state is read or changed but
+   * the binding), so a caller that sees the same answer again may keep what it said.
+   */
+  judgeAlone(answer: SeenAnswer): AnswerJudgement {
     const problems: Array<{ check: string; message: string }> = []
     const observations: AnswerObservation[] = []
     const path = this.apiPath(answer.url)
@@ -129,6 +192,11 @@ export class AnswerChecks {
       if (download) this.#download(answer, path, problems, observations)
       else if (answer.complete) this.#json(answer, path, problems, observations)
     }
+    return this.#cited(problems, observations)
+  }
+
+  /** Problems named by their checks, with each check's citation: a check no sentence of the spec backs is an observation. */
+  #cited(problems: Array<{ check: string; message: string }>, observations: AnswerObservation[]): AnswerJudgement {
     const violations: AnswerProblem[] = []
     for (const problem of problems) {
       let citation = this.#citations.get(problem.check)
@@ -159,9 +227,8 @@ export class AnswerChecks {
     else if (path === '/metrics/list') this.#fits(metricsAnswer, body, 'metrics/list: the answer fits the metrics schema', 'metrics/list', 'the answer', problems, observations)
     else if (path === '/job/fields') {
       const status = isRec(body) ? body.status : undefined
+      // its values bind the later answers' schemas: judgeAcross
       if (status !== 200) problems.push({ check: 'job/fields: answers 200 with a JSON body whose status is 200', message: `the body's status is ${JSON.stringify(status) ?? 'absent'}, not 200` })
-      const found = findFieldLists(body)
-      if (found) this.#validator = new AnswerValidator(valuesFrom(found))
     }
     // a write answered HTTP 200 whose body says it failed (`status` 412) is the deployment's way of refusing: not a success to hold to the success schema
     else if (answer.method === 'POST' && isRec(body) && body.status === 200) this.#write(path, body, problems, observations)
@@ -174,14 +241,10 @@ export class AnswerChecks {
   }
 
   #page(answer: SeenAnswer, list: ListDef, body: unknown, problems: Array<{ check: string; message: string }>, observations: AnswerObservation[]): void {
-    const query = new URLSearchParams(answer.url.includes('?') ? answer.url.slice(answer.url.indexOf('?') + 1) : '')
-    const page = query.get('page') ?? '1'
-    const since = query.get('since')
-    const vacancy = query.get('vacancy')
+    const { page, since, vacancy } = walkOf(answer.url)
     const first = page === '1' && since === null && vacancy === null
     const check = first ? `${list.endpoint}: the first page fits the ${list.noun} list schema` : `${list.endpoint}: every other answer of the list fetched fits the schema too`
     this.#fits(list.schema, body, check, list.endpoint, first ? 'the first page' : `the answer of ${answer.url}`, problems, observations)
-    if (vacancy === null) this.#acrossPages(answer, list, body, page, since, problems)
     if (!isRec(body) || typeof body.next_page !== 'string' || body.next_page === '' || !/^[0-9]+$/.test(page)) return
     const carries: Record<string, string> = {}
     if (since !== null) carries.since = since

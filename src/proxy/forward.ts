@@ -17,6 +17,7 @@ import { type Agent as HttpAgent, type IncomingMessage, request as httpRequest, 
 import { type Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import { pipeline } from 'node:stream'
 import { TEXT_TYPE } from '../fake/http/journal.js'
+import type { AnswerMemo, KeptAnswer } from './answer-memo.js'
 import type { LinkRewriter } from './links.js'
 
 /** Headers of one connection, never passed on (RFC 9110 §7.6.1). */
@@ -53,6 +54,8 @@ export interface Passed {
   sentHeaders: Record<string, string | string[]> | undefined
   /** The body as the upstream sent it, when held whole. */
   bytes: Buffer | undefined
+  /** What the proxy made of the same answer before (answer-memo.ts), or of this one, to be kept: held whole answers only. */
+  kept: KeptAnswer | undefined
   /** The first bytes of a body streamed through (what the checks can read of it). */
   head: Buffer | undefined
   /** The body as the client got it, when held and rewritten (else `bytes`). */
@@ -80,6 +83,8 @@ export interface ForwardOptions {
   holdBytes: number
   /** Whether the request's path is a download's (never held). */
   download: boolean
+  /** Where an answer held whole is looked up, and kept (answer-memo.ts). */
+  memo?: AnswerMemo
   /** Called once the request went upstream (it left: counted). */
   sent?: () => void
   done: (passed: Passed) => void
@@ -144,6 +149,25 @@ function answerFault(response: ServerResponse, status: number, message: string):
   return body
 }
 
+/** The first HEAD_BYTES of the chunks held so far. */
+function headOf(chunks: readonly Buffer[]): Buffer {
+  const start: Buffer[] = []
+  let length = 0
+  for (const chunk of chunks) {
+    if (length >= HEAD_BYTES) break
+    start.push(chunk.subarray(0, HEAD_BYTES - length))
+    length += Math.min(chunk.length, HEAD_BYTES - length)
+  }
+  return Buffer.concat(start, length)
+}
+
+/** A raw header list as an object (names as sent; a repeated name's last value). */
+function headerObject(list: readonly string[]): Record<string, string> {
+  const object: Record<string, string> = {}
+  for (let i = 0; i < list.length; i += 2) object[list[i] as string] = list[i + 1] as string
+  return object
+}
+
 /** Whether a held body may be rewritten: text by its type (or none given), and valid UTF-8. */
 function rewritable(type: string | undefined): boolean {
   return type === undefined || TEXT_TYPE.test(type)
@@ -156,6 +180,7 @@ export function forward(request: IncomingMessage, response: ServerResponse, opti
     headers: {},
     sentHeaders: undefined,
     bytes: undefined,
+    kept: undefined,
     head: undefined,
     sent: undefined,
     text: undefined,
@@ -233,12 +258,14 @@ export function forward(request: IncomingMessage, response: ServerResponse, opti
     const chunks: Buffer[] = []
     let streaming = false
     const head = (headers: string[]) => {
-      passed.sentHeaders = Object.fromEntries(headers.flatMap((_, i) => (i % 2 === 0 ? [[headers[i] as string, headers[i + 1] as string]] : [])))
+      passed.sentHeaders = headerObject(headers)
       response.writeHead(passed.status, answer.statusMessage, headers)
     }
     const stream = (reason: string | undefined) => {
       streaming = true
       if (reason) passed.notes.push(reason)
+      // the checks read a streamed body's start: what came before it streamed, the rest as it streams
+      if (chunks.length > 0) passed.head = headOf(chunks)
       head(list)
       for (const chunk of chunks) response.write(chunk)
       chunks.length = 0
@@ -251,9 +278,12 @@ export function forward(request: IncomingMessage, response: ServerResponse, opti
       })
     }
     answer.on('data', (chunk: Buffer) => {
-      if (passed.received < HEAD_BYTES) passed.head = Buffer.concat([passed.head ?? Buffer.alloc(0), chunk.subarray(0, HEAD_BYTES - passed.received)])
+      if (streaming) {
+        if (passed.received < HEAD_BYTES) passed.head = Buffer.concat([passed.head ?? Buffer.alloc(0), chunk.subarray(0, HEAD_BYTES - passed.received)])
+        passed.received += chunk.length
+        return
+      }
       passed.received += chunk.length
-      if (streaming) return
       chunks.push(chunk)
       if (passed.received > holdBytes) {
         answer.pause()
@@ -279,10 +309,14 @@ export function forward(request: IncomingMessage, response: ServerResponse, opti
     if (!hold) return stream(options.download || request.method === 'HEAD' ? undefined : pastBound(holdBytes))
     answer.on('end', () => {
       if (streaming) return
-      const bytes = Buffer.concat(chunks)
+      const memo = options.memo
+      const key = memo?.key(request.method ?? 'GET', request.url ?? '/', origin, passed.status, byName)
+      // the same answer as before: its bytes as they were sent then, not decoded, rewritten and copied again
+      const known = key === undefined ? undefined : memo?.find(key, chunks, passed.received)
+      const bytes = known?.bytes ?? (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, passed.received))
       passed.bytes = bytes
-      let sent = bytes
-      if (options.links && rewritable(byName['content-type'])) {
+      let sent = known?.sent ?? bytes
+      if (known === undefined && options.links && rewritable(byName['content-type'])) {
         try {
           const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
           passed.text = text
@@ -292,6 +326,7 @@ export function forward(request: IncomingMessage, response: ServerResponse, opti
           // not UTF-8: passed on as it came
         }
       }
+      passed.kept = known ?? (key === undefined ? undefined : memo?.keep(key, bytes, sent))
       passed.sent = sent
       if (sent !== bytes) {
         // the rewritten body's own length, where the upstream gave one

@@ -1,0 +1,84 @@
+// What the proxy made of an answer, kept to be used again when the same answer comes
+// again: a polling client gets the same bytes time after time, and decoding them,
+// rewriting their links, parsing them and holding them to the schemas gave the same
+// result the last time. An answer is the same when its request's method, URL and origin
+// (what the link rewrite writes), its status, the headers the checks read
+// (CHECKED_HEADERS) and every byte of its body are; the bytes are compared, not
+// digested. What is kept is what follows from the answer alone (the bytes sent, the parse,
+// judgeAlone's judgement under one binding, the profile's points): the rules across
+// answers, the verdict and the journal still see every answer (server.ts). Bounded: at
+// most MEMO_ENTRIES answers and MEMO_BYTES of their bytes, the least recently used go.
+import { type AnswerJudgement, CHECKED_HEADERS } from '../contract/answer.js'
+
+/** Answers kept at most, and their bytes (as sent and as rewritten) at most. */
+export const MEMO_ENTRIES = 512
+export const MEMO_BYTES = 32 * 1024 * 1024
+
+/** One answer as the proxy made it: its bytes and what server.ts found in them. */
+export interface KeptAnswer {
+  /** The body as the upstream sent it. */
+  readonly bytes: Buffer
+  /** The body as the client got it (`bytes` when no link was rewritten). */
+  readonly sent: Buffer
+  /** The body as the checks read it, once read (server.ts), and whether JSON.parse read it whole. */
+  read?: { json: unknown; strict: boolean }
+  /** judgeAlone's judgement, and the binding of the constrained values it was made under. */
+  judged?: { binding: number; judgement: AnswerJudgement }
+  /** The profile's points one answer shows (--profile). */
+  points?: ReadonlyArray<{ check: string; message: string }>
+}
+
+/** Whether `chunks` (of `length` bytes in all) hold exactly `bytes`: compared piece by piece, no copy made. */
+function sameBytes(chunks: readonly Buffer[], length: number, bytes: Buffer): boolean {
+  if (length !== bytes.length) return false
+  let at = 0
+  for (const chunk of chunks) {
+    if (bytes.compare(chunk, 0, chunk.length, at, at + chunk.length) !== 0) return false
+    at += chunk.length
+  }
+  return true
+}
+
+export class AnswerMemo {
+  readonly #kept = new Map<string, KeptAnswer>()
+  #bytes = 0
+
+  /** The name an answer is kept by: everything but its bytes that what is kept follows from. */
+  key(method: string, url: string, origin: string, status: number, headers: Readonly<Record<string, string>>): string {
+    let key = `${method} ${status} ${origin} ${url}`
+    for (const name of CHECKED_HEADERS) key += `\n${headers[name] ?? '\u0000'}`
+    return key
+  }
+
+  /** The answer kept by `key` when its body is `chunks`' bytes, byte for byte. */
+  find(key: string, chunks: readonly Buffer[], length: number): KeptAnswer | undefined {
+    const kept = this.#kept.get(key)
+    if (kept === undefined || !sameBytes(chunks, length, kept.bytes)) return undefined
+    // the most recently used last: the oldest go first
+    this.#kept.delete(key)
+    this.#kept.set(key, kept)
+    return kept
+  }
+
+  /** Keeps an answer by `key` (in place of what it held); answers it, kept or not (past the bound it is not). */
+  keep(key: string, bytes: Buffer, sent: Buffer): KeptAnswer {
+    const kept: KeptAnswer = { bytes, sent }
+    const size = bytes.length + (sent === bytes ? 0 : sent.length)
+    if (size > MEMO_BYTES / 4) return kept
+    this.#drop(key)
+    this.#kept.set(key, kept)
+    this.#bytes += size
+    for (const old of this.#kept.keys()) {
+      if (this.#kept.size <= MEMO_ENTRIES && this.#bytes <= MEMO_BYTES) break
+      this.#drop(old)
+    }
+    return kept
+  }
+
+  #drop(key: string): void {
+    const old = this.#kept.get(key)
+    if (old === undefined) return
+    this.#kept.delete(key)
+    this.#bytes -= old.bytes.length + (old.sent === old.bytes ? 0 : old.sent.length)
+  }
+}
