@@ -85,17 +85,49 @@ export function lowerBound<T>(sorted: ArrayLike<T>, target: T): number {
   return lo
 }
 
+/** Times by index (id - 1): a typed array, or times drawn when asked (src/fake/store/application-draw.ts). */
+export interface Times {
+  at(index: number): number | undefined
+}
+
+/** Whether the first `count` times never decrease: a typed array read by index (a call of `at` per time costs ten times more). */
+export function increasing(times: Times, count: number): boolean {
+  if (times instanceof Float64Array) {
+    for (let i = 1; i < count; i++) if ((times[i] as number) < (times[i - 1] as number)) return false
+    return true
+  }
+  for (let i = 1; i < count; i++) if ((times.at(i) as number) < (times.at(i - 1) as number)) return false
+  return true
+}
+
+/** First index in 0..count-1 whose time is >= target, the times never decreasing. */
+function lowerBoundOf(times: Times, count: number, target: number): number {
+  let lo = 0
+  let hi = count
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((times.at(mid) as number) < target) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
 /**
  * The generated records of a collection: ids 1..count (absent ones excepted), each made
- * by `make` on demand, the same on every call. `orderMs[id - 1]` is the time its list is
- * ordered by (created_at); a record listed by another time (`since` on updated_at)
+ * by `make` on demand, the same on every call. `orderMs.at(id - 1)` is the time its list
+ * is ordered by (created_at); a record listed by another time (`since` on updated_at)
  * appears in `late` with that time, which is never earlier.
  */
 export interface BaseRecords<T> {
   readonly count: number
-  readonly orderMs: Float64Array
-  /** Ids (ascending) whose `since` time is later than their order time, and those times. */
+  readonly orderMs: Times
+  /**
+   * Ids (ascending) whose `since` time is later than their order time, and those times: a
+   * list by `since` reads them all (a base may make them on that first read).
+   */
   readonly late?: { readonly ids: Uint32Array; readonly ms: Float64Array }
+  /** One id's `since` time if later than its order time, without reading `late` whole. */
+  lateMs?(id: number): number | undefined
   /** Ids in 1..count that do not exist (a scenario pinned a record past the generated ones). */
   readonly absent?: readonly number[]
   /** Whether the order times (and late times) never decrease with id, when known already (a shared base: src/fake/store/shared.ts). */
@@ -103,6 +135,16 @@ export interface BaseRecords<T> {
   make(id: number): T
   /** The record deep-frozen, kept by whoever shares the base (every board over it reads the same one); else made and kept here. */
   record?(id: number): T
+}
+
+/** Whether a base's order times never decrease with id, and its late times are never before their order time: a scan of every id. */
+export function isMonotone(base: Pick<BaseRecords<unknown>, 'count' | 'orderMs' | 'late'>): boolean {
+  const order = base.orderMs
+  let monotone = increasing(order, base.count)
+  // a record listed by a later time than its order time keeps the binary search right; an earlier one would not
+  const late = base.late
+  if (late) for (let i = 0; i < late.ids.length && monotone; i++) monotone = (late.ms[i] as number) >= (order.at((late.ids[i] as number) - 1) as number)
+  return monotone
 }
 
 /** Records made and kept for the next request: the bound on what a large board holds. */
@@ -160,15 +202,7 @@ export class Collection<T extends object> {
   setBase(base: BaseRecords<T>): void {
     if (this.size > 0) throw new BoardError('INTERNAL', `${this.name}: setBase() fills an empty collection only`)
     this.#base = base
-    let monotone = base.monotone ?? true
-    const order = base.orderMs
-    if (base.monotone === undefined) {
-      for (let i = 1; i < base.count && monotone; i++) monotone = (order[i] as number) >= (order[i - 1] as number)
-      // a record listed by a later time than its order time keeps the binary search right; an earlier one would not
-      const late = base.late
-      if (late) for (let i = 0; i < late.ids.length && monotone; i++) monotone = (late.ms[i] as number) >= (order[(late.ids[i] as number) - 1] as number)
-    }
-    this.#monotone = monotone
+    this.#monotone = base.monotone ?? isMonotone(base)
     for (const id of base.absent ?? []) this.#tombstones.add(id)
     this.#changed()
   }
@@ -326,12 +360,15 @@ export class Collection<T extends object> {
   sinceMsOf(id: number): number {
     const written = this.#overlay.get(id)
     if (written) return written.ms
-    const late = this.#base.late
+    const base = this.#base
+    const lateMs = base.lateMs?.(id)
+    if (lateMs !== undefined) return lateMs
+    const late = base.lateMs === undefined ? base.late : undefined
     if (late) {
       const at = lowerBound(late.ids, id)
       if (late.ids[at] === id) return late.ms[at] as number
     }
-    return this.#base.orderMs[id - 1] as number
+    return base.orderMs.at(id - 1) as number
   }
 
   /** Every id, newest first: by id, or by time for a collection ordered by time. */
@@ -369,7 +406,7 @@ export class Collection<T extends object> {
   /** The base alone, its order times never decreasing: a binary search, and the late records before it. */
   #baseSince(fromMs: number): IdList {
     const base = this.#base
-    const first = lowerBound(base.orderMs.subarray(0, base.count), fromMs)
+    const first = lowerBoundOf(base.orderMs, base.count, fromMs)
     const tail = new DescendingRange(first + 1, base.count)
     const late = base.late
     if (!late || this.#order === 'time' || first === 0) return tail

@@ -1,20 +1,21 @@
 // The procedural board: a generated board as a function of (seed, scenario, id). The
-// relations are drawn in bulk at build (src/fake/store/relations.ts); a record is made only
-// when a request needs it, by RecordMaker on a faker seeded from (seed, kind, id), so it
-// is the same on every call and in every process. Metrics' monthly counts come from the
-// relations' time arrays.
+// relations are drawn at build, the applications' when asked (src/fake/store/relations.ts);
+// a record is made only when a request needs it, by RecordMaker on a faker seeded from
+// (seed, kind, id), so it is the same on every call and in every process. Metrics' monthly
+// counts come from the relations' times, a binary search per month.
 import type { DeepReadonly } from '../../core/freeze.js'
 import { createFaker, hash32, Prng, reseedableFaker } from '../../core/random.js'
 import { ScenarioError, type BoardLists, type LoadedScenario } from '../scenario.js'
 import { LISTED_METRICS } from '../../../schemas/scenario.js'
 import { formatTimestamp, monthKey, shiftMonth } from '../../core/time.js'
 import type { Application, Candidate, CandidateApplicationEntry, MarketingRecord, PredefinedLocation, StoredFile, StoredJob, Timesheet } from '../../core/types.js'
-import type { BaseRecords } from './collection.js'
+import { increasing, isMonotone, type BaseRecords, type Times } from './collection.js'
+import type { DrawnApplications, LateChanges } from './application-draw.js'
 import { FILE_KINDS, type FileKind, type Links } from './links.js'
 import { coverLetterPool, RecordMaker, type CandidateBase } from './maker.js'
 import { COUNTED_METRICS, Metrics, type MetricLabel } from './metrics.js'
 import { RELATIONS, type EntryOf, type ListedRelation } from './relation-table.js'
-import { ACTION, childTimes, drawRelations, idsOf, REVOKED, type Relations } from './relations.js'
+import { ACTION, childTimes, drawRelations, idsOf, REVOKED, type BulkRelation, type Relations } from './relations.js'
 import { timesheetEntry, vacancyOf, type Vacancy } from './views.js'
 
 
@@ -44,8 +45,22 @@ function memo<T>(limit: number, make: (id: number) => T): (id: number) => T {
 }
 
 /** Newest first, then highest id first, as every list of the board. */
-function newestIds(ids: Uint32Array, created: Float64Array): number[] {
-  return [...ids].sort((a, b) => (created[b - 1] as number) - (created[a - 1] as number) || b - a)
+function newestIds(ids: ArrayLike<number>, created: Times): number[] {
+  return Array.from(ids).sort((a, b) => (created.at(b - 1) as number) - (created.at(a - 1) as number) || b - a)
+}
+
+/** Late changes made on their first read (a list by `since`), not at build: reading them costs a pass over every record. */
+class LateOnRead implements LateChanges {
+  #made: LateChanges | undefined
+  constructor(private readonly make: () => LateChanges) {}
+  get ids(): Uint32Array {
+    this.#made ??= this.make()
+    return this.#made.ids
+  }
+  get ms(): Float64Array {
+    this.#made ??= this.make()
+    return this.#made.ms
+  }
 }
 
 export interface GeneratedBoard {
@@ -80,18 +95,36 @@ export function generateBoard(scenario: LoadedScenario, ctx: BoardContext): Gene
 /** Each kind as a base list (count, time order, absent ids, late changes) over its records' makers. */
 function listBoard(scenario: LoadedScenario, rel: Relations, records: GeneratedRecords): GeneratedBoard {
   const late = scenario.behaviour.sinceField === 'updated_at'
-  const base = <T>(kind: { count: number; created: Float64Array; absent: number[] }, make: (id: number) => T, lateOnes?: BaseRecords<T>['late']): BaseRecords<T> => ({
+  const base = <T>(kind: { count: number; created: Times; absent: number[] }, make: (id: number) => T): BaseRecords<T> => ({
     count: kind.count,
     orderMs: kind.created,
     absent: kind.absent,
-    ...(lateOnes ? { late: lateOnes } : {}),
     make,
   })
+  const apps = rel.applications
+  const { candidates } = rel
+  // late changes are never before their record: the order times alone say whether a list is a binary search
+  const candidatesMonotone = isMonotone({ count: candidates.count, orderMs: candidates.created })
+  const candidateLate = (id: number) => {
+    const updated = candidates.updatedOf(id)
+    return updated > (candidates.created[id - 1] as number) ? updated : undefined
+  }
   return {
     relations: rel,
     jobs: base(rel.jobs, records.job),
-    candidates: base(rel.candidates, (id) => records.candidate(id), late ? lateCandidates(rel) : undefined),
-    applications: base(rel.applications, (id) => records.application(id), late ? rel.applications.late : undefined),
+    candidates: {
+      ...base(candidates, (id) => records.candidate(id)),
+      monotone: candidatesMonotone,
+      ...(late ? { late: new LateOnRead(() => lateCandidates(rel)), lateMs: candidateLate } : {}),
+    },
+    applications: {
+      count: apps.count,
+      orderMs: apps,
+      absent: apps.absent,
+      monotone: apps.monotone(),
+      make: (id) => records.application(id),
+      ...(late ? { late: new LateOnRead(() => apps.late()), lateMs: (id: number) => apps.lateMs(id) } : {}),
+    },
     timesheets: base(rel.files.timesheet, (id) => records.timesheet(id)),
     files: {
       resume: base(rel.files.resume, (id) => records.file('resume', id)),
@@ -107,7 +140,8 @@ function listBoard(scenario: LoadedScenario, rel: Relations, records: GeneratedR
 function lateCandidates(rel: Relations): { ids: Uint32Array; ms: Float64Array } {
   const ids: number[] = []
   const ms: number[] = []
-  const { created, updated } = rel.candidates
+  const { created } = rel.candidates
+  const updated = rel.candidates.updatedAll()
   for (let i = 0; i < rel.candidates.count; i++) {
     if ((updated[i] as number) > (created[i] as number)) {
       ids.push(i + 1)
@@ -115,18 +149,6 @@ function lateCandidates(rel: Relations): { ids: Uint32Array; ms: Float64Array } 
     }
   }
   return { ids: Uint32Array.from(ids), ms: Float64Array.from(ms) }
-}
-
-/** The id in an ascending list of late changes, binary searched: when it changed, if it did. */
-function lateOf(late: { ids: Uint32Array; ms: Float64Array }, id: number): number | undefined {
-  let lo = 0
-  let hi = late.ids.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if ((late.ids[mid] as number) < id) lo = mid + 1
-    else hi = mid
-  }
-  return late.ids[lo] === id ? late.ms[lo] : undefined
 }
 
 /**
@@ -173,7 +195,7 @@ class GeneratedRecords {
     this.#at('candidate', id)
     const base = this.#maker.candidate(id, created, rel.nowMs, rel.candidates.pinned.get(id) ?? {})
     // while the relations are drawn a candidate is asked for its e-mail only
-    const updated = rel.candidates.updated?.[id - 1] ?? created
+    const updated = rel.candidates.updatedOf?.(id) ?? created
     return { ...base, updated_at: formatTimestamp(updated), last_login: formatTimestamp(this.#maker.between(updated, rel.nowMs)) }
   }
 
@@ -235,15 +257,15 @@ class GeneratedRecords {
 
   application(id: number): Application {
     const a = this.#rel.applications
-    const candidate = a.candidate[id - 1] as number
-    const { created_at: _pinnedTime, ...pinned } = a.pinned.get(id) ?? {}
+    const candidate = a.candidateOf(id)
+    const { created_at: _pinnedTime, ...pinned } = a.seeds.get(id) ?? {}
     // a guest (candidate 0) is a person of the application's own, made from a seed of its own
     if (candidate === 0) this.#at('guest', id)
     const owner = candidate === 0 ? this.#maker.guest(id, pinned.applicant) : this.candidateBase(candidate)
-    const post = this.#vacancy(a.job[id - 1] as number)
-    const created = a.created[id - 1] as number
+    const post = this.#vacancy(a.jobOf(id))
+    const created = a.at(id - 1)
     this.#at('application', id)
-    return this.#maker.application(id, created, this.#rel.nowMs, owner, post, pinned, lateOf(a.late, id) ?? created)
+    return this.#maker.application(id, created, this.#rel.nowMs, owner, post, pinned, a.lateMs(id) ?? created)
   }
 
   timesheet(id: number): Timesheet {
@@ -258,9 +280,9 @@ class GeneratedRecords {
    */
   readonly #listed: { [R in ListedRelation]: (child: number) => EntryOf<R> } = {
     applicant: (app) => ({
-      job: this.#jobRef(this.#rel.applications.job[app - 1] as number),
+      job: this.#jobRef(this.#rel.applications.jobOf(app)),
       href: this.#links.application(app),
-      application_date: formatTimestamp(this.#rel.applications.created[app - 1] as number),
+      application_date: formatTimestamp(this.#rel.applications.at(app - 1)),
     }),
     timesheet: (t) => RELATIONS.timesheet.mirror.entry(this.timesheet(t)),
     resume: (f) => RELATIONS.resume.mirror.entry(this.file('resume', f), this.#links),
@@ -269,7 +291,10 @@ class GeneratedRecords {
   }
 
   #list<R extends ListedRelation>(name: R, owner: number): Array<EntryOf<R>> {
-    return newestIds(idsOf(this.#rel.byOwner[name], owner), childTimes(this.#rel, name)).map(this.#listed[name])
+    const rel = this.#rel
+    // a candidate's applications are found backwards from the draw (application-draw.ts), the other children in index lists
+    const children = name === 'applicant' ? newestIds(rel.applications.ofCandidate(owner), rel.applications) : newestIds(idsOf(rel.byOwner[name as BulkRelation], owner), childTimes(rel, name as BulkRelation))
+    return children.map(this.#listed[name])
   }
 
   candidate(id: number): Candidate {
@@ -287,23 +312,30 @@ class GeneratedRecords {
 }
 
 /** Adds a kind's records to a metric by the month they were made: a binary search per month when in time order. */
-function countByMonth(metrics: Metrics, label: MetricLabel, created: Float64Array, count: number, absent: readonly number[], keep?: (i: number) => boolean) {
-  let monotone = absent.length === 0
-  for (let i = 1; i < count && monotone; i++) monotone = (created[i] as number) >= (created[i - 1] as number)
+function countByMonth(
+  metrics: Pick<Metrics, 'add'>,
+  label: MetricLabel,
+  created: Times,
+  count: number,
+  absent: readonly number[],
+  keep?: (i: number) => boolean,
+  known?: { monotone: true },
+) {
+  const monotone = absent.length === 0 && (known?.monotone ?? increasing(created, count))
   if (!monotone) {
     const skip = new Set(absent)
-    for (let i = 0; i < count; i++) if (!skip.has(i + 1) && (keep?.(i) ?? true)) metrics.add(label, monthKey(created[i] as number))
+    for (let i = 0; i < count; i++) if (!skip.has(i + 1) && (keep?.(i) ?? true)) metrics.add(label, monthKey(created.at(i) as number))
     return
   }
   let from = 0
   while (from < count) {
-    const month = monthKey(created[from] as number)
+    const month = monthKey(created.at(from) as number)
     const next = Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 1)
     let lo = from
     let hi = count
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      if ((created[mid] as number) < next) lo = mid + 1
+      if ((created.at(mid) as number) < next) lo = mid + 1
       else hi = mid
     }
     let n = lo - from
@@ -311,6 +343,22 @@ function countByMonth(metrics: Metrics, label: MetricLabel, created: Float64Arra
     if (n > 0) metrics.add(label, month, n)
     from = lo
   }
+}
+
+/**
+ * The applications by the month they were made, without drawing them: the drawn ones'
+ * times never decrease (a binary search per month), then each pinned one in its month
+ * instead of the drawn one under it.
+ */
+function countApplications(metrics: Metrics, applications: DrawnApplications): void {
+  const months = new Map<string, number>()
+  const tally = (month: string, n: number) => months.set(month, (months.get(month) ?? 0) + n)
+  countByMonth({ add: (_label, month, n = 1) => tally(month, n) }, COUNTED_METRICS.applications, { at: (i) => applications.drawnAt(i) }, applications.drawn, [], undefined, { monotone: true })
+  for (const [id, pinned] of applications.pinned) {
+    if (id <= applications.drawn) tally(monthKey(applications.drawnAt(id - 1)), -1)
+    tally(monthKey(pinned.ms), 1)
+  }
+  for (const [month, n] of months) if (n > 0) metrics.add(COUNTED_METRICS.applications, month, n)
 }
 
 /** Months of history of the metrics the store does not count, unless the scenario says otherwise. */
@@ -328,7 +376,7 @@ function countMetrics(scenario: LoadedScenario, rel: Relations): Metrics {
   // the API lists no job: a recorded board's jobs are those applications show, so its Jobs created are pinned
   if (!pinned.has(COUNTED_METRICS.jobs)) countByMonth(metrics, COUNTED_METRICS.jobs, jobs.created, jobs.count, jobs.absent)
   countByMonth(metrics, COUNTED_METRICS.candidates, candidates.created, candidates.count, candidates.absent)
-  countByMonth(metrics, COUNTED_METRICS.applications, applications.created, applications.count, applications.absent)
+  countApplications(metrics, applications)
   countByMonth(metrics, COUNTED_METRICS.timesheets, files.timesheet.created, files.timesheet.count, files.timesheet.absent)
   countByMonth(metrics, COUNTED_METRICS.optIns, marketing.created, marketing.count, [], (i) => marketing.action[i] === ACTION.approved)
   countByMonth(metrics, COUNTED_METRICS.optOuts, marketing.created, marketing.count, [], (i) => marketing.action[i] === ACTION.revoked)

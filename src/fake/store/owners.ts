@@ -7,7 +7,6 @@ import type { Application, Candidate } from '../../core/types.js'
 import type { Collection } from './collection.js'
 import type { GeneratedBoard } from './generate.js'
 import type { OwnerLookup } from './relation-table.js'
-import { idsOf } from './relations.js'
 
 export class Owners implements OwnerLookup {
   #generated: GeneratedBoard | undefined
@@ -32,13 +31,13 @@ export class Owners implements OwnerLookup {
     const written = this.#applicant.get(applicationId)
     if (written !== undefined) return written
     const generated = this.#generated?.relations.applications
-    return generated && applicationId <= generated.count && this.records.applications.has(applicationId) ? generated.candidate[applicationId - 1] : undefined
+    return generated && applicationId <= generated.count && this.records.applications.has(applicationId) ? generated.candidateOf(applicationId) : undefined
   }
 
   /** The candidate who made a generated application, whatever is written over it. */
   generatedApplicantOf(applicationId: number): number | undefined {
     const generated = this.#generated?.relations.applications
-    return generated && applicationId >= 1 && applicationId <= generated.count ? generated.candidate[applicationId - 1] : undefined
+    return generated && applicationId >= 1 && applicationId <= generated.count ? generated.candidateOf(applicationId) : undefined
   }
 
   /** The candidate with this e-mail, if any. */
@@ -56,9 +55,9 @@ export class Owners implements OwnerLookup {
 
   /** A job's applications, generated and written, ascending. */
   applicationsOf(job: number): number[] {
-    const generated = this.#generated?.relations.byOwner.vacancy
+    const generated = this.#generated?.relations.applications
     const written = this.#byJob.get(job) ?? []
-    const all = generated ? [...idsOf(generated, job)] : []
+    const all = generated ? generated.ofJob(job) : []
     if (written.length > 0) all.push(...written.filter((id) => !all.includes(id)))
     if (written.length > 0) all.sort((a, b) => a - b)
     return all

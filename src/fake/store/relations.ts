@@ -1,15 +1,18 @@
-// The relations of a generated board, drawn in bulk into typed arrays: when each record
-// was made (ids in time order), which candidate made each application, file and consent,
-// which job each application is for, and each owner's records as index lists (CSR:
-// offsets + ids), one per relation of src/fake/store/relation-table.ts and named by it.
-// Records themselves are made later, one at a time, from these (src/fake/store/generate.ts).
-// The rules of who can be linked to what when drawing are written here once: a candidate
-// registered by then, a job posted in the two months before.
+// The relations of a generated board: when each record was made (ids in time order),
+// which candidate made each file and consent, drawn in bulk into typed arrays, with each
+// owner's records as index lists (CSR: offsets + ids), one per relation of
+// src/fake/store/relation-table.ts and named by it; and the applications (ten times the
+// candidates, ten million on xl), drawn one at a time when asked, each with its candidate
+// and job, answering backwards too (src/fake/store/application-draw.ts). Records
+// themselves are made later, one at a time, from these (src/fake/store/generate.ts). The
+// rules of who can be linked to what when drawing are written here and there once: a
+// candidate registered by then, a job posted in the two months before.
 import { MARKETING_ACTIONS } from '../../../schemas/values.js'
-import { Prng, hash32 } from '../../core/random.js'
+import { Prng, hash32, hashAt, unitOf } from '../../core/random.js'
 import { addMonth, parseTime } from '../../core/time.js'
 import type { ApplicationSeed, CandidateSeed, JobSeed, MarketingSeed, TimesheetSeed } from '../../core/types.js'
 import { ScenarioError, type LoadedScenario } from '../scenario.js'
+import { DrawnApplications } from './application-draw.js'
 import { FILE_KINDS, type FileKind } from './links.js'
 import { RELATION_LIST, type RelationName } from './relation-table.js'
 
@@ -57,19 +60,14 @@ export interface Relations {
   startMs: number
   jobs: Kind<JobSeed>
   candidates: Kind<CandidateFields> & {
-    /** Latest change by id - 1, ms: the latest of its records, or a later edit. */
-    updated: Float64Array
+    /** A candidate's latest change, ms: the latest of its records, or a later edit of its own. */
+    updatedOf(id: number): number
+    /** The same for every candidate, by id - 1: every application drawn, the first time it is asked (a list by updated_at), then kept. */
+    updatedAll(): Float64Array
   }
   files: Record<FileKind, Kind<FileSeed> & { candidate: Uint32Array }>
-  applications: Kind<ApplicationSeed> & {
-    /** The candidate by id - 1, or 0 for a guest: an applicant with no candidate account. */
-    candidate: Uint32Array
-    job: Uint32Array
-    /** Applications changed after they were made (ascending ids), and when. */
-    late: { ids: Uint32Array; ms: Float64Array }
-    /** Attachment sizes the scenario pins. */
-    attachmentSizes: Map<number, number>
-  }
+  /** Drawn when asked: each application's time, candidate (0 for a guest) and job, and each candidate's and job's applications. */
+  applications: DrawnApplications
   marketing: Kind<MarketingSeed> & {
     /** The candidate by id - 1, or 0 for an e-mail with no account. */
     candidate: Uint32Array
@@ -78,16 +76,17 @@ export interface Relations {
     action: Uint8Array
     strangers: number
   }
-  /** Each owner's children, by relation: byOwner.applicant are a candidate's applications, byOwner.vacancy a job's. */
-  byOwner: Record<RelationName, Csr>
+  /** Each owner's children, by relation drawn in bulk (the applications answer their own: Relations.applications). */
+  byOwner: Record<BulkRelation, Csr>
 }
+
+/** The relations drawn in bulk into arrays: all but the applications'. */
+export type BulkRelation = Exclude<RelationName, 'applicant' | 'vacancy'>
 
 type Drawn = Omit<Relations, 'byOwner'>
 
-/** Each relation as drawn: the owner by child id - 1 (0 = none), the children's times, and how many owners there are. */
-const DRAWN: { [R in RelationName]: (r: Drawn) => { owner: Uint32Array; created: Float64Array; owners: number } } = {
-  applicant: (r) => ({ owner: r.applications.candidate, created: r.applications.created, owners: r.candidates.count }),
-  vacancy: (r) => ({ owner: r.applications.job, created: r.applications.created, owners: r.jobs.count }),
+/** Each relation drawn in bulk: the owner by child id - 1 (0 = none), the children's times, and how many owners there are. */
+const DRAWN: { [R in BulkRelation]: (r: Drawn) => { owner: Uint32Array; created: Float64Array; owners: number } } = {
   timesheet: (r) => ({ owner: r.files.timesheet.candidate, created: r.files.timesheet.created, owners: r.candidates.count }),
   resume: (r) => ({ owner: r.files.resume.candidate, created: r.files.resume.created, owners: r.candidates.count }),
   document: (r) => ({ owner: r.files.document.candidate, created: r.files.document.created, owners: r.candidates.count }),
@@ -95,7 +94,7 @@ const DRAWN: { [R in RelationName]: (r: Drawn) => { owner: Uint32Array; created:
 }
 
 /** The times of a relation's children, by child id - 1. */
-export function childTimes(relations: Relations, name: RelationName): Float64Array {
+export function childTimes(relations: Relations, name: BulkRelation): Float64Array {
   return DRAWN[name](relations).created
 }
 
@@ -190,7 +189,7 @@ class Draw {
     this.prng = new Prng(hash32(scenario.seed, 'relations'))
     this.nowMs = parseTime(scenario.now)
     this.startMs = addMonth(this.nowMs, -scenario.historyMonths)
-    this.#total = counts.jobs + counts.candidates * 3 + counts.applications * 2 + counts.timesheets + counts.resumes + counts.documents + counts.marketing + 1
+    this.#total = counts.jobs + counts.candidates * 3 + counts.timesheets + counts.resumes + counts.documents + counts.marketing + 1
   }
 
   /** Says that `n` more units of the build are done. */
@@ -394,101 +393,26 @@ function pinTimesheets(draw: Draw, candidates: DrawnCandidates, timesheets: Rela
   }
 }
 
-/** Applications: by a candidate registered by then, to a job posted in the two months before; then the scenario's. */
+/**
+ * Applications: by a candidate registered by then, to a job posted in the two months
+ * before, each drawn when asked (src/fake/store/application-draw.ts); then the scenario's.
+ */
 function drawApplications(draw: Draw, jobs: Kind<JobSeed>, candidates: DrawnCandidates): Relations['applications'] {
   const jobsByTime = byTime(jobs)
   const firstJobMs = jobsByTime.ms[0] ?? draw.nowMs
   // with no candidate at all every applicant is a guest, from the first job on
   const firstMs = Math.max(firstJobMs, candidates.byTime.ms[0] ?? firstJobMs)
-  const n = draw.scenario.counts.applications
-  const applications: Relations['applications'] = {
-    ...draw.kind<ApplicationSeed>(n, firstMs, draw.nowMs),
-    candidate: new Uint32Array(n),
-    job: new Uint32Array(n),
-    late: { ids: new Uint32Array(0), ms: new Float64Array(0) },
-    attachmentSizes: new Map(),
-  }
-  const late = linkApplications(draw, applications, jobsByTime, candidates)
-  markGuests(draw, applications)
+  const applications = new DrawnApplications({
+    seed: draw.scenario.seed,
+    count: draw.scenario.counts.applications,
+    fromMs: firstMs,
+    nowMs: draw.nowMs,
+    guestShare: draw.scenario.behaviour.guestApplicants,
+    candidates: { ...candidates.byTime, count: candidates.kind.count, noApplications: candidates.noApplications },
+    jobs: { ...jobsByTime, count: jobs.count },
+  })
   pinApplications(draw, applications, jobs, candidates)
-  // a pinned application changed later when its seed says so (updated_at), else never
-  const changes = late.ids.flatMap((id, i) => (applications.pinned.has(id) ? [] : [[id, late.ms[i] as number] as const]))
-  for (const [id, seed] of applications.pinned) {
-    const updated = seed.updated_at === undefined ? undefined : parseTime(seed.updated_at)
-    if (updated !== undefined && updated > (applications.created[id - 1] as number)) changes.push([id, updated])
-  }
-  changes.sort((a, b) => a[0] - b[0])
-  applications.late = { ids: Uint32Array.from(changes, (c) => c[0]), ms: Float64Array.from(changes, (c) => c[1]) }
   return applications
-}
-
-/**
- * The hot loop of a build (ten million turns for xl): each application's candidate and
- * job, and whether it changed later. Application times come in order, so the window of
- * registered candidates and of recent jobs only moves forward. Locals, no optional arrays.
- */
-function linkApplications(draw: Draw, applications: Relations['applications'], jobsByTime: ReturnType<typeof byTime>, candidates: DrawnCandidates): { ids: number[]; ms: number[] } {
-  const { prng, nowMs } = draw
-  const lateIds: number[] = []
-  const lateMs: number[] = []
-  const present = candidates.byTime.ms.length
-  const candidateMs = candidates.byTime.ms
-  const candidateIds = candidates.byTime.ids
-  const noApplications = candidates.noApplications
-  const { created: appCreated, candidate: appCandidate, job: appJob } = applications
-  const jobMs = jobsByTime.ms
-  const jobIds = jobsByTime.ids
-  const recent = 60 * DAY
-  let newest = -1
-  let oldestRecent = -1
-  let last = -1
-  const n = applications.count
-  for (let i = 0; i < n; i++) {
-    const ms = appCreated[i] as number
-    while (last + 1 < present && (candidateMs[last + 1] as number) <= ms) last++
-    // a candidate registered by then, avoiding those who never apply when another will do
-    const span = Math.max(0, last) + 1
-    let c = 0
-    for (let tries = 0; tries < 9; tries++) {
-      const index = Math.floor(prng.float32() * span)
-      c = candidateIds === undefined ? index + 1 : (candidateIds[index] as number)
-      if (noApplications[c] === 0) break
-    }
-    appCandidate[i] = c
-    while (newest + 1 < jobMs.length && (jobMs[newest + 1] as number) <= ms) newest++
-    while (oldestRecent + 1 < jobMs.length && (jobMs[oldestRecent + 1] as number) <= ms - recent) oldestRecent++
-    const lo = Math.max(0, oldestRecent)
-    const index = lo + Math.floor(prng.float32() * (Math.max(0, newest) - lo + 1))
-    appJob[i] = jobIds === undefined ? index + 1 : (jobIds[index] as number)
-    // most applications never change; the few that do were updated later
-    if (prng.float32() < 0.1) {
-      const later = between(prng, ms, nowMs)
-      if (later > ms) {
-        lateIds.push(i + 1)
-        lateMs.push(later)
-      }
-    }
-    if ((i & 0xffff) === 0xffff) draw.did(0x10000 * 2)
-  }
-  draw.did((n & 0xffff) * 2)
-  return { ids: lateIds, ms: lateMs }
-}
-
-/**
- * Which generated applications are by guests (candidate 0): a share of them, spread evenly
- * over the ids from a seeded start, so that any run of n applications (a page, two) holds
- * n × share of them, give or take one. Drawn from a generator of its own: the rest of the
- * board is what it would be with no guests, but for the candidates these applications
- * would have been listed under.
- */
-function markGuests(draw: Draw, applications: Relations['applications']): void {
-  const share = draw.scenario.behaviour.guestApplicants
-  if (share <= 0) return
-  const phase = new Prng(hash32(draw.scenario.seed, 'guests')).float32()
-  const { candidate } = applications
-  for (let i = 0; i < applications.count; i++) {
-    if (Math.floor((i + 1) * share + phase) > Math.floor(i * share + phase)) candidate[i] = 0
-  }
 }
 
 /** The scenario's applications: on their id or after the last, by the candidate (or the guest) and for the job they name. */
@@ -496,7 +420,7 @@ function pinApplications(draw: Draw, applications: Relations['applications'], jo
   const present = candidates.byTime.ms.length
   for (const [index, seed] of ((draw.scenario.records.applications ?? []) as ApplicationSeed[]).entries()) {
     const id = seed.id ?? applications.count + 1
-    const existing = id <= applications.count && !applications.absent.includes(id)
+    const existing = applications.exists(id)
     if (seed.applicant !== undefined && seed.candidate_id !== undefined) {
       draw.refuse(
         `application ${id} names both candidate ${seed.candidate_id} and a guest applicant: an application is by a candidate or by a guest, not both.`,
@@ -504,9 +428,9 @@ function pinApplications(draw: Draw, applications: Relations['applications'], jo
       )
     }
     // a guest: given as one, or a generated guest's application pinned without another applicant
-    const guest = seed.applicant !== undefined || (seed.candidate_id === undefined && existing && applications.candidate[id - 1] === 0)
-    const owner = guest ? 0 : (seed.candidate_id ?? (existing ? applications.candidate[id - 1] : undefined) ?? (present > 0 ? 1 : undefined))
-    const job = seed.job_id ?? (existing ? applications.job[id - 1] : undefined) ?? (jobs.count > 0 ? 1 : undefined)
+    const guest = seed.applicant !== undefined || (seed.candidate_id === undefined && existing && applications.candidateOf(id) === 0)
+    const owner = guest ? 0 : (seed.candidate_id ?? (existing ? applications.candidateOf(id) : undefined) ?? (present > 0 ? 1 : undefined))
+    const job = seed.job_id ?? (existing ? applications.jobOf(id) : undefined) ?? (jobs.count > 0 ? 1 : undefined)
     const ownerOk = guest || isCandidate(candidates, owner)
     const jobOk = job !== undefined && job <= jobs.count && !jobs.absent.includes(job)
     if (!ownerOk || !jobOk) {
@@ -524,14 +448,13 @@ function pinApplications(draw: Draw, applications: Relations['applications'], jo
       )
     }
     const since = owner ? (candidates.kind.created[(owner as number) - 1] as number) : draw.startMs
-    const drawn = seed.created_at ? parseTime(seed.created_at) : existing ? (applications.created[id - 1] as number) : draw.timeFrom(since)
+    const drawn = seed.created_at ? parseTime(seed.created_at) : existing ? applications.at(id - 1) : draw.timeFrom(since)
     // with no created_at given, an updated_at given is the latest it can have been created
     const ms = seed.created_at === undefined && seed.updated_at !== undefined ? Math.min(drawn, parseTime(seed.updated_at)) : drawn
-    pin(applications, [{ ...seed, id }], () => ms)
-    applications.candidate = grown(applications.candidate, applications.count).subarray(0, applications.count)
-    applications.job = grown(applications.job, applications.count).subarray(0, applications.count)
-    applications.candidate[id - 1] = owner as number
-    applications.job[id - 1] = job as number
+    // changed later when its seed says so (updated_at), else never
+    const updated = seed.updated_at === undefined ? undefined : parseTime(seed.updated_at)
+    applications.pin(id, { ms, candidate: owner as number, job: job as number, lateMs: updated !== undefined && updated > ms ? updated : undefined })
+    applications.seeds.set(id, { ...seed, id })
     if (seed.attachment_filesize !== undefined) applications.attachmentSizes.set(id, seed.attachment_filesize)
   }
 }
@@ -612,27 +535,53 @@ function pinMarketing(draw: Draw, marketing: Relations['marketing'], jobs: Kind<
   })
 }
 
-/** Each candidate dated by its latest record (of any relation it owns); some edit their profile after it. */
+/** The share of candidates who edit their profile after their latest record. */
+const EDITED_LATER = 0.4
+
+/**
+ * Each candidate dated by its latest record (of any relation it owns); some edit their
+ * profile after it. The files and consents are in arrays and are read now; a candidate's
+ * applications are found when it is asked (DrawnApplications.latestOf), and whether and
+ * when it edited later is a draw of its own id.
+ */
 function datedCandidates(draw: Draw, kind: Kind<CandidateFields>, children: Pick<Drawn, 'files' | 'applications' | 'marketing'>): Relations['candidates'] {
-  const updated = Float64Array.from(kind.created)
-  const candidates = { ...kind, updated }
-  const drawn = { ...children, candidates } as Drawn
+  const records = Float64Array.from(kind.created)
+  const drawn = { ...children, candidates: kind } as unknown as Drawn
   for (const [name, relation] of RELATION_LIST) {
-    if (relation.owner !== 'candidates') continue
-    const { owner, created } = DRAWN[name](drawn)
+    if (relation.owner !== 'candidates' || !(name in DRAWN)) continue
+    const { owner, created } = DRAWN[name as BulkRelation](drawn)
     for (let i = 0; i < owner.length; i++) {
       const c = owner[i] as number
-      if (c !== 0 && (created[i] as number) > (updated[c - 1] as number)) updated[c - 1] = created[i] as number
+      if (c !== 0 && (created[i] as number) > (records[c - 1] as number)) records[c - 1] = created[i] as number
     }
   }
-  for (let c = 0; c < kind.count; c++) if (draw.prng.chance(0.4)) updated[c] = draw.timeFrom(updated[c] as number)
-  return candidates
+  const { applications } = children
+  const { nowMs } = draw
+  const edited = hash32(draw.scenario.seed, 'candidates', 'edited')
+  const editedAt = hash32(draw.scenario.seed, 'candidates', 'edited at')
+  const dated = (c: number, applied: number): number => {
+    const latest = Math.max(records[c - 1] as number, applied)
+    if (unitOf(hashAt(edited, c)) >= EDITED_LATER || latest >= nowMs) return latest
+    return Math.floor((latest + Math.floor(unitOf(hashAt(editedAt, c)) * (nowMs - latest + 1))) / 1000) * 1000
+  }
+  let all: Float64Array | undefined
+  return {
+    ...kind,
+    updatedOf: (c) => (all ? (all[c - 1] as number) : dated(c, applications.latestOf(c))),
+    updatedAll: () => {
+      if (all === undefined) {
+        const latest = applications.latestByCandidate()
+        all = Float64Array.from(records, (_, i) => dated(i + 1, latest[i] as number))
+      }
+      return all
+    },
+  }
 }
 
-/** Each owner's children, by relation, as index lists. */
-function indexByOwner(drawn: Drawn): Record<RelationName, Csr> {
-  const byOwner = {} as Record<RelationName, Csr>
-  for (const [name] of RELATION_LIST) {
+/** Each owner's children, by relation drawn in bulk, as index lists. */
+function indexByOwner(drawn: Drawn): Record<BulkRelation, Csr> {
+  const byOwner = {} as Record<BulkRelation, Csr>
+  for (const name of Object.keys(DRAWN) as BulkRelation[]) {
     const { owner, owners } = DRAWN[name](drawn)
     byOwner[name] = csrOf(owner, owners)
   }

@@ -11,7 +11,7 @@ import { UK_LOCATIONS } from '../../../schemas/values.js'
 import { deepFreeze } from '../../core/freeze.js'
 import { reseedableFaker } from '../../core/random.js'
 import { boardLists, type BoardLists, type LoadedScenario } from '../scenario.js'
-import type { BaseRecords } from './collection.js'
+import { isMonotone, type BaseRecords } from './collection.js'
 import type { ExtraFieldRecord } from './extra-fields.js'
 import { generateBoard, type GeneratedBoard } from './generate.js'
 import { DEFAULT_ORIGIN, links as makeLinks } from './links.js'
@@ -36,15 +36,10 @@ export interface SharedBoard {
 /** The base of one kind: its records made on demand, deep-frozen and kept (bounded), whether its times never decrease. */
 function shared<T extends object>(base: BaseRecords<T>): BaseRecords<T> {
   const made = new Map<number, T>()
-  let monotone = true
-  const order = base.orderMs
-  for (let i = 1; i < base.count && monotone; i++) monotone = (order[i] as number) >= (order[i - 1] as number)
-  const late = base.late
-  // a record listed by a later time than its order time keeps the binary search right; an earlier one would not
-  if (late) for (let i = 0; i < late.ids.length && monotone; i++) monotone = (late.ms[i] as number) >= (order[(late.ids[i] as number) - 1] as number)
   return {
     ...base,
-    monotone,
+    // a base drawn when asked says it itself: a scan would draw every record's time
+    monotone: base.monotone ?? isMonotone(base),
     record: (id) => {
       let record = made.get(id)
       if (record === undefined) {
