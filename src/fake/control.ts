@@ -37,8 +37,25 @@ import type {
   TimesheetSeed,
 } from '../core/types.js'
 import { bindFieldValues, createAjv, valueNestsDeeper, Validators } from '../core/validation.js'
-import { judgeCopy } from './verdict/copy.js'
+import { type CopyTruth, judgeCopy, marketingKey } from './verdict/copy.js'
 import type { DetailedVerdict } from './verdict/evaluator.js'
+
+/**
+ * The board as the copy oracle reads it: every record of a list (the store never deletes
+ * candidates, applications, timesheets or marketing records), so a record of a copy the
+ * board does not hold is extra.
+ */
+function boardTruth(board: Board): CopyTruth {
+  return {
+    whole: true,
+    name: 'the board',
+    now: () => board.clock.now(),
+    *records(list) {
+      if (list === 'marketing') for (const record of board.store.marketing.values()) yield [marketingKey(record), record]
+      else for (const record of board.store[list].values()) yield [record.id, record]
+    },
+  }
+}
 
 /** Headers that frame an HTTP message: a fault setting them would answer with a broken response. */
 const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'host'])
@@ -241,7 +258,7 @@ export class Controller {
   judgeCopy(copy: CopyBody, options: { user?: string } = {}): CopyAnswer {
     this.#check(verdictQuery, options)
     const body = this.#check<CopyBody>(copyBody, copy)
-    return judgeCopy(this.board, this.board.verdict, body, options.user)
+    return judgeCopy(boardTruth(this.board), this.board.verdict, body, options.user)
   }
 
   addFault(input: FaultInput): ArmedFault {

@@ -39,8 +39,11 @@ export function proxyReport(proxy: Pick<RunningProxy, 'violations' | 'verdict' |
     for (const v of found.slice(0, 20)) lines.push(`  - #${v.request} ${v.time} ${v.method} ${v.url} (${v.status}): ${v.message}`)
     if (found.length > 20) lines.push(`  ... and ${found.length - 20} more`)
   }
-  lines.push('', `What the client broke: ${verdictText(proxy.verdict())}`.trimEnd())
-  for (const [id, why] of Object.entries(NOT_EXERCISED_BEHIND_A_PROXY)) lines.push(`${id} is not exercised behind a proxy: ${why}`)
+  const verdict = proxy.verdict()
+  lines.push('', `What the client broke: ${verdictText(verdict)}`.trimEnd())
+  for (const [id, why] of Object.entries(NOT_EXERCISED_BEHIND_A_PROXY)) {
+    if (verdict.rules.find((rule) => rule.id === id)?.outcome === 'not-exercised') lines.push(`${id} is not exercised behind this proxy: ${why}`)
+  }
   return `${lines.join('\n')}\n`
 }
 

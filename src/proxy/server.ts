@@ -5,14 +5,18 @@
 // upstream; every other request goes upstream as sent (forward.ts). Each is then written
 // in a journal of the fake's kind (src/fake/http/journal.ts: the same bounds, the same
 // redaction when shown), judged by the fake's verdict evaluator from what the answers
-// said (no board behind it: the copy oracle is not exercised), and its answer held to
-// the contract kit's checks of one answer (src/contract/answer.ts).
+// said (no board behind it: the copy oracle judges a client's copy against the records
+// that passed through, copy.ts), and its answer held to the contract kit's checks of one
+// answer (src/contract/answer.ts).
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import { copyBody, verdictQuery } from '../../schemas/control.js'
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { Agent as HttpAgent, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { Agent as HttpsAgent } from 'node:https'
 import { FIELD_NAMES } from '../../schemas/values.js'
-import { BoardError, OptionsError } from '../core/errors.js'
+import { BoardError, boardError, OptionsError } from '../core/errors.js'
+import { Validators } from '../core/validation.js'
+import type { CopyBody } from '../core/types.js'
 import { createClock } from '../core/clock.js'
 import { formatTimestamp } from '../core/time.js'
 import { AnswerChecks } from '../contract/answer.js'
@@ -20,12 +24,14 @@ import { findFieldLists } from '../contract/groups/fields.js'
 import { wordsText } from '../contract/rules.js'
 import { isDownloadPath, lenientJson } from '../contract/wire.js'
 import { entryDetail } from '../fake/http/journal-detail.js'
+import { COPY_BODY_LIMIT } from '../fake/routes/control.js'
+import { judgeCopy } from '../fake/verdict/copy.js'
 import { BASIC_GIVEN, basicUser, type ConstrainedLists, type Detail, JOURNAL_SIZE, Journal, listDigests, shortDigest, staleFieldsOf, TEXT_TYPE } from '../fake/http/journal.js'
 import ui, { UI_PATH, verdictView } from '../fake/ui/routes.js'
-import { type DetailedVerdict, LIST_PATHS, type Observed, VerdictEvaluator } from '../fake/verdict/evaluator.js'
+import { type DetailedVerdict, LIST_PATHS, type ListName, type Observed, VerdictEvaluator } from '../fake/verdict/evaluator.js'
 import { verdictJson } from '../fake/verdict/account.js'
 import { type LoadedProfile, loadProfile } from '../profile/profile.js'
-import { AnswerMemo } from './answer-memo.js'
+import { LIST_OF_PATH, PassedRecords } from './copy.js'
 import { forward, type Passed, type Upstream } from './forward.js'
 import { linkRewriter } from './links.js'
 import { profilePoints } from './profile-points.js'
@@ -85,9 +91,10 @@ export interface Observation {
   request: number
 }
 
-/** Why a rule of the client verdict is not exercised behind a proxy. */
+/** Why a rule of the client verdict may be left not exercised behind a proxy (said while it is). */
 export const NOT_EXERCISED_BEHIND_A_PROXY = {
-  'copy-in-step': "A proxy does not know the board's records: the copy-in-step oracle needs the fake's board (POST /__mock/verdict/copy on `jobboard-kit serve`).",
+  'copy-in-step':
+    "A proxy does not know the board: it judges a client's copy handed to POST /__mock/verdict/copy against the newest version of each record that passed through it, and a record that never passed is not judged; no copy was handed, or none of its records passed through.",
 } as const
 
 export interface RunningProxy {
@@ -183,13 +190,13 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
   const realClock = hooks.now === undefined ? createClock('real', 0) : undefined
   const now = hooks.now ?? (() => (realClock as { now(): number }).now())
   const checks = new AnswerChecks(upstream.base)
-  /** What the proxy made of each distinct answer, used again when it comes again (answer-memo.ts). */
-  const memo = new AnswerMemo()
   const loaded = options.profile === undefined ? undefined : loadProfile(options.profile)
   const points = loaded === undefined ? undefined : profilePoints(loaded)
   const recording = options.record === undefined ? undefined : new ProxyRecording(options.record, upstream.base)
   let recorded: RecordingAccount | undefined
   const evaluator = new VerdictEvaluator({ windowSeconds: () => SPEC_WINDOW_SECONDS, now })
+  /** The copy oracle's truth: the newest version of each record that passed through, per credential. */
+  const passedRecords = new PassedRecords(now)
   const journal = new Journal(JOURNAL_SIZE)
   let violations: Violation[] = []
   let droppedViolations = 0
@@ -224,15 +231,13 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
     } catch {
       notes.push('malformed request: its URL holds a % that starts no escape; forwarded as sent, the upstream answered')
     }
-    // what the proxy made of this answer before, or a place to keep what it makes of it now: a whole answer only
-    const kept = passed.fault === undefined && passed.truncated === undefined ? passed.kept : undefined
-    if (kept !== undefined) kept.read ??= readJson(kept.bytes, passed.text)
-    const { json: answerJson, strict } = kept?.read ?? (passed.bytes !== undefined && passed.fault === undefined ? readJson(passed.bytes, passed.text) : { json: undefined, strict: false })
+    const { json: answerJson, strict } = passed.bytes !== undefined && passed.fault === undefined ? readJson(passed.bytes, passed.text) : { json: undefined, strict: false }
     const status = effectiveStatus(passed.status, path, answerJson)
     if (status !== passed.status) notes.push(`answered HTTP ${passed.status} with status ${status} in its body: judged as ${status}`)
     const fault = passed.fault !== undefined ? notes.join('; ') : passed.truncated !== undefined ? [passed.truncated, ...notes].join('; ') : notes.length > 0 ? notes.join('; ') : undefined
     const retryAfter = passed.status === 429 ? Number(passed.headers['retry-after']) : Number.NaN
     const isList = method === 'GET' && LIST_PAGE.has(path)
+    if (isList && status === 200 && passed.fault === undefined && passed.truncated === undefined) passedRecords.seen(LIST_OF_PATH.get(path) as ListName, user, answerJson)
     const nextPage = isList && status === 200 && answerJson !== null && typeof answerJson === 'object' ? typeof (answerJson as { next_page?: unknown }).next_page === 'string' && (answerJson as { next_page: string }).next_page !== '' : undefined
     const write = method === 'POST' && JOB_WRITE.test(path) && requestText !== undefined
     const answerType = passed.headers['content-type']
@@ -310,7 +315,7 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
     evaluator.observe(observed)
     // the answer against the contract kit's rules of one answer
     if (passed.fault === undefined && passed.status > 0) {
-      const seen = {
+      const judged = checks.judge({
         method,
         url: `${upstream.basePath}${clientUrl}`,
         status: passed.status,
@@ -322,12 +327,7 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
         client: user,
         ...(passed.bytes === undefined ? {} : { json: answerJson }),
         ...(strict ? { strictJson: true } : {}),
-      }
-      // the rules across answers see every answer; one answer's own rules, each distinct answer once (under one binding of job/fields' values)
-      const across = checks.judgeAcross(seen)
-      if (kept !== undefined && kept.judged?.binding !== checks.binding) kept.judged = { binding: checks.binding, judgement: checks.judgeAlone(seen) }
-      const alone = kept?.judged?.judgement ?? checks.judgeAlone(seen)
-      const judged = across.violations.length + across.observations.length === 0 ? alone : { violations: [...alone.violations, ...across.violations], observations: [...alone.observations, ...across.observations] }
+      })
       let shownUrl: string | undefined
       for (const problem of judged.violations) {
         shownUrl ??= entryDetail(journal, journal.entry(id) as NonNullable<ReturnType<Journal['entry']>>).url
@@ -338,8 +338,7 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
       }
       const apiPath = checks.apiPath(`${upstream.basePath}${path}`)
       if (points !== undefined && apiPath !== undefined) {
-        if (kept !== undefined) kept.points ??= points({ method, path: apiPath, status: passed.status, body: answerJson })
-        for (const problem of kept?.points ?? points({ method, path: apiPath, status: passed.status, body: answerJson })) {
+        for (const problem of points({ method, path: apiPath, status: passed.status, body: answerJson })) {
           shownUrl ??= journalUrl(id)
           keep({ request: id, method, url: shownUrl, status: passed.status, rule: problem.check, message: problem.message, spec: [], basis: 'profile', time: formatTimestamp(time) }, PROFILE_BASIS)
         }
@@ -385,7 +384,6 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
       timeoutMs,
       holdBytes,
       download: apiPath !== undefined && isDownloadPath(apiPath),
-      memo,
       sent: () => {
         sentUpstream += 1
       },
@@ -406,6 +404,7 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
     droppedViolations = 0
     observations.clear()
     answered.clear()
+    passedRecords.clear()
   }
   const verdict = () => evaluator.verdict()
 
@@ -454,7 +453,11 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
       verdict: { outcome: shown.outcome === 'pass' && staging.length === 0 ? 'pass' : 'fail', rules: [...staging, ...shown.rules] },
     }
   }
-  const proxyVerdict = () => ({ ...verdictJson(verdict()), notExercised: NOT_EXERCISED_BEHIND_A_PROXY })
+  const proxyVerdict = () => {
+    const judged = verdictJson(verdict())
+    const idle = Object.entries(NOT_EXERCISED_BEHIND_A_PROXY).filter(([id]) => judged.rules.find((rule) => rule.id === id)?.outcome === 'not-exercised')
+    return idle.length === 0 ? judged : { ...judged, notExercised: Object.fromEntries(idle) }
+  }
   app.get('/__mock/violations', async () => ({
     status: 200,
     total: violations.length + droppedViolations,
@@ -463,7 +466,17 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
     observations: [...observations.values()],
   }))
   app.get('/__mock/verdict', async () => proxyVerdict())
-  app.post('/__mock/verdict/copy', async (_request, reply) => reply.status(409).send({ status: 409, message: NOT_EXERCISED_BEHIND_A_PROXY['copy-in-step'] }))
+  // the fake's own oracle (src/fake/verdict/copy.ts) and its checks of the body, judging against what passed through
+  const validators = new Validators({})
+  const checked = <T>(schema: object, input: unknown, part: 'body' | 'querystring'): T => {
+    const validate = validators.get(schema)
+    if (!validate(input)) throw boardError.invalidInput(validate.errors ?? [], part, input)
+    return input as T
+  }
+  app.post('/__mock/verdict/copy', { bodyLimit: COPY_BODY_LIMIT }, async (request) => {
+    const { user } = checked<{ user?: string }>(verdictQuery, request.query, 'querystring')
+    return judgeCopy(passedRecords, evaluator, checked<CopyBody>(copyBody, request.body, 'body'), user)
+  })
   app.get<{ Querystring: { path?: string } }>('/__mock/requests', async (request) => {
     const data = journal.list(typeof request.query.path === 'string' ? request.query.path : undefined)
     return { status: 200, total: data.length, data }

@@ -1,8 +1,10 @@
 // An example client's day (examples/) through the proxy in front of the second server
-// (test/helpers/other-board/), for the proxy's tests: three rounds 16 minutes apart,
-// records arriving as on examples/day.ts's small day (one while the first round walks,
-// two between rounds). Time is the test's: the client's clock, the second server's limit
-// windows and the proxy's journal all read it, and each request moves it 5 s on.
+// (test/helpers/other-board/), for the proxy's tests: three rounds 16 minutes apart (or
+// `rounds`), records arriving as on examples/day.ts's small day (one while the first
+// round walks, two between rounds; the second server's arrivals take each kind in turn: a
+// candidate, an application, a timesheet of the newest candidate, ...). Time is the
+// test's: the client's clock, the second server's limit windows and the proxy's journal
+// all read it, and each request moves it 5 s on.
 import type { Test } from 'tap'
 import { SyncClient, type SyncOptions } from '../../examples/sync-client.js'
 import { createProxy, type RunningProxy } from '../../src/proxy/server.js'
@@ -18,6 +20,8 @@ export interface ProxiedDay {
   sent: string[]
   /** What the proxy logged (--log pretty) and warned. */
   lines: string[]
+  /** The client, after its day (its copy: client.copy()). */
+  client: SyncClient
 }
 
 export async function proxiedDay(
@@ -35,6 +39,8 @@ export async function proxiedDay(
     tap?: TapOptions
     /** The proxy's --record file. */
     record?: string
+    /** Rounds the client makes (3 by default). A fourth meets a change of a record it holds: the candidate that arrived before the third round gets a timesheet before the fourth (copy-in-step). */
+    rounds?: number
   },
 ): Promise<ProxiedDay> {
   let elapsed = 0
@@ -63,7 +69,7 @@ export async function proxiedDay(
   })
   if (options.othersFirst) await (await fetch(`${board.url}/api/v1/job/fields`, { headers: { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` } })).arrayBuffer()
   client.state.jobs.push(client.jobToPost())
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < (options.rounds ?? 3); round++) {
     if (round > 0) {
       elapsed += 16 * 60 * 1000
       board.arrive()
@@ -71,5 +77,5 @@ export async function proxiedDay(
     }
     await client.round()
   }
-  return { proxy, upstream, sent, lines }
+  return { proxy, upstream, sent, lines, client }
 }

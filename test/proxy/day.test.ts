@@ -1,8 +1,8 @@
 // The correct example client's day (examples/sync-client.ts, three rounds 16 minutes
 // apart) through the proxy in front of the second server (test/helpers/other-board/),
 // in both styles, with a one-letter password, one that occurs in the base URL and a long
-// one: no violation, a passing verdict (copy-in-step not exercised: a proxy knows no
-// board), the upstream sent exactly the requests the client made, and no output of the
+// one: no violation, a passing verdict (copy-in-step not exercised: no copy was handed to
+// the proxy, test/proxy/wrong-clients.test.ts hands one), the upstream sent exactly the requests the client made, and no output of the
 // proxy (its /__mock routes, its log lines, its report and JUnit file) holds a form of
 // the credentials (test/helpers/proxy-day.ts lives the day).
 import t from 'tap'
@@ -24,7 +24,7 @@ for (const style of ['a', 'b'] as const) {
       t.equal(total, 0)
       const verdict = (await (await fetch(`${proxy.url}/__mock/verdict`)).json()) as { outcome: string; rules: Array<{ id: string; outcome: string; findings: Array<{ message: string }> }> }
       t.equal(verdict.outcome, 'pass', JSON.stringify(verdict.rules.filter((r) => r.outcome === 'fail')))
-      t.equal(verdict.rules.find((r) => r.id === 'copy-in-step')?.outcome, 'not-exercised', 'the copy oracle needs a board: not exercised, never a pass')
+      t.equal(verdict.rules.find((r) => r.id === 'copy-in-step')?.outcome, 'not-exercised', 'no copy handed: not exercised, never a pass')
       t.ok(verdict.rules.filter((r) => r.outcome === 'pass').length >= 5, 'the day exercised the rules')
       t.ok(sent.length > 10, `the client made ${sent.length} requests`)
       t.same(upstream.requests.map((r) => r.line), sent.map((line) => line.replace(' ', ` ${basePath}`)), 'the upstream received exactly them, in order')

@@ -676,9 +676,9 @@ export class VerdictEvaluator {
     return found
   }
 
-  /** Holds the result of a copy check of one list: it joins the verdict as copy-in-step. */
-  noteCopy(list: ListName, user: string | undefined, findings: Finding[]): void {
-    this.#copies.set(list, { user, findings, exercised: true })
+  /** Holds the result of a copy check of one list: it joins the verdict as copy-in-step (exercised: whether anything could be judged). */
+  noteCopy(list: ListName, user: string | undefined, findings: Finding[], exercised = true): void {
+    this.#copies.set(list, { user, findings, exercised })
   }
 
   /** The verdict over the journal since the last reset, of one credential or all of them. */
@@ -692,7 +692,7 @@ export class VerdictEvaluator {
       if (id === 'copy-in-step') {
         for (const copy of this.#copies.values()) {
           if (user !== undefined && copy.user !== undefined && copy.user !== user) continue
-          exercised = true
+          exercised ||= copy.exercised
           findings.push(...copy.findings)
         }
       }
