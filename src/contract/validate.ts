@@ -78,20 +78,24 @@ function sentence(error: ErrorObject, data: unknown): string {
 /** Month fields (`month`, `available_from_month`) written in another style than the long names, one choice per field and value style. */
 export function monthStyles(data: unknown): Array<SchemaVerdict['choices'][number]> {
   const found = new Map<string, SchemaVerdict['choices'][number]>()
+  // every answer of a proxy goes through here: a field's name is written only where a month or an object is found, not for every key
   const visit = (node: unknown, path: string, depth: number) => {
     if (depth > 6 || node === null || typeof node !== 'object') return
     if (Array.isArray(node)) {
-      for (const item of node) visit(item, `${path}[]`, depth + 1)
+      const items = `${path}[]`
+      for (const item of node) if (item !== null && typeof item === 'object') visit(item, items, depth + 1)
       return
     }
-    for (const [key, value] of Object.entries(node)) {
-      const field = path === '' ? key : `${path}.${key}`
+    const record = node as Record<string, unknown>
+    for (const key of Object.keys(record)) {
+      const value = record[key]
       if ((key === 'month' || key === 'available_from_month') && typeof value === 'string') {
+        const field = path === '' ? key : `${path}.${key}`
         const month = monthNumber(value)
         if (month !== undefined && !(MONTH_NAMES as readonly string[]).includes(value) && !found.has(field)) {
           found.set(field, { topic: 'month-style', summary: `${field} is written ${short(value)} (the fake writes ${MONTH_NAMES[month]})` })
         }
-      } else visit(value, field, depth + 1)
+      } else if (value !== null && typeof value === 'object') visit(value, path === '' ? key : `${path}.${key}`, depth + 1)
     }
   }
   visit(data, '', 0)
