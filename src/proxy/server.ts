@@ -32,6 +32,7 @@ import { type DetailedVerdict, LIST_PATHS, type ListName, type Observed, Verdict
 import { verdictJson } from '../fake/verdict/account.js'
 import { type LoadedProfile, loadProfile } from '../profile/profile.js'
 import { LIST_OF_PATH, PassedRecords } from './copy.js'
+import { AnswerMemo } from './answer-memo.js'
 import { forward, type Passed, type Upstream } from './forward.js'
 import { linkRewriter } from './links.js'
 import { profilePoints } from './profile-points.js'
@@ -190,6 +191,8 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
   const realClock = hooks.now === undefined ? createClock('real', 0) : undefined
   const now = hooks.now ?? (() => (realClock as { now(): number }).now())
   const checks = new AnswerChecks(upstream.base)
+  /** What the proxy made of each distinct answer, used again when it comes again (answer-memo.ts). */
+  const memo = new AnswerMemo()
   const loaded = options.profile === undefined ? undefined : loadProfile(options.profile)
   const points = loaded === undefined ? undefined : profilePoints(loaded)
   const recording = options.record === undefined ? undefined : new ProxyRecording(options.record, upstream.base)
@@ -231,7 +234,10 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
     } catch {
       notes.push('malformed request: its URL holds a % that starts no escape; forwarded as sent, the upstream answered')
     }
-    const { json: answerJson, strict } = passed.bytes !== undefined && passed.fault === undefined ? readJson(passed.bytes, passed.text) : { json: undefined, strict: false }
+    // what the proxy made of this answer before, or a place to keep what it makes of it now: a whole answer only
+    const kept = passed.fault === undefined && passed.truncated === undefined ? passed.kept : undefined
+    if (kept !== undefined) kept.read ??= readJson(kept.bytes, passed.text)
+    const { json: answerJson, strict } = kept?.read ?? (passed.bytes !== undefined && passed.fault === undefined ? readJson(passed.bytes, passed.text) : { json: undefined, strict: false })
     const status = effectiveStatus(passed.status, path, answerJson)
     if (status !== passed.status) notes.push(`answered HTTP ${passed.status} with status ${status} in its body: judged as ${status}`)
     const fault = passed.fault !== undefined ? notes.join('; ') : passed.truncated !== undefined ? [passed.truncated, ...notes].join('; ') : notes.length > 0 ? notes.join('; ') : undefined
@@ -315,7 +321,7 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
     evaluator.observe(observed)
     // the answer against the contract kit's rules of one answer
     if (passed.fault === undefined && passed.status > 0) {
-      const judged = checks.judge({
+      const seen = {
         method,
         url: `${upstream.basePath}${clientUrl}`,
         status: passed.status,
@@ -327,7 +333,12 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
         client: user,
         ...(passed.bytes === undefined ? {} : { json: answerJson }),
         ...(strict ? { strictJson: true } : {}),
-      })
+      }
+      // the rules across answers see every answer; one answer's own rules, each distinct answer once (under one binding of job/fields' values)
+      const across = checks.judgeAcross(seen)
+      if (kept !== undefined && kept.judged?.binding !== checks.binding) kept.judged = { binding: checks.binding, judgement: checks.judgeAlone(seen) }
+      const alone = kept?.judged?.judgement ?? checks.judgeAlone(seen)
+      const judged = across.violations.length + across.observations.length === 0 ? alone : { violations: [...alone.violations, ...across.violations], observations: [...alone.observations, ...across.observations] }
       let shownUrl: string | undefined
       for (const problem of judged.violations) {
         shownUrl ??= entryDetail(journal, journal.entry(id) as NonNullable<ReturnType<Journal['entry']>>).url
@@ -338,7 +349,8 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
       }
       const apiPath = checks.apiPath(`${upstream.basePath}${path}`)
       if (points !== undefined && apiPath !== undefined) {
-        for (const problem of points({ method, path: apiPath, status: passed.status, body: answerJson })) {
+        if (kept !== undefined) kept.points ??= points({ method, path: apiPath, status: passed.status, body: answerJson })
+        for (const problem of kept?.points ?? points({ method, path: apiPath, status: passed.status, body: answerJson })) {
           shownUrl ??= journalUrl(id)
           keep({ request: id, method, url: shownUrl, status: passed.status, rule: problem.check, message: problem.message, spec: [], basis: 'profile', time: formatTimestamp(time) }, PROFILE_BASIS)
         }
@@ -384,6 +396,7 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
       timeoutMs,
       holdBytes,
       download: apiPath !== undefined && isDownloadPath(apiPath),
+      memo,
       sent: () => {
         sentUpstream += 1
       },
