@@ -7,12 +7,18 @@
 // digested. What is kept is what follows from the answer alone (the bytes sent, the parse,
 // judgeAlone's judgement under one binding, the profile's points): the rules across
 // answers, the verdict and the journal still see every answer (server.ts). Bounded: at
-// most MEMO_ENTRIES answers and MEMO_BYTES of their bytes, the least recently used go.
+// most MEMO_ENTRIES answers and MEMO_BYTES of their bytes and parses, the least recently
+// used go; an answer past an eighth of it is not kept (a polled page is a few KB).
 import { type AnswerJudgement, CHECKED_HEADERS } from '../contract/answer.js'
 
-/** Answers kept at most, and their bytes (as sent and as rewritten) at most. */
+/** Answers kept at most, and their bytes (as sent and as rewritten, and their parse, counted as PARSE_FACTOR times the bytes) at most. */
 export const MEMO_ENTRIES = 512
 export const MEMO_BYTES = 32 * 1024 * 1024
+/** What a parse of JSON holds in the heap, as a multiple of its bytes (objects, strings and numbers: a rough upper estimate). */
+const PARSE_FACTOR = 4
+
+/** The memory a kept answer is counted as. */
+const sizeOf = (bytes: Buffer, sent: Buffer) => bytes.length * (1 + PARSE_FACTOR) + (sent === bytes ? 0 : sent.length)
 
 /** One answer as the proxy made it: its bytes and what server.ts found in them. */
 export interface KeptAnswer {
@@ -63,8 +69,8 @@ export class AnswerMemo {
   /** Keeps an answer by `key` (in place of what it held); answers it, kept or not (past the bound it is not). */
   keep(key: string, bytes: Buffer, sent: Buffer): KeptAnswer {
     const kept: KeptAnswer = { bytes, sent }
-    const size = bytes.length + (sent === bytes ? 0 : sent.length)
-    if (size > MEMO_BYTES / 4) return kept
+    const size = sizeOf(bytes, sent)
+    if (size > MEMO_BYTES / 8) return kept
     this.#drop(key)
     this.#kept.set(key, kept)
     this.#bytes += size
@@ -79,6 +85,6 @@ export class AnswerMemo {
     const old = this.#kept.get(key)
     if (old === undefined) return
     this.#kept.delete(key)
-    this.#bytes -= old.bytes.length + (old.sent === old.bytes ? 0 : old.sent.length)
+    this.#bytes -= sizeOf(old.bytes, old.sent)
   }
 }
