@@ -2,15 +2,19 @@
 // scratch with its shared libraries, non-root, exposing 4010 with a HEALTHCHECK; and, where
 // the machine lets the builder run containers, run: healthy, serving the API, configured by
 // JOBBOARD_* variables, refusing a bad one with exit 2, stopping on SIGTERM within a second
-// (with podman: as it runs containers by default, else with runc and lowered rlimits).
+// (with podman: as it runs containers by default, else with runc and lowered rlimits);
+// and `proxy --to` a server on the host (the second server, on the host's network): its
+// ready line printed, a request through it answered as the upstream answers it.
 import { execFile, spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import t from 'tap'
 import { ROOT } from './helpers/cli.js'
+import { startOtherBoard } from './helpers/other-board.js'
 import { onPath, unlessMissing } from './helpers/tools.js'
 import { freePort } from './helpers/socket.js'
+import { tapUpstream } from './helpers/upstream-tap.js'
 
 const run = promisify(execFile)
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version
@@ -106,6 +110,34 @@ t.test(`builds the image from the local executable alone: FROM scratch, non-root
     const [state] = JSON.parse((await run(tool as string, [...global, 'inspect', name])).stdout)
     t.equal(state.State.ExitCode, 0, 'it stopped itself on SIGTERM (not killed)')
     t.ok(ms < 1500, `stopped in ${Math.round(ms)} ms`)
+  })
+
+  t.test('runs `proxy --to` a server on the host: the ready line, and a request through it gets the upstream\'s answer', { skip: refusal ?? false }, async (t) => {
+    // the second server (test/helpers/other-board/) behind a tap that counts what reaches it, on the host's loopback
+    const board = await startOtherBoard({ style: 'a', username: 'u', password: 'p', rateLimitWindow: 0 })
+    t.teardown(() => board.close())
+    const upstream = await tapUpstream(board.url)
+    t.teardown(() => upstream.close())
+    const port = await freePort()
+    const name = `jobboard-kit-test-proxy-${process.pid}`
+    // the host's network: the container's loopback is the host's, where the upstream listens
+    await run(tool as string, runArgs('--detach', '--name', name, '--network', 'host', IMAGE, 'proxy', '--to', upstream.url, '--host', '127.0.0.1', '--port', String(port)))
+    t.teardown(() => run(tool as string, [...global, 'rm', '--force', name]).catch(() => {}))
+    const ready = `jobboard-kit listening on http://127.0.0.1:${port}`
+    let logs = ''
+    for (let tries = 0; tries < 60 && !logs.includes(ready); tries++) {
+      logs = (await run(tool as string, [...global, 'logs', name])).stdout
+      if (!logs.includes(ready)) await new Promise((resolve) => setTimeout(resolve, 500))
+    }
+    t.equal(logs.split('\n')[0], ready, 'the ready line, on stdout')
+    const basic = { authorization: `Basic ${Buffer.from('u:p').toString('base64')}` }
+    const through = await fetch(`http://127.0.0.1:${port}/api/v1/metrics/list`, { headers: basic })
+    const body = await through.text()
+    t.same(upstream.requests.map((r) => r.line), ['GET /api/v1/metrics/list'], 'the request went upstream, once')
+    const direct = await fetch(`${board.url}/api/v1/metrics/list`, { headers: basic })
+    t.equal(through.status, direct.status, "the upstream's status")
+    t.equal(body, await direct.text(), "the upstream's answer, as it came")
+    t.equal(through.headers.get('content-type'), direct.headers.get('content-type'), "the upstream's Content-Type")
   })
 
   t.test('refuses a bad JOBBOARD_* value at start with exit 2, naming the variable', { skip: refusal ?? false }, async (t) => {
