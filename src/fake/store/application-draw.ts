@@ -323,13 +323,13 @@ export class DrawnApplications {
   /** The latest application of every candidate (0: none), by id - 1: every application drawn, the first time it is asked, then kept. */
   latestByCandidate(): Float64Array {
     if (this.#latest !== undefined) return this.#latest
-    const latest = new Float64Array(this.#input.candidates.count)
+    // drawn times never decrease: the last index drawn for a candidate is its latest; times are made for those alone
+    const last = new Int32Array(this.#input.candidates.count).fill(-1)
     for (let i = 0; i < this.drawn; i++) {
-      if (this.pinned.has(i + 1)) continue
-      const c = this.#drawnCandidate(i)
-      // drawn times never decrease: the last one written is the latest
-      if (c !== 0) latest[c - 1] = this.#timeAt(i)
+      const c = this.pinned.has(i + 1) ? 0 : this.#drawnCandidate(i)
+      if (c !== 0) last[c - 1] = i
     }
+    const latest = Float64Array.from(last, (i) => (i < 0 ? 0 : this.#timeAt(i)))
     for (const p of this.pinned.values()) if (p.candidate !== 0 && p.ms > (latest[p.candidate - 1] as number)) latest[p.candidate - 1] = p.ms
     this.#latest = latest
     return latest
