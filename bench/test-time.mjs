@@ -16,7 +16,7 @@
 //   node bench/test-time.mjs --log out.log         # also write npm test's output (out.log.<node version>)
 // It never fails on a figure; the exit code is npm test's.
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -70,6 +70,9 @@ async function measure(node) {
   const top = reuse ? resolve(reuse) : mkdtempSync(join(tmpdir(), 'jobboard-kit-test-time-'))
   const clone = join(top, 'repo')
   if (!reuse) for (const dir of ['tmp', 'cache']) mkdirSync(join(top, dir))
+  // the spec as CI has it: shared/ beside the clone (some tests read ../shared, the rest skip without it)
+  const shared = join(repo, '..', 'shared')
+  if (!reuse && existsSync(shared)) symlinkSync(shared, join(top, 'shared'))
   const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}`, TMPDIR: join(top, 'tmp'), XDG_CACHE_HOME: join(top, 'cache') }
   // a newcomer has none of these: a compile cache folder for every process, a loader, tap's config
   for (const name of Object.keys(env)) if (/^(NODE_COMPILE_CACHE|NODE_OPTIONS|TSX_|TAP_|TAP$)/.test(name)) delete env[name]

@@ -3,17 +3,21 @@
 // them (src/core/validation.ts, compileSchema). The schemas come from the built schemas/
 // (the one source of truth); each file is named by a digest of the schema's text and
 // policy, so a validator is taken only for the very schema it was made from.
+// `--sources` (scripts/test-prepare.mjs, for `npm test` on a tree with no build): the same
+// files made from the TypeScript sources, in a process that loads them through
+// test/helpers/register.mjs's hooks; the digests are the same, so are the files.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 
-const dist = new URL('../dist/', import.meta.url)
-const { PRECOMPILED_DIR, bindFieldValues, standaloneSource, precompiledName, TEXT_POLICY } = await import(new URL('src/core/validation.js', dist).href)
+const sources = process.argv.includes('--sources')
+const dist = new URL(sources ? '../' : '../dist/', import.meta.url)
+/** A module of the build (dist/…/x.js), or its source (…/x.ts) with --sources. */
+const built = (path) => import(new URL(sources ? path.replace(/\.js$/, '.ts') : path, dist).href)
+const { PRECOMPILED_DIR, bindFieldValues, standaloneSource, precompiledName, TEXT_POLICY } = await built('src/core/validation.js')
 // from here on every schema is compiled at run time: the files are being made
 rmSync(PRECOMPILED_DIR, { recursive: true, force: true })
-const { boardLists, boundScenarioSchema, CHECKED_SCENARIOS, checkScenarios, loadScenario, SCENARIO_POLICY, scenarioListsSchema, scenarioNames } = await import(
-  new URL('src/fake/scenario.js', dist).href
-)
-const { withExtraFields } = await import(new URL('src/fake/store/extra-fields.js', dist).href)
-const schemas = await import(new URL('schemas/index.js', dist).href)
+const { boardLists, boundScenarioSchema, CHECKED_SCENARIOS, checkScenarios, loadScenario, SCENARIO_POLICY, scenarioListsSchema, scenarioNames } = await built('src/fake/scenario.js')
+const { withExtraFields } = await built('src/fake/store/extra-fields.js')
+const schemas = await built('schemas/index.js')
 
 /** [policy, schema] pairs, one per validator a fake of a shipped scenario compiles as it starts or on its first job write. */
 const targets = [
