@@ -9,8 +9,11 @@
 //   process (`reset()`) and over HTTP (`POST /__mock/reset` on loopback), on `default` and
 //   on `large`;
 // - a later fake: in a process that made a fake of the same scenario and seed before,
-//   createMockServer → its first answer, and the part of it the board takes (its build and
-//   first page, the app already made).
+//   createMockServer → its first answer (wall clock, and the process's CPU time beside
+//   it), and the part of it the board takes (its build and first page, the app already
+//   made); and, in turn with each later fake, Fastify alone with the same routes (the
+//   fake's methods and URLs, trivial handlers, no schemas or hooks) → its first answer:
+//   the floor a fresh Fastify app of that many routes sets on the same machine.
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import type { NodeColumn } from './goal-tables.js'
@@ -98,14 +101,22 @@ await mock.close()
 const laterScript = (entry: string) => `${head(entry)}
 const first = await createMockServer({ clock: 'virtual' })
 await first.inject({ url: '/api/v1/candidates/list', headers: { authorization: basic('jobboard', 'jobboard') } })
+const { default: Fastify } = await import('fastify')
+const routes = first.app.endpoints.filter((e) => e.method !== 'HEAD')
+const cpu = () => { const c = process.cpuUsage(); return (c.user + c.system) / 1000 }
 const totals = []
+const cpus = []
 const boards = []
+const bare = []
+const bareCpus = []
 for (let i = 0; i < 5; i++) {
+  const c0 = cpu()
   const t0 = performance.now()
   const later = await createMockServer({ clock: 'virtual' })
   const t1 = performance.now()
   const answer = await later.inject({ url: '/api/v1/candidates/list', headers: { authorization: basic('jobboard', 'jobboard') } })
   const t2 = performance.now()
+  cpus.push(cpu() - c0)
   if (answer.statusCode !== 200) throw new Error('the later fake answered ' + answer.statusCode)
   // the board's part, the app being ready: a reset builds the board as a new fake does, then an answer none was kept for
   const t3 = performance.now()
@@ -114,8 +125,17 @@ for (let i = 0; i < 5; i++) {
   boards.push(performance.now() - t3)
   totals.push(t2 - t0)
   await later.close()
+  const b0 = cpu()
+  const t4 = performance.now()
+  const app = Fastify()
+  for (const { method, url } of routes) app.route({ method, url, handler: async () => ({ ok: true }) })
+  const floor = await app.inject({ url: '/api/v1/candidates/list' })
+  bare.push(performance.now() - t4)
+  bareCpus.push(cpu() - b0)
+  if (floor.statusCode !== 200) throw new Error('the bare app answered ' + floor.statusCode)
+  await app.close()
 }
-out({ laterMs: middle(totals), boardMs: middle(boards) })
+out({ laterMs: middle(totals), laterCpuMs: middle(cpus), boardMs: middle(boards), bareMs: middle(bare), bareCpuMs: middle(bareCpus), routes: routes.length })
 await first.close()
 `
 
@@ -142,8 +162,18 @@ export interface BoardsFigures {
   }
   /** Median reset of a changed board, ms, by scenario. */
   reset: Record<'default' | 'large', { inProcessMs: number; httpMs: number }>
-  /** A later in-process fake of the same scenario and seed: createMockServer → first answer, and its board's part, ms. */
-  later: { laterMs: number; boardMs: number }
+  /** A later in-process fake of the same scenario and seed: createMockServer → first answer (and its CPU time), its board's part, and Fastify alone with its routes, ms. */
+  later: Later
+}
+
+/** A later fake's figures, ms; `routes`: the fake's routes less the HEAD ones Fastify adds, which the bare app is given. */
+interface Later {
+  laterMs: number
+  laterCpuMs: number
+  boardMs: number
+  bareMs: number
+  bareCpuMs: number
+  routes: number
 }
 
 /**
@@ -156,7 +186,6 @@ export async function measureBoards(runs: number, nodes: NodeBinary[], pkg = ROO
   const execArgv = source ? ['--import', 'tsx'] : []
   type Large = { heapBytes: number; spreadMs: number }
   type Reset = { inProcessMs: number; httpMs: number }
-  type Later = { laterMs: number; boardMs: number }
   const samples = new Map(nodes.map((node) => [node.version, [] as Array<{ one: Large; many: Large; reset: Record<'default' | 'large', Reset>; later: Later }>]))
   for (let i = 0; i < runs; i++) {
     for (const node of nodes) {
@@ -186,7 +215,14 @@ export async function measureBoards(runs: number, nodes: NodeBinary[], pkg = ROO
         default: { inProcessMs: m((s) => s.reset.default.inProcessMs), httpMs: m((s) => s.reset.default.httpMs) },
         large: { inProcessMs: m((s) => s.reset.large.inProcessMs), httpMs: m((s) => s.reset.large.httpMs) },
       },
-      later: { laterMs: m((s) => s.later.laterMs), boardMs: m((s) => s.later.boardMs) },
+      later: {
+        laterMs: m((s) => s.later.laterMs),
+        laterCpuMs: m((s) => s.later.laterCpuMs),
+        boardMs: m((s) => s.later.boardMs),
+        bareMs: m((s) => s.later.bareMs),
+        bareCpuMs: m((s) => s.later.bareCpuMs),
+        routes: m((s) => s.later.routes),
+      },
     }
   }
   return figures
@@ -238,13 +274,15 @@ export function boardsTable(columns: NodeColumn[], figures: Record<string, Board
       row('reset of a changed board, in process: large', columns, cell((f) => ms(f.reset.large.inProcessMs, BOARD_GOALS.resetMs))),
       row('reset of a changed board, over HTTP: default', columns, cell((f) => ms(f.reset.default.httpMs, BOARD_GOALS.resetHttpMs))),
       row('reset of a changed board, over HTTP: large', columns, cell((f) => ms(f.reset.large.httpMs, BOARD_GOALS.resetHttpMs))),
-      row('a later in-process fake of the same scenario and seed → first answer', columns, cell((f) => ms(f.later.laterMs, BOARD_GOALS.laterMs))),
+      row('a later in-process fake of the same scenario and seed → first answer', columns, cell((f) => ({ ...ms(f.later.laterMs, BOARD_GOALS.laterMs), shown: `${f.later.laterMs.toFixed(2)} ms (CPU ${f.later.laterCpuMs.toFixed(2)} ms)` }))),
       row('  of which the board (built over the shared one) and its first answer', columns, cell((f) => ({ value: f.later.boardMs, unit: 'ms', shown: `${f.later.boardMs.toFixed(2)} ms` }))),
+      row('  beside it: Fastify alone with its routes → first answer', columns, cell((f) => ({ value: f.later.bareMs, unit: 'ms', shown: `${f.later.bareMs.toFixed(2)} ms (CPU ${f.later.bareCpuMs.toFixed(2)} ms)` }))),
     ],
     notes: [
       `large workers: ${LARGE_WORKERS} first answers asked in a row; what each fake keeps after a full collection (heap and array buffers)`,
       "a later fake's board: on the later fake once it answered, a reset (the board a new fake builds, over the shared one) and an answer no kept answer serves (?page=1: the same records, made already, another URL)",
       'reset: the median of 100 resets, each after a candidate added (untimed); over HTTP, POST /__mock/reset on loopback',
+      "Fastify alone: a new Fastify() given the fake's methods and URLs (its HEAD routes added by Fastify, as the fake's are), each answering a constant, no schemas or hooks, in turn with each later fake: the floor a fresh app of that many routes sets",
       ...columns.flatMap((c) => (c.missing === undefined ? [] : [`${c.label}: not measured, ${c.missing}.`])),
     ],
   }

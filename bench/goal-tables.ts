@@ -93,7 +93,7 @@ export function startupTable(columns: NodeColumn[], startup: StartupFigures | un
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1)
 
 export function accountsTable(columns: NodeColumn[], figures: Record<string, AccountsFigures> | undefined, runs: number, accounts: number): GoalTable {
-  const title = `accounts: a fake with ${accounts} accounts, each asked once, ÷ a fake with one account asked ${accounts} times (fresh processes, medians of ${runs}):`
+  const title = `accounts: a fake with ${accounts} accounts, each asked once, ÷ a fake with one account asked ${accounts} times (fresh processes, medians of ${runs} pairs' ratios):`
   if (figures === undefined) return { group: 'accounts', title, columns: columns.map((c) => c.label), rows: [], notes: ['not measured (--startup-runs 0)'] }
   return {
     group: 'accounts',
@@ -102,7 +102,7 @@ export function accountsTable(columns: NodeColumn[], figures: Record<string, Acc
     rows: [
       row('time, createMockServer → last answer', columns, ({ version }) => {
         const f = figures[version]
-        return f && { value: f.timeRatio, unit: 'ratio', shown: `${f.many.ms.toFixed(0)} ÷ ${f.one.ms.toFixed(0)} ms = ${f.timeRatio.toFixed(2)}×`, goal: GOALS.accountsTime }
+        return f && { value: f.timeRatio, unit: 'ratio', shown: `${f.many.ms.toFixed(0)} ÷ ${f.one.ms.toFixed(0)} ms = ${f.timeRatio.toFixed(2)}× (CPU ${f.cpuRatio.toFixed(2)}×)`, goal: GOALS.accountsTime }
       }),
       row('memory: heap in use after a GC, growth', columns, ({ version }) => {
         const f = figures[version]

@@ -37,7 +37,7 @@ import { measureVerdictScale, renderVerdictScale, type VerdictScaleFigures } fro
 import { measureUi, renderUi, type UiFigures } from './ui.js'
 import { buildExecutable, buildPackage, measureBuild, measureStartup, removeSnapshot, snapshotPackage, type BuildFigures, type StartupFigures } from './startup.js'
 import { ceilingTarget, depthTargets, fetchEach, limitedTargets, openTargets, readBoard, readDepth, SAME_BYTES_ROWS, sameBytes } from './targets.js'
-import { ACCOUNTS, type AccountsFigures, measureAccounts } from './accounts.js'
+import { ACCOUNTS, type AccountsFigures, accountPairs, measureAccounts } from './accounts.js'
 import { type BoardsFigures, boardsTable, LARGE_WORKERS, measureBoards } from './boards.js'
 import { DEFAULT_MAJORS, findNodes, type FoundNode, isFound, type NodeBinary, parseMajors, pathsFromEnv } from './nodes.js'
 import { type GoalTable, judgeRow, misses, renderGoalTable } from './goals.js'
@@ -427,7 +427,7 @@ async function measureOn(node: NodeBinary, settings: Settings, { full, twin, lar
 async function accountsOnly(settings: Settings, nodes: NodeBinary[], columns: NodeColumn[]): Promise<void> {
   const runs = Math.max(1, settings.startupRuns)
   const measureAll = async (pkg: string | undefined) => {
-    progress(`accounts: ${ACCOUNTS} accounts asked once against one asked ${ACCOUNTS} times, ${runs} fresh processes each…`)
+    progress(`accounts: ${ACCOUNTS} accounts asked once against one asked ${ACCOUNTS} times, ${accountPairs(runs)} pairs of fresh processes after one not counted…`)
     const accounts = await measureAccounts(runs, nodes, pkg, settings.fromSource)
     progress(`shared boards: ${LARGE_WORKERS} workers on large, resets, a later fake, ${runs} fresh processes each…`)
     return { accounts, shared: await measureBoards(runs, nodes, pkg, settings.fromSource) }
@@ -444,7 +444,7 @@ async function accountsOnly(settings: Settings, nodes: NodeBinary[], columns: No
       await removeSnapshot(pkg)
     }
   }
-  const tables = [accountsTable(columns, figures.accounts, runs, ACCOUNTS), boardsTable(columns, figures.shared, runs)]
+  const tables = [accountsTable(columns, figures.accounts, accountPairs(runs), ACCOUNTS), boardsTable(columns, figures.shared, runs)]
   const missed = misses(tables)
   const from = settings.fromSource ? 'the sources through tsx (--from-source), not the built package' : 'the built package'
   console.log(
@@ -538,7 +538,7 @@ async function main(): Promise<void> {
       if (settings.startupRuns > 0) {
         progress(`start-up: ${settings.startupRuns} fresh processes each, on ${nodes.map((n) => n.version).join(', ')}…`)
         startup = await measureStartup(settings.startupRuns, nodes, exeMissing, pkg)
-        progress(`accounts: ${ACCOUNTS} accounts asked once against one asked ${ACCOUNTS} times, ${settings.startupRuns} fresh processes each…`)
+        progress(`accounts: ${ACCOUNTS} accounts asked once against one asked ${ACCOUNTS} times, ${accountPairs(settings.startupRuns)} pairs of fresh processes after one not counted…`)
         accounts = await measureAccounts(settings.startupRuns, nodes, pkg)
         progress(`shared boards: ${LARGE_WORKERS} workers on large, resets, a later fake, ${settings.startupRuns} fresh processes each…`)
         sharedBoards = await measureBoards(settings.startupRuns, nodes, pkg)
@@ -569,7 +569,7 @@ async function main(): Promise<void> {
   const primaryColumn = columns.find((c) => c.version === primary.version)
   const tables: GoalTable[] = [
     startupTable(columns, startup),
-    accountsTable(columns, accounts, settings.startupRuns, ACCOUNTS),
+    accountsTable(columns, accounts, accountPairs(settings.startupRuns), ACCOUNTS),
     boardsTable(columns, sharedBoards, settings.startupRuns),
     throughput(),
     proxy(),

@@ -88,12 +88,13 @@ t.test('a missing Node has a column of dashes and a note saying why', async (t) 
   t.match(importLine, /50 ÷ 40 ms = 1\.25×\s+70 ÷ 40 ms = 1\.75×\s+–\s+≤ 1\.5×\s+Node 24 met, Node 22 missed by/)
 })
 
-t.test('the accounts table judges time and heap growth, and prints the resident set beside them', async (t) => {
+t.test('the accounts table judges time and heap growth, and prints the CPU time and the resident set beside them', async (t) => {
   const figures: Record<string, AccountsFigures> = {
     'v24.1.0': {
-      one: { ms: 100, heapBytes: 8 * 2 ** 20, rssBytes: 20 * 2 ** 20 },
-      many: { ms: 600, heapBytes: 40 * 2 ** 20, rssBytes: 120 * 2 ** 20 },
+      one: { ms: 100, cpuMs: 90, heapBytes: 8 * 2 ** 20, rssBytes: 20 * 2 ** 20 },
+      many: { ms: 600, cpuMs: 99, heapBytes: 40 * 2 ** 20, rssBytes: 120 * 2 ** 20 },
       timeRatio: 6,
+      cpuRatio: 1.1,
       heapRatio: 5,
       rssRatio: 6,
     },
@@ -101,6 +102,7 @@ t.test('the accounts table judges time and heap growth, and prints the resident 
   const table = accountsTable(columns, figures, 5, 64)
   const [time, heap, rss] = table.rows.map(judgeRow)
   t.equal(time?.nodes['Node 24']?.verdict, '6.00× vs ≤ 1.2×: missed by 400 %')
+  t.equal(time?.nodes['Node 24']?.shown, '600 ÷ 100 ms = 6.00× (CPU 1.10×)')
   t.equal(heap?.nodes['Node 24']?.verdict, '5.00× vs ≤ 1.2×: missed by 317 %')
   t.equal(heap?.nodes['Node 24']?.shown, '40.0 ÷ 8.0 MiB = 5.00×')
   t.equal(rss?.nodes['Node 24']?.goal, undefined, 'the resident set has no goal')
