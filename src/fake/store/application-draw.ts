@@ -132,17 +132,18 @@ export class DrawnApplications {
     this.#guestShare = input.guestShare
     // the guests' places as the bulk draw had them
     this.#guestPhase = new Prng(hash32(seed, 'guests')).float32()
-    const ids: number[] = []
-    const ms: number[] = []
     const present = candidates.ms.length
+    const ids = new Uint32Array(present)
+    const ms = new Float64Array(present)
+    let n = 0
     for (let i = 0; i < present; i++) {
       const c = candidates.ids === undefined ? i + 1 : (candidates.ids[i] as number)
       if (candidates.noApplications[c] === 0) {
-        ids.push(c)
-        ms.push(candidates.ms[i] as number)
+        ids[n] = c
+        ms[n++] = candidates.ms[i] as number
       }
     }
-    this.#applying = { ids: Uint32Array.from(ids), ms: Float64Array.from(ms) }
+    this.#applying = { ids: ids.subarray(0, n), ms: ms.subarray(0, n) }
     this.#blockSize = Math.max(1, Math.ceil(count / BLOCKS))
     for (let first = 0; first < count; first += this.#blockSize) this.#blocks.push(this.#block(first, Math.min(this.#blockSize, count - first)))
   }
