@@ -34,13 +34,21 @@ export async function listPage(): Promise<Buffer> {
  * The upstream: one answer, as bytes, to every request (no rate limit, no work), its links
  * on the upstream's own origin, as a deployment writes them: the proxy rewrites them in
  * every answer, and a correct page breaks no rule (a bench of violations would measure
- * their logging, not the proxy).
+ * their logging, not the proxy). The same bytes each time, as a polling client gets them:
+ * the proxy makes what it makes of them once (src/proxy/answer-memo.ts). `distinct`: each
+ * answer's `total` counts up, other bytes every time, made afresh (by hand only: what an
+ * answer the proxy has not seen costs).
  */
-export async function startUpstream(page: Buffer): Promise<{ url: string; close(): void }> {
+export async function startUpstream(page: Buffer, distinct = false): Promise<{ url: string; close(): void }> {
   let body = page
+  let count = 0
   const upstream = createServer((request, response) => {
     request.resume()
-    request.on('end', () => response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) }).end(body))
+    request.on('end', () => {
+      count += 1
+      const sent = distinct ? Buffer.from(body.toString('utf8').replace(/"total":[0-9]+/, `"total":${1_000_000 + count}`)) : body
+      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(sent.length) }).end(sent)
+    })
   })
   const url = await listen(upstream)
   body = Buffer.from(page.toString('utf8').replaceAll(/http:\/\/localhost(:80)?/g, url))
@@ -121,8 +129,8 @@ function serve(node: string, args: string[]): Promise<{ urls: Record<string, str
 }
 
 /** The proxy's rounds on one Node: `rounds` of wrk on the bare pass-through and the proxy in turn, the order swapped each round. */
-export async function measureProxy(node: string, wrk: string, rounds: number, seconds: number, say: (line: string) => void = () => {}): Promise<ProxyFigures> {
-  const upstream = await serve(node, ['upstream'])
+export async function measureProxy(node: string, wrk: string, rounds: number, seconds: number, say: (line: string) => void = () => {}, distinct = false): Promise<ProxyFigures> {
+  const upstream = await serve(node, distinct ? ['upstream', 'distinct'] : ['upstream'])
   const fronts = await serve(node, ['fronts', upstream.urls.upstream as string]).catch((error: unknown) => {
     upstream.stop()
     throw error
@@ -179,12 +187,14 @@ export function proxyTable(columns: NodeColumn[], figures: Record<string, ProxyF
   }
 }
 
-// run by hand: node --import tsx bench/proxy.ts [seconds per round, default 3] [rounds, default 3]
+// run by hand: node --import tsx bench/proxy.ts [seconds per round, default 3] [rounds, default 3] [--distinct: other bytes in every answer]
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { findWrk } = await import('./wrk.js')
   const found = findWrk()
   if (!('path' in found)) throw new Error(found.missing)
-  const figures = await measureProxy(process.execPath, found.path, Number(process.argv[3] ?? 3), Number(process.argv[2] ?? 3), (line) => process.stderr.write(`${line}\n`))
+  const [seconds, rounds] = process.argv.slice(2).filter((arg) => arg !== '--distinct')
+  const distinct = process.argv.includes('--distinct')
+  const figures = await measureProxy(process.execPath, found.path, Number(rounds ?? 3), Number(seconds ?? 3), (line) => process.stderr.write(`${line}\n`), distinct)
   process.stdout.write(`${JSON.stringify({ node: process.version, ...figures, rounds: figures.rounds.length }, null, 2)}\n`)
   process.stdout.write(`throughput ${figures.throughputRatio.toFixed(2)}x the bare pass-through (goal >= 0.8); median +${figures.addedMedianMs.toFixed(2)} ms (goal <= 1 ms)\n`)
 }
