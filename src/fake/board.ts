@@ -80,7 +80,8 @@ export class Board {
 
   /** A fresh board from a loaded scenario and a seed: built (over the shared generated board) before anything is replaced. */
   #build(source: string | ScenarioFile, nextSeed: number | undefined, loaded: LoadedScenario): void {
-    const effective = effectiveScenario(loaded, { ...this.options, seed: nextSeed } as ResolvedOptions)
+    // the options themselves when the seed is theirs (an account's board, a plain reset): their key is then made once (options.ts)
+    const effective = effectiveScenario(loaded, nextSeed === this.options.seed ? this.options : ({ ...this.options, seed: nextSeed } as ResolvedOptions))
     const changed = this.#otherExtraFields(effective)
     if (changed) throw new ScenarioError(changed)
     let clock: Clock

@@ -59,7 +59,7 @@ export function effectiveScenario(scenario: LoadedScenario, options: ResolvedOpt
       : scenario.credentials
   // only a frozen scenario is known not to change under its key
   if (!Object.isFrozen(scenario)) return made(scenario, options, credentials)
-  const key = JSON.stringify([options.seed, options.now, options.pageSize, options.rateLimitWindow, options.publicBaseUrl, KNOBS.map((knob) => (options[knob] === undefined ? [] : [options[knob]]))])
+  const key = optionsKey(options)
   let byOptions = MADE.get(scenario)
   if (byOptions === undefined) {
     byOptions = new Map()
@@ -75,6 +75,22 @@ export function effectiveScenario(scenario: LoadedScenario, options: ResolvedOpt
   const effective = deepFreeze({ ...before, credentials: structuredClone(credentials as Scenario['credentials']) }) as LoadedScenario
   SAME_BOARD.set(effective, before)
   return effective
+}
+
+/**
+ * Each frozen options object's key among the effective scenarios (what shapes one besides
+ * the credentials), made once: every account's board, and each reset, asks again with the
+ * same options. Weak, and a pure function of a frozen object, as MADE above.
+ */
+const KEYS = new WeakMap<ResolvedOptions, string>()
+
+function optionsKey(options: ResolvedOptions): string {
+  let key = KEYS.get(options)
+  if (key === undefined) {
+    key = JSON.stringify([options.seed, options.now, options.pageSize, options.rateLimitWindow, options.publicBaseUrl, KNOBS.map((knob) => (options[knob] === undefined ? [] : [options[knob]]))])
+    if (Object.isFrozen(options)) KEYS.set(options, key)
+  }
+  return key
 }
 
 function made(scenario: LoadedScenario, options: ResolvedOptions, credentials: LoadedScenario['credentials']): LoadedScenario {

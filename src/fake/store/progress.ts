@@ -13,9 +13,14 @@ export interface BuildProgress {
   done: boolean
 }
 
+/**
+ * The channel, looked up once: Node keeps one channel per name for the process, and every
+ * board's build (each account's first request) asked for it by name again.
+ */
+const progress = channel(BUILD_PROGRESS)
+
 /** A progress callback for Store.generate that publishes on BUILD_PROGRESS, or undefined when nobody listens. */
 export function publishedProgress(scenario: string): ((share: number) => void) | undefined {
-  const progress = channel(BUILD_PROGRESS)
   if (!progress.hasSubscribers) return undefined
   return (share) => progress.publish({ scenario, share, done: share >= 1 } satisfies BuildProgress)
 }
