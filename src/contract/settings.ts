@@ -4,6 +4,7 @@
 // setting is a UsageError (exit 2).
 import { X509Certificate } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import type { ValidateFunction } from 'ajv'
 import { CONTRACT_GROUPS, contractOptions } from '../../schemas/contract.js'
 import { asFlags } from '../core/cli-options.js'
 import { deepFreeze } from '../core/freeze.js'
@@ -128,11 +129,15 @@ function networkOf(env: NodeJS.ProcessEnv): Network {
   return network
 }
 
+/** The options' validator, compiled once a process (a suite starts many runs). */
+let optionsValidator: ValidateFunction<ContractOptions> | undefined
+
 /** Flags first, then the environment; checks every value. */
 export function resolveSettings(flags: ContractFlags, env: NodeJS.ProcessEnv = {}): ContractSettings {
   const merged: Record<string, unknown> = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined && v !== ''))
   for (const [key, variable] of Object.entries(ENVIRONMENT)) if (merged[key] === undefined && given(env[variable]) !== undefined) merged[key] = env[variable]
-  const validate = createAjv({ useDefaults: true }).compile<ContractOptions>(contractOptions)
+  optionsValidator ??= createAjv({ useDefaults: true }).compile<ContractOptions>(contractOptions)
+  const validate = optionsValidator
   if (!validate(merged)) throw new UsageError(asFlags(explain(validate.errors ?? [], 'options', merged)))
   const { baseUrl, only, ...rest } = merged
   if ((rest.username === undefined) !== (rest.password === undefined)) {

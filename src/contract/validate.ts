@@ -102,6 +102,24 @@ export function monthStyles(data: unknown): Array<SchemaVerdict['choices'][numbe
   return [...found.values()]
 }
 
+let sharedValidators: Map<string, Validators> | undefined
+/**
+ * The compiled validators of a set of lists, shared by every run of this process (a suite
+ * or a proxy makes many runs on the same lists, and compiling an answer's schema costs far
+ * more than running it). A validator is a pure function of its schema and lists; the four
+ * sets used last are kept.
+ */
+function validatorsOf(lists: ReturnType<typeof listsOf>): Validators {
+  sharedValidators ??= new Map()
+  const key = JSON.stringify(lists)
+  const found = sharedValidators.get(key) ?? new Validators(lists)
+  // the most recently used stays longest
+  sharedValidators.delete(key)
+  sharedValidators.set(key, found)
+  if (sharedValidators.size > 4) sharedValidators.delete(sharedValidators.keys().next().value as string)
+  return found
+}
+
 /** Validates answers; one instance per run, bound to the values job/fields gave (or the spec's). */
 export class AnswerValidator {
   readonly #validators: Validators
@@ -110,7 +128,7 @@ export class AnswerValidator {
 
   constructor(values: FieldValues) {
     const lists = listsOf(values)
-    this.#validators = new Validators(lists)
+    this.#validators = validatorsOf(lists)
     this.#known = [...new Set([...lists.sector_disciplines, ...SECTOR_DISCIPLINES])]
   }
 
