@@ -97,14 +97,26 @@ const meant = (answer: Answer) => {
   return typeof status === 'number' ? status : answer.status
 }
 
+/**
+ * What the recorders read of a run beyond its answers: the API's base, its groups and
+ * writes, the page past the last it asked, the job id field and pace it found. A
+ * RunContext is one; `readOneAnswer` makes one of a single answer with no run behind it.
+ */
+interface EvidenceContext {
+  readonly settings: Pick<RunContext['settings'], 'groups' | 'writes'>
+  readonly client: { api(path: string): string; readonly pace: RunContext['client']['pace'] }
+  readonly plan: Pick<RunContext['plan'], 'peekOutOfRange'>
+  readonly idField: RunContext['idField']
+}
+
 /** What the run got, sorted for the recorders; reads only answers already in hand, never asks. */
 class Evidence {
-  readonly ctx: RunContext
+  readonly ctx: EvidenceContext
   readonly #all: Got[]
   readonly #missing: Array<{ path: string; cause: Reading['missed'] }>
   readonly #prefix: string
 
-  constructor(ctx: RunContext, seen: readonly Seen[]) {
+  constructor(ctx: EvidenceContext, seen: readonly Seen[]) {
     this.ctx = ctx
     this.#prefix = new URL(ctx.client.api('')).pathname
     const api = (url: string) => {
@@ -622,6 +634,29 @@ export function readProfile(ctx: RunContext): Readings {
     cache.set(ctx, readings)
   }
   return readings
+}
+
+/**
+ * The points one answer shows by itself (the proxy's --profile, src/proxy/profile-points.ts):
+ * every recorder of the catalogue run over that answer alone, as if it were a run's only
+ * answer; a point is kept where the answer showed it directly, or showed none of its values
+ * (`other`). A point a recorder infers (from several answers, or a run's pace) or cannot see
+ * in one answer is left out: one answer says nothing of it.
+ */
+export function readOneAnswer(answer: Answer, options: { apiBase: string; credentials: Credentials; at: number }): Partial<Readings> {
+  const alone: EvidenceContext = {
+    settings: { groups: [], writes: false },
+    client: { api: (path) => `${options.apiBase}${path}`, pace: undefined },
+    plan: { peekOutOfRange: () => undefined },
+    idField: undefined,
+  }
+  const evidence = new Evidence(alone, [{ credentials: options.credentials, outcome: answer, at: options.at, body: undefined, order: 0 }])
+  const shown: Partial<Readings> = {}
+  for (const point of PROFILE_POINTS) {
+    const reading = RECORDERS[point](evidence)
+    if ((reading.seen === 'directly' && reading.value !== undefined) || reading.other !== undefined) shown[point] = reading
+  }
+  return shown
 }
 
 export { sameValue }

@@ -1,11 +1,18 @@
-// --profile FILE: a deployment profile's points held against the answers that pass, where
-// one answer shows a point (docs/profile.md): the page size of a page that names a next
-// one, what next_page holds on a last page, and the HTTP status line of a JSON error whose
-// body says 412. Where the spec is silent the profile pins the deployment's own earlier
-// choice: a change is a violation of the profile, never of the spec, and says so.
+// --profile FILE: a deployment profile's points held against the answers that pass, each
+// point one answer shows by itself (docs/profile.md). Which points those are, and how each
+// is read, is the contract kit's catalogue of recorders (src/contract/profile.ts RECORDERS,
+// through readOneAnswer): every recorder runs over the answer as if it were a run's only
+// answer, and a point it shows directly (a page size, what a last page's next_page holds,
+// the status line of a 412 or a 404, a download's type, an error body, an auth refusal,
+// month names, job/fields' shape, list order, extra fields and keys, the approval word,
+// metric labels) is compared with the profile's value as the kit compares it (sameValue).
+// Where the spec is silent the profile pins the deployment's own earlier choice: a change
+// is a violation of the profile, never of the spec, and says so.
 import type { ProfilePointName } from '../../schemas/profile.js'
+import type { Answer, Credentials } from '../contract/http.js'
+import { readOneAnswer, sameValue, show } from '../contract/profile.js'
 import { PROFILE } from '../contract/rules.js'
-import { type LoadedProfile, profileValues } from '../profile/profile.js'
+import { type LoadedProfile, structure } from '../profile/profile.js'
 
 /** A point an answer does not keep: the check (`profile: pageSize is as the profile records it`) and what differs. */
 export interface PointProblem {
@@ -17,44 +24,70 @@ export interface PointProblem {
 /** The answer as far as the points read it. */
 export interface PointAnswer {
   readonly method: string
-  /** Its path under the API root (`/candidates/list`). */
-  readonly path: string
+  /** The URL the upstream was asked (its base, the API's path and the query). */
+  readonly url: string
   readonly status: number
+  /** The answer's headers, names in lower case. */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>
+  /** Its body as far as it was read, and parsed (undefined: no JSON). */
+  readonly bytes: Buffer
   readonly body: unknown
-}
-
-const LIST = /^\/(candidates|applications|timesheets|marketing)\/list$/
-
-/** What lastPageNextPage calls what a last page's next_page holds. */
-function lastPageForm(body: Record<string, unknown>): string | undefined {
-  if (!('next_page' in body)) return 'omit'
-  const value = body.next_page
-  return value === false ? 'false' : value === null ? 'null' : value === '' ? 'empty' : undefined
+  readonly truncated?: string | undefined
+  /** Whether the request carried credentials: an answer 401 or 403 to one without is an auth refusal. */
+  readonly credentials: boolean
+  readonly at: number
 }
 
 const named = (point: ProfilePointName) => PROFILE.replace('*', point)
 
-/** The points of a profile one answer can show; an empty list when it pins none of them. */
-export function profilePoints(profile: LoadedProfile): (answer: PointAnswer) => PointProblem[] {
-  const values = profileValues(profile)
-  const pageSize = typeof values.pageSize === 'number' ? values.pageSize : undefined
-  const lastPage = typeof values.lastPageNextPage === 'string' ? values.lastPageNextPage : undefined
-  const precondition = typeof values.preconditionHttpStatus === 'number' ? values.preconditionHttpStatus : undefined
-  return (answer) => {
+/**
+ * extraFields of one answer: the kinds it shows (a list's records), each compared by the
+ * names and types of its fields; a type the answer shows only as null is no change (a
+ * page whose records all hold null says nothing of the type), nor is a kind it does not show.
+ */
+function sameExtraFields(recorded: unknown, now: unknown): boolean {
+  const [before, after] = [structure(recorded), structure(now)]
+  return Object.entries(after).every(([kind, fields]) => {
+    const held = before[kind] ?? {}
+    const names = new Set([...Object.keys(held), ...Object.keys(fields)])
+    return [...names].every((name) => held[name] !== undefined && fields[name] !== undefined && (fields[name] === 'null' || held[name] === fields[name]))
+  })
+}
+
+/** The points of a profile one answer shows; an empty list when it pins none of them. */
+export function profilePoints(profile: LoadedProfile, apiBase: string): (answer: PointAnswer) => PointProblem[] {
+  const recorded = Object.entries(profile.points as Readonly<Record<string, { value?: unknown; request?: string } | undefined>>).flatMap(([point, entry]) =>
+    entry?.value === undefined ? [] : [[point as ProfilePointName, entry] as const],
+  )
+  return (passed) => {
+    if (recorded.length === 0) return []
+    const headers: Record<string, string> = {}
+    for (const [name, value] of Object.entries(passed.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value
+    const answer: Answer = {
+      kind: 'answer',
+      method: passed.method,
+      url: passed.url,
+      status: passed.status,
+      headers,
+      bytes: passed.bytes,
+      truncated: passed.truncated,
+      json: passed.body,
+      wire: [],
+      text: '',
+      shown: '',
+    }
+    // a 401 or 403 is a refusal of the credentials (or their absence): the auth group's answers
+    const credentials: Credentials = passed.status === 401 || passed.status === 403 ? (passed.credentials ? 'wrong' : 'none') : 'given'
+    const shown = readOneAnswer(answer, { apiBase, credentials, at: passed.at })
     const problems: PointProblem[] = []
-    const body = answer.body !== null && typeof answer.body === 'object' && !Array.isArray(answer.body) ? (answer.body as Record<string, unknown>) : undefined
-    if (body === undefined) return problems
-    if (precondition !== undefined && body.status === 412 && answer.status !== precondition) {
-      problems.push({ point: 'preconditionHttpStatus', check: named('preconditionHttpStatus'), message: `a body saying status 412 came as HTTP ${answer.status}; the profile records HTTP ${precondition}` })
-    }
-    if (answer.method !== 'GET' || answer.status !== 200 || !LIST.test(answer.path) || !Array.isArray(body.data)) return problems
-    const next = typeof body.next_page === 'string' && body.next_page !== ''
-    if (next && pageSize !== undefined && body.data.length !== pageSize) {
-      problems.push({ point: 'pageSize', check: named('pageSize'), message: `a page that names a next one holds ${body.data.length} records; the profile records a page size of ${pageSize}` })
-    }
-    const form = next ? undefined : lastPageForm(body)
-    if (!next && lastPage !== undefined && form !== lastPage) {
-      problems.push({ point: 'lastPageNextPage', check: named('lastPageNextPage'), message: `the last page's next_page is ${form === undefined ? JSON.stringify(body.next_page) : form}; the profile records ${lastPage}` })
+    for (const [point, entry] of recorded) {
+      const now = shown[point]
+      if (now === undefined) continue
+      const kept = now.value === undefined ? false : point === 'extraFields' ? sameExtraFields(entry.value, now.value) : sameValue(point, entry.value, now.value)
+      if (kept) continue
+      const from = entry.request === undefined ? '' : ` (${entry.request})`
+      const answered = now.value === undefined ? (now.other as string) : show(point, now.value)
+      problems.push({ point, check: named(point), message: `this answer shows ${answered}${now.note ? ` (${now.note})` : ''}; the profile records ${show(point, entry.value)}${from}` })
     }
     return problems
   }

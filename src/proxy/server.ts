@@ -13,6 +13,7 @@ import { copyBody, verdictQuery } from '../../schemas/control.js'
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { Agent as HttpAgent, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { Agent as HttpsAgent } from 'node:https'
+import { API_PREFIX } from '../../schemas/common.js'
 import { FIELD_NAMES } from '../../schemas/values.js'
 import { BoardError, boardError, OptionsError } from '../core/errors.js'
 import { Validators } from '../core/validation.js'
@@ -194,7 +195,7 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
   /** What the proxy made of each distinct answer, used again when it comes again (answer-memo.ts). */
   const memo = new AnswerMemo()
   const loaded = options.profile === undefined ? undefined : loadProfile(options.profile)
-  const points = loaded === undefined ? undefined : profilePoints(loaded)
+  const points = loaded === undefined ? undefined : profilePoints(loaded, `${upstream.base}${API_PREFIX}`)
   const recording = options.record === undefined ? undefined : new ProxyRecording(options.record, upstream.base)
   let recorded: RecordingAccount | undefined
   const evaluator = new VerdictEvaluator({ windowSeconds: () => SPEC_WINDOW_SECONDS, now })
@@ -349,8 +350,10 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
       }
       const apiPath = checks.apiPath(`${upstream.basePath}${path}`)
       if (points !== undefined && apiPath !== undefined) {
-        if (kept !== undefined) kept.points ??= points({ method, path: apiPath, status: passed.status, body: answerJson })
-        for (const problem of kept?.points ?? points({ method, path: apiPath, status: passed.status, body: answerJson })) {
+        const shown = () =>
+          points({ method, url: `${upstream.base}${clientUrl}`, status: passed.status, headers: passed.headers, bytes: passed.bytes ?? passed.head ?? Buffer.alloc(0), body: answerJson, truncated: passed.truncated, credentials: authorization !== undefined, at: time })
+        if (kept !== undefined) kept.points ??= shown()
+        for (const problem of kept?.points ?? shown()) {
           shownUrl ??= journalUrl(id)
           keep({ request: id, method, url: shownUrl, status: passed.status, rule: problem.check, message: problem.message, spec: [], basis: 'profile', time: formatTimestamp(time) }, PROFILE_BASIS)
         }
