@@ -312,6 +312,9 @@ export function basicUser(header: string | undefined): string {
 /** A short digest of a text: what a job write's body and a constrained list are remembered by. */
 export const shortDigest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22)
 const JOB_WRITE = new RegExp(`^${API_PREFIX}/job/[a-z]+$`)
+/** Job write bodies whose digests are kept, by their JSON text: 64, of up to 16 Ki characters each (1 MiB held at most). */
+const WRITE_DIGESTS = 64
+const WRITE_DIGEST_CHARS = 16 * 1024
 const JOB_FIELDS = `${API_PREFIX}/job/fields`
 const JOB_ADD = `${API_PREFIX}/job/add`
 
@@ -344,16 +347,48 @@ export const BASIC_GIVEN = /^Basic\s+\S/i
 export const TEXT_TYPE = /^\s*(text\/|application\/([\w.+-]*\+)?(json|xml|yaml|javascript|x-www-form-urlencoded)\b)/i
 
 /**
+ * The last request body (and answer) text the journal held, given again for one sent again with the
+ * same text: a client resending a body (a refused job/add, a retry) sends the same bytes,
+ * which the parser makes into a new string each time. Holding the one already held lets the
+ * new string die young, where 10,000 entries each holding its own copy are promoted and
+ * swept by the old generation's collector. The entry shows the same text either way.
+ */
+interface HeldText {
+  text(given: string | undefined): string | undefined
+  /** The same for an answer made as a string (an error's {status, message}: the same refusal, the same text). */
+  answer(given: string): string
+}
+
+function heldText(): HeldText {
+  let lastText = ''
+  let lastAnswer = ''
+  return {
+    text(given) {
+      if (given === undefined || given.length === 0) return given
+      // lengths first: a differing body is told apart without a comparison of its characters
+      if (given.length === lastText.length && given === lastText) return lastText
+      lastText = given
+      return given
+    },
+    answer(given) {
+      if (given.length === lastAnswer.length && given === lastAnswer) return lastAnswer
+      lastAnswer = given
+      return given
+    },
+  }
+}
+
+/**
  * What the journal keeps of a request and its answer: references to what Fastify already
  * has, and their sizes (strings counted by length: no byte count is made per request).
  * A binary or streamed answer is kept as its size alone.
  */
-function detailOf(request: FastifyRequest, reply: FastifyReply | undefined, headersOf: (reply: FastifyReply) => AnswerHeaders): Detail {
+function detailOf(request: FastifyRequest, reply: FastifyReply | undefined, headersOf: (reply: FastifyReply) => AnswerHeaders, held: HeldText): Detail {
   const headers = request.headers
   const raw = request.raw.rawHeaders
   let headerBytes = ANSWER_HEADER_BYTES
   for (let i = 0; i < raw.length; i++) headerBytes += (raw[i] as string).length
-  const requestBody = request.rawBody ?? request.body
+  const requestBody = held.text(request.rawBody) ?? request.body
   const answerHeaders = reply?.raw.headersSent ? headersOf(reply) : undefined
   const answerType = answerHeaders?.['content-type'] as string | undefined
   const payload = request.sentPayload
@@ -362,7 +397,7 @@ function detailOf(request: FastifyRequest, reply: FastifyReply | undefined, head
   let answerBytes = 0
   if (typeof payload === 'string') {
     answerHold = 'text'
-    answerBody = payload
+    answerBody = held.answer(payload)
   } else if (Buffer.isBuffer(payload)) {
     answerBytes = payload.length
     if (answerType !== undefined && TEXT_TYPE.test(answerType)) {
@@ -420,6 +455,20 @@ function replyHeaders(): (reply: FastifyReply) => AnswerHeaders {
 
 export function requestJournal(fallback: JournalBoard, requestLog: RequestLog | undefined): RequestJournal {
   const answerHeaders = replyHeaders()
+  const bodies = heldText()
+  // the digests of the job write bodies seen last, by their JSON: a body resent unchanged (what
+  // no-unchanged-resend looks for) costs a lookup, not a SHA-256; emptied when full
+  const writeDigests = new Map<string, string>()
+  const writeDigest = (json: string): string => {
+    if (json.length > WRITE_DIGEST_CHARS) return shortDigest(json)
+    let digest = writeDigests.get(json)
+    if (digest === undefined) {
+      if (writeDigests.size >= WRITE_DIGESTS) writeDigests.clear()
+      digest = shortDigest(json)
+      writeDigests.set(json, digest)
+    }
+    return digest
+  }
   // the digests of each set of constrained lists, made on its first job/fields read or refused
   // job/add rather than on every one (a sort and a SHA-256 per list: more than the rest of the
   // request); a write of the values brings another set, so another entry
@@ -459,11 +508,11 @@ export function requestJournal(fallback: JournalBoard, requestLog: RequestLog | 
       const retryAfter = Number(reply?.getHeader('retry-after'))
       if (Number.isFinite(retryAfter)) entry.retryAfter = retryAfter
     }
-    if (post && JOB_WRITE.test(path) && request.body !== undefined) entry.digest = shortDigest(JSON.stringify(request.body) ?? '')
+    if (post && JOB_WRITE.test(path) && request.body !== undefined) entry.digest = writeDigest(JSON.stringify(request.body) ?? '')
     // a list page answered 200, for the verdict, which follows walks by it (with the verdict off the journal does not say)
     if (observer !== undefined && request.nextPage !== undefined && status === 200 && request.method === 'GET' && LIST_PAGE.test(url)) entry.nextPage = request.nextPage
     // the time is formatted when the journal is read
-    entry.detail = detailOf(request, reply, answerHeaders)
+    entry.detail = detailOf(request, reply, answerHeaders, bodies)
     board.journal.record(
       entry,
       // one shape, written out: the facts are made for every request while the verdict is on
