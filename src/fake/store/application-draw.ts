@@ -10,9 +10,10 @@
 // The rules are those of the bulk draw before it (src/fake/store/relations.ts calls this):
 // a candidate registered by then, avoiding those who never apply when another will do, a
 // job posted in the two months before; both read at the block's first application (a
-// block is 1/256 of the ids: days on a board of years), so every application of a block
-// picks from the same candidates and jobs. The scenario's pinned applications are laid
-// over the drawn ones (pin), as few as a scenario file lists.
+// block is 1/256 of the ids at most, days on a board of years, and ends sooner where the
+// candidates and jobs grow fast), so every application of a block picks from the same
+// ones. The scenario's pinned applications are laid over the drawn ones (pin), as few as
+// a scenario file lists.
 import { hash32, hashAt, Prng, Shuffle, unitOf } from '../../core/random.js'
 import type { ApplicationSeed } from '../../core/types.js'
 
@@ -21,8 +22,14 @@ const DAY = 86_400_000
 const RECENT = 60 * DAY
 /** The share of applications changed after they were made. */
 const CHANGED = 0.1
-/** Blocks of ids a board's applications are cut into: each draws its candidates and jobs through a shuffle of its own. */
+/** Blocks of ids a board's applications are cut into at the least: each draws its candidates and jobs through a shuffle of its own. */
 const BLOCKS = 256
+/**
+ * How much the candidates and jobs to pick from may grow within a block: a block ends
+ * sooner where they grow fast (the board's first weeks, when a few have registered), so
+ * that the first ones are not given a whole block's applications.
+ */
+const GROWTH = 0.1
 
 /** Ids (by time) and their times of a kind others pick from: ids undefined where id = index + 1. */
 export interface ByTime {
@@ -102,7 +109,8 @@ export class DrawnApplications {
   readonly #lateWhenKey: number
   readonly #guestShare: number
   readonly #guestPhase: number
-  readonly #blockSize: number
+  /** The first index of each block, ascending. */
+  readonly #firsts: number[] = []
   readonly #blocks: Block[] = []
   readonly #input: ApplicationDrawInput
   /** The applying candidates by time: ids and their times. */
@@ -144,8 +152,38 @@ export class DrawnApplications {
       }
     }
     this.#applying = { ids: ids.subarray(0, n), ms: ms.subarray(0, n) }
-    this.#blockSize = Math.max(1, Math.ceil(count / BLOCKS))
-    for (let first = 0; first < count; first += this.#blockSize) this.#blocks.push(this.#block(first, Math.min(this.#blockSize, count - first)))
+    const most = Math.max(1, Math.ceil(count / BLOCKS))
+    for (let first = 0; first < count; ) {
+      const size = this.#blockEnd(first, Math.min(count, first + most)) - first
+      this.#firsts.push(first)
+      this.#blocks.push(this.#block(first, size))
+      first += size
+    }
+  }
+
+  /**
+   * Where a block starting at `first` ends (its last index + 1, at most `limit`): before
+   * the candidates registered, or the jobs posted, grow past GROWTH of those at its start.
+   */
+  #blockEnd(first: number, limit: number): number {
+    const { candidates, jobs } = this.#input
+    const startMs = this.#timeAt(first)
+    const people = countBy(candidates.ms, startMs)
+    const posts = countBy(jobs.ms, startMs)
+    const recent = posts - countBy(jobs.ms, startMs - RECENT)
+    const fits = (end: number) => {
+      const ms = this.#timeAt(end - 1)
+      return countBy(candidates.ms, ms) <= people * (1 + GROWTH) + 1 && countBy(jobs.ms, ms) <= posts + recent * GROWTH + 1
+    }
+    // the times never decrease, so neither do the counts: the last end that fits, by bisection
+    let lo = first + 1
+    let hi = limit
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1
+      if (fits(mid)) lo = mid
+      else hi = mid - 1
+    }
+    return lo
   }
 
   #block(first: number, size: number): Block {
@@ -194,7 +232,15 @@ export class DrawnApplications {
   }
 
   #blockOf(i: number): Block {
-    return this.#blocks[Math.floor(i / this.#blockSize)] as Block
+    const firsts = this.#firsts
+    let lo = 0
+    let hi = firsts.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1
+      if ((firsts[mid] as number) <= i) lo = mid
+      else hi = mid - 1
+    }
+    return this.#blocks[lo] as Block
   }
 
   /** The time an application was made, by index (id - 1); 0 for an absent one. */
