@@ -304,6 +304,8 @@ export function firstField(errors: readonly ErrorObject[]): string {
  * of Per hour, Per year, Per week, Per month.`
  */
 export function explain(errors: readonly ErrorObject[], part: Part, data?: unknown): string {
+  const kept = (errors as Explainable)[EXPLAINED]
+  if (kept !== undefined && kept.part === part) return kept.message
   // a missing title matters before coordinates
   const useful = ordered(errors)
   const first = useful[0]
@@ -314,7 +316,25 @@ export function explain(errors: readonly ErrorObject[], part: Part, data?: unkno
   }
   const others = [...new Set(useful.slice(1).map(fieldOf))].filter((f) => f !== fieldOf(first))
   if (others.length > 0) message += ` Also invalid: ${others.join(', ')}.`
+  if (kept !== undefined) {
+    kept.part = part
+    kept.message = message
+  }
   return message
+}
+
+/** Where an errors array marked by keepExplanation holds its explanation. */
+const EXPLAINED = Symbol('jobboard-kit explanation')
+type Explainable = { [EXPLAINED]?: { part: Part | undefined; message: string } }
+
+/**
+ * Marks an errors array that is only ever explained with the same data (a refusal kept by
+ * the body text it was made for, src/fake/http/body.ts): its explanation is made once and
+ * kept on it. Answers the array.
+ */
+export function keepExplanation<T extends object>(errors: T): T {
+  Object.defineProperty(errors, EXPLAINED, { value: { part: undefined, message: '' } })
+  return errors
 }
 
 /** How deep JSON may nest in anything the fake takes (a body, a fault's body): deeper recursion is where 500s hide. */

@@ -8,13 +8,13 @@ import type { FastifyValidationResult } from 'fastify/types/schema.js'
 import { jobIdBody, jobIdFieldBody, jobInput, jobInputLenient } from '../../../schemas/job.js'
 import type { Board } from '../board.js'
 import { BoardError, BoardInputError } from '../../core/errors.js'
-import { compileSchema, createAjv, MAX_JSON_DEPTH, TEXT_POLICY, textNestsDeeper } from '../../core/validation.js'
+import { compileSchema, createAjv, keepExplanation, MAX_JSON_DEPTH, TEXT_POLICY, textNestsDeeper } from '../../core/validation.js'
 
 /**
  * Body validators look the board up on every call: a reset may bring other constrained
  * values (job/fields) or another unknown-field policy without rebuilding the routes.
  */
-function bodyValidator(boardOf: (data: unknown) => Board, schema: object, url: string): FastifyValidationResult {
+function bodyValidator(boardOf: (data: unknown) => Board, schema: object, url: string, refusals: Refusals): FastifyValidationResult {
   const closeOrExpire = schema === jobIdBody && /\/job\/(close|expire)$/.test(url)
   const validate = (data: unknown): boolean | { value: unknown } => {
     const board = boardOf(data)
@@ -27,15 +27,68 @@ function bodyValidator(boardOf: (data: unknown) => Board, schema: object, url: s
     }
     const lenient = schema === jobInput && board.scenario.behaviour.unknownJobFields === 'ignore'
     const check = board.store.validators.get(lenient ? jobInputLenient : schema)
+    const refused = refusals.of(check, data)
+    if (refused !== undefined) {
+      validate.errors = refused
+      return false
+    }
     const ok = check(data)
     validate.errors = check.errors as FastifySchemaValidationError[] | null | undefined
-    if (!ok) return false
+    if (!ok) {
+      refusals.keep(check, data, validate.errors)
+      return false
+    }
     if (!lenient) return true
     const known = Object.keys(jobInput.properties)
     return { value: Object.fromEntries(Object.entries(data as object).filter(([key]) => known.includes(key))) }
   }
   validate.errors = null as FastifySchemaValidationError[] | null | undefined
   return validate as FastifyValidationResult
+}
+
+/** Refusals kept per validator: 64 texts, of up to 16 Ki characters each. */
+const KEPT_REFUSALS = 64
+const KEPT_REFUSAL_CHARS = 16 * 1024
+
+/**
+ * The refusals of the body texts refused last, per validator: a client sending the same
+ * invalid body again (a resend, a retry loop) is refused with the errors ajv gave the first
+ * time, and their explanation made once (keepExplanation). A validator is a pure function of
+ * the parsed text (its constrained values are bound when it is compiled; a change of them
+ * compiles another), and a body validator changes nothing in the data, so the errors of the
+ * same text are the same. The parser tells each body's text (`parsed`).
+ */
+interface Refusals {
+  /** The text `body` was parsed from (src/fake/http/body.ts parseJson), for a body short enough to be kept. */
+  parsed(body: unknown, text: string): void
+  of(check: ValidateFunction, body: unknown): FastifySchemaValidationError[] | undefined
+  keep(check: ValidateFunction, body: unknown, errors: FastifySchemaValidationError[] | null | undefined): void
+}
+
+function refusalMemo(): Refusals {
+  const texts = new WeakMap<object, string>()
+  const kept = new WeakMap<ValidateFunction, Map<string, FastifySchemaValidationError[]>>()
+  const textOf = (body: unknown) => (typeof body === 'object' && body !== null ? texts.get(body) : undefined)
+  return {
+    parsed(body, text) {
+      if (typeof body === 'object' && body !== null && text.length <= KEPT_REFUSAL_CHARS) texts.set(body, text)
+    },
+    of(check, body) {
+      const text = textOf(body)
+      return text === undefined ? undefined : kept.get(check)?.get(text)
+    },
+    keep(check, body, errors) {
+      const text = textOf(body)
+      if (text === undefined || !errors) return
+      let refusals = kept.get(check)
+      if (refusals === undefined) {
+        refusals = new Map()
+        kept.set(check, refusals)
+      }
+      if (refusals.size >= KEPT_REFUSALS) refusals.clear()
+      refusals.set(text, keepExplanation(errors))
+    },
+  }
 }
 
 /**
@@ -108,7 +161,7 @@ export function poisonRefusal(subject: string, path: string, why: string): strin
  * `prototype` key at any depth, a 412 naming it; "not valid JSON" is said only of text
  * that is not.
  */
-function parseJson(request: FastifyRequest, text: string | Buffer, done: (error: Error | null, body?: unknown) => void): void {
+const parseJson = (refusals: Refusals) => (request: FastifyRequest, text: string | Buffer, done: (error: Error | null, body?: unknown) => void): void => {
   const body = typeof text === 'string' ? text : text.toString('utf8')
   // the journal shows the body as sent, refused or not (a reference: no copy)
   request.rawBody = body
@@ -132,6 +185,7 @@ function parseJson(request: FastifyRequest, text: string | Buffer, done: (error:
     done(new BoardInputError(poisoned, poisonRefusal('The body', poisoned, 'no field of the API or the control API has that name')))
     return
   }
+  refusals.parsed(parsed, body)
   done(null, parsed)
 }
 
@@ -170,11 +224,12 @@ export function registerBodies(app: FastifyInstance, board: Board, routed = fals
     })
   }
   // query strings and paths are text: coerce them; JSON bodies are validated as sent
-  app.setValidatorCompiler(({ schema, httpPart, url }) => (httpPart === 'body' ? bodyValidator(boardOf, schema, url) : textValidator(boardOf, () => textCompiled(schema), schema)))
+  const refusals = refusalMemo()
+  app.setValidatorCompiler(({ schema, httpPart, url }) => (httpPart === 'body' ? bodyValidator(boardOf, schema, url, refusals) : textValidator(boardOf, () => textCompiled(schema), schema)))
   // JSON is the only body the API and the control API take
   app.removeContentTypeParser('text/plain')
   app.removeContentTypeParser('application/json')
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson)
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson(refusals))
 }
 
 /** The spec: POST bodies are JSON sent as application/json; a body in another type (or none) is refused as such. */
