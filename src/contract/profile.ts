@@ -9,6 +9,7 @@
 import type { Minimal } from '@tapjs/core'
 import { behaviourProperties, ENVELOPE_KEYS, EXTRA_FIELD_RECORDS, type EnvelopeKind } from '../../schemas/behaviour.js'
 import { PROFILE_KIND, PROFILE_POINTS, type ProfilePointName } from '../../schemas/profile.js'
+import { isMinute } from '../../schemas/formats.js'
 import { METRIC_LABELS, MONTH_NAMES, MONTH_SHORT_NAMES } from '../../schemas/values.js'
 import { parseProfile, sameValue, structure, type LoadedProfile } from '../profile/profile.js'
 import { createFaker, hash32 } from '../core/random.js'
@@ -20,7 +21,7 @@ import type { RunContext } from './context.js'
 import { findFieldLists } from './groups/fields.js'
 import { firstDisorder, sinceVerdict } from './groups/lists.js'
 import { isServiceError, retryAfterSeconds, SHORT_RETRY_AFTER_SECONDS, type Answer, type Credentials, type Seen } from './http.js'
-import { APPLICATIONS, CANDIDATES, MARKETING, TIMESHEETS, type ListDef } from './lists.js'
+import { APPLICATIONS, CANDIDATES, LISTS, MARKETING, TIMESHEETS, type ListDef } from './lists.js'
 import { ID_PATHS, MALFORMED_SINCE, UNKNOWN_ID } from './plan.js'
 import { int, isRec, pageOf, rec, recs, str } from './records.js'
 
@@ -107,6 +108,10 @@ interface EvidenceContext {
   readonly client: { api(path: string): string; readonly pace: RunContext['client']['pace'] }
   readonly plan: Pick<RunContext['plan'], 'peekOutOfRange'>
   readonly idField: RunContext['idField']
+  /** The id asked for as one no record has (the plan's UNKNOWN_ID unless readOneAnswer names the one its answer said 404 to). */
+  readonly unknownId?: string
+  /** The since sent as one that is no time (the plan's MALFORMED_SINCE unless readOneAnswer names its answer's). */
+  readonly malformedSince?: string
 }
 
 /** What the run got, sorted for the recorders; reads only answers already in hand, never asks. */
@@ -282,9 +287,10 @@ function preconditionHttpStatus(e: Evidence): Reading {
 }
 
 const unknownIds = (e: Evidence) => {
-  const paths = Object.values(ID_PATHS).flat().map((path) => `${path}/${UNKNOWN_ID}`)
+  const id = e.ctx.unknownId ?? String(UNKNOWN_ID)
+  const paths = Object.values(ID_PATHS).flat().map((path) => `${path}/${id}`)
   // in the plan's order, not the order the answers came in: the same run records the same request
-  return e.on(new RegExp(`/${UNKNOWN_ID}$`), (g) => paths.includes(g.path)).sort((a, b) => paths.indexOf(a.path) - paths.indexOf(b.path))
+  return e.on(new RegExp(`/${id}$`), (g) => paths.includes(g.path)).sort((a, b) => paths.indexOf(a.path) - paths.indexOf(b.path))
 }
 
 function notFoundBody(e: Evidence): Reading {
@@ -295,7 +301,8 @@ function notFoundBody(e: Evidence): Reading {
 }
 
 function malformedSince(e: Evidence): Reading {
-  const got = e.on(/\/list$/, (g) => g.query.get('since') === MALFORMED_SINCE)[0]
+  const sent = e.ctx.malformedSince ?? MALFORMED_SINCE
+  const got = e.on(/\/list$/, (g) => g.query.get('since') === sent)[0]
   if (!got) return notSeen('no malformed since was sent', e.missed(/\/list$/))
   if (pageOf(got.answer)) return directly(got, 'ignore')
   if (meant(got.answer) === 412) return directly(got, 'refuse')
@@ -640,15 +647,36 @@ export function readProfile(ctx: RunContext): Readings {
  * The points one answer shows by itself (the proxy's --profile, src/proxy/profile-points.ts):
  * every recorder of the catalogue run over that answer alone, as if it were a run's only
  * answer; a point is kept where the answer showed it directly, or showed none of its values
- * (`other`). A point a recorder infers (from several answers, or a run's pace) or cannot see
- * in one answer is left out: one answer says nothing of it.
+ * (`other`). An answer that is what the run asks on purpose stands for it: a 404 to an id
+ * path (the unknown id: notFoundBody), a page past the last that is empty or 404
+ * (outOfRangePage), a list asked with a since that is no time and answered as a list or a
+ * 412 (malformedSince). A point a recorder infers (from several answers, or a run's pace)
+ * or cannot see in one answer is left out: one answer says nothing of it.
  */
 export function readOneAnswer(answer: Answer, options: { apiBase: string; credentials: Credentials; at: number }): Partial<Readings> {
+  // what the run would have asked on purpose, where this answer is one: an unknown id, a page past the last, a since that is no time
+  const url = new URL(answer.url)
+  const prefix = new URL(options.apiBase).pathname
+  const path = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : url.pathname
+  const page = pageOf(answer)
+  // a 404, or (errorHttpStatus ok with a body that is no JSON) a JSON endpoint answered 200 without JSON, as the recorders read them
+  const notFound = answer.status === 404 || meant(answer) === 404
+  const noJson = answer.status === 200 && answer.json === undefined
+  const id = /^(.+)\/([0-9]{1,10})$/.exec(path)
+  const idPath = id !== null && Object.values(ID_PATHS).flat().includes(id[1] as string)
+  const unknownId = id !== null && idPath && (notFound || (noJson && /\/details$/.test(id[1] as string))) ? id[2] : undefined
+  const since = url.searchParams.get('since')
+  const malformedSince = since !== null && !isMinute(since) && (page !== undefined || meant(answer) === 412) ? since : undefined
+  const list = LISTS.find((l) => l.path === path)
+  const pageAsked = Number(url.searchParams.get('page') ?? 1)
+  const pastTheLast = list !== undefined && pageAsked > 1 && since === null && (page ? page.data.length === 0 : notFound || noJson) ? { list, page: pageAsked } : undefined
   const alone: EvidenceContext = {
     settings: { groups: [], writes: false },
-    client: { api: (path) => `${options.apiBase}${path}`, pace: undefined },
-    plan: { peekOutOfRange: () => undefined },
+    client: { api: (apiPath) => `${options.apiBase}${apiPath}`, pace: undefined },
+    plan: { peekOutOfRange: () => pastTheLast },
     idField: undefined,
+    ...(unknownId === undefined ? {} : { unknownId }),
+    ...(malformedSince === undefined ? {} : { malformedSince }),
   }
   const evidence = new Evidence(alone, [{ credentials: options.credentials, outcome: answer, at: options.at, body: undefined, order: 0 }])
   const shown: Partial<Readings> = {}

@@ -58,8 +58,10 @@ async function fakeDay(t: Test, profile: ProfileFile): Promise<Violation[]> {
   t.teardown(() => proxy.close())
   const ask = async (path: string, init: RequestInit = { headers: AUTH }) => (await fetch(`${proxy.url}${path}`, init)).arrayBuffer()
   const timesheets = (await (await fetch(`${proxy.url}/api/v1/timesheets/list`, { headers: AUTH })).json()) as { total: number; data: unknown[] }
-  await ask(`/api/v1/timesheets/list?page=${Math.ceil(timesheets.total / timesheets.data.length)}`)
-  for (const path of ['/api/v1/candidates/details/99999', '/api/v1/candidates/timesheet/1', '/api/v1/metrics/list', '/api/v1/metrics/list', '/api/v1/job/fields', '/api/v1/marketing/list']) await ask(path)
+  const last = Math.ceil(timesheets.total / timesheets.data.length)
+  for (const page of [last, last + 1]) await ask(`/api/v1/timesheets/list?page=${page}`)
+  const paths = ['/api/v1/candidates/details/99999', '/api/v1/candidates/timesheet/1', '/api/v1/metrics/list', '/api/v1/metrics/list', '/api/v1/job/fields', '/api/v1/marketing/list', '/api/v1/candidates/list?since=yesterday']
+  for (const path of paths) await ask(path)
   await ask('/api/v1/job/add', { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: '{"salary_unit":"Per fortnight"}' })
   await ask('/api/v1/candidates/list', { headers: {} })
   return ((await (await fetch(`${proxy.url}/__mock/violations`)).json()) as { violations: Violation[] }).violations.filter((v) => v.basis === 'profile')
@@ -68,10 +70,14 @@ async function fakeDay(t: Test, profile: ProfileFile): Promise<Violation[]> {
 t.test('every point an answer shows is held to the profile: the fake answering otherwise than the profile breaks each', async (t) => {
   const defaults = { ...nonDefaultProfile(), points: Object.fromEntries(PROFILE_POINTS.map((point) => [point, { value: defaultValue(point), seen: 'directly' }])) } as ProfileFile
   const broken = new Set((await fakeDay(t, defaults)).map((v) => v.rule.replace(/^profile: (\S+) .*$/, '$1')))
-  // each point the day's answers show by itself, as the contract kit's recorders read it from one answer; not
-  // errorHttpStatus (the fake's 404 is text under notFoundBody, no JSON error) nor envelopeKeys (the defaults record
-  // no kind of envelope, and a kind a profile does not record is not compared, as the kit compares it)
-  const shown = ['pageSize', 'lastPageNextPage', 'preconditionHttpStatus', 'timesheetContentType', 'monthNames', 'extraMetricLabels', 'rateLimitBody', 'jobFieldsShape', 'marketingApprovalAction', 'listOrder', 'extraFields', 'authStatus', 'authChallenge', 'authBody']
+  // each point the day's answers show by itself, as the contract kit's recorders read it from one answer (the
+  // unknown id, the page past the last and the since that is no time stand for the kit's own); not errorHttpStatus
+  // (the fake's 404 is text under notFoundBody, no JSON error) nor envelopeKeys (the defaults record no kind of
+  // envelope, and a kind a profile does not record is not compared, as the kit compares it)
+  const shown = [
+    ...['pageSize', 'lastPageNextPage', 'outOfRangePage', 'preconditionHttpStatus', 'timesheetContentType', 'notFoundBody', 'malformedSince', 'monthNames'],
+    ...['extraMetricLabels', 'rateLimitBody', 'jobFieldsShape', 'marketingApprovalAction', 'listOrder', 'extraFields', 'authStatus', 'authChallenge', 'authBody'],
+  ]
   t.same([...broken].sort(), [...shown].sort())
 })
 
