@@ -124,7 +124,6 @@ export class DrawnApplications {
   /** Ids past the drawn ones that no pin took. */
   readonly absent: number[] = []
   #late: LateChanges | undefined
-  #latest: Float64Array | undefined
 
   constructor(input: ApplicationDrawInput) {
     this.#input = input
@@ -367,24 +366,28 @@ export class DrawnApplications {
     return ids.sort((a, b) => a - b)
   }
 
-  /** The latest application of every candidate (0: none), by id - 1: every application drawn, the first time it is asked, then kept. */
-  latestByCandidate(): Float64Array {
-    if (this.#latest !== undefined) return this.#latest
-    // drawn times never decrease: the last index drawn for a candidate is its latest; times are made for those alone
-    const last = new Int32Array(this.#input.candidates.count).fill(-1)
-    for (let i = 0; i < this.drawn; i++) {
-      const c = this.pinned.has(i + 1) ? 0 : this.#drawnCandidate(i)
-      if (c !== 0) last[c - 1] = i
+  /**
+   * The candidates who made an application at or after `fromMs`, marked by id: the
+   * applications since then alone are drawn (a binary search finds the first).
+   */
+  candidatesSince(fromMs: number): Uint8Array {
+    const marks = new Uint8Array(this.#input.candidates.count + 1)
+    let lo = 0
+    let hi = this.drawn
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (this.#timeAt(mid) < fromMs) lo = mid + 1
+      else hi = mid
     }
-    const latest = Float64Array.from(last, (i) => (i < 0 ? 0 : this.#timeAt(i)))
-    for (const p of this.pinned.values()) if (p.candidate !== 0 && p.ms > (latest[p.candidate - 1] as number)) latest[p.candidate - 1] = p.ms
-    this.#latest = latest
-    return latest
+    for (let i = lo; i < this.drawn; i++) if (!this.pinned.has(i + 1)) marks[this.#drawnCandidate(i)] = 1
+    for (const p of this.pinned.values()) if (p.ms >= fromMs) marks[p.candidate] = 1
+    // 0 is a guest, no candidate
+    marks[0] = 0
+    return marks
   }
 
   /** A candidate's latest application, 0 for none. */
   latestOf(c: number): number {
-    if (this.#latest !== undefined) return this.#latest[c - 1] ?? 0
     let latest = 0
     for (const id of this.ofCandidate(c)) latest = Math.max(latest, this.at(id - 1))
     return latest
@@ -400,7 +403,6 @@ export class DrawnApplications {
     if (at >= 0) this.absent.splice(at, 1)
     this.pinned.set(id, pinned)
     this.#late = undefined
-    this.#latest = undefined
   }
 
   /** Whether an id holds an application. */

@@ -128,6 +128,11 @@ export interface BaseRecords<T> {
   readonly late?: { readonly ids: Uint32Array; readonly ms: Float64Array }
   /** One id's `since` time if later than its order time, without reading `late` whole. */
   lateMs?(id: number): number | undefined
+  /**
+   * In place of `late`, for a base that answers a `since` without listing every late
+   * change: the ids among 1..upTo (ascending) whose `since` time is at or after `fromMs`.
+   */
+  lateSince?(fromMs: number, upTo: number): Uint32Array
   /** Ids in 1..count that do not exist (a scenario pinned a record past the generated ones). */
   readonly absent?: readonly number[]
   /** Whether the order times (and late times) never decrease with id, when known already (a shared base: src/fake/store/shared.ts). */
@@ -409,7 +414,12 @@ export class Collection<T extends object> {
     const first = lowerBoundOf(base.orderMs, base.count, fromMs)
     const tail = new DescendingRange(first + 1, base.count)
     const late = base.late
-    if (!late || this.#order === 'time' || first === 0) return tail
+    if ((!late && !base.lateSince) || this.#order === 'time' || first === 0) return tail
+    if (base.lateSince) {
+      const earlier = base.lateSince(fromMs, first)
+      return new Concatenated(tail, new DescendingView(earlier, 0, earlier.length))
+    }
+    if (!late) return tail
     const earlier = new Uint32Array(Math.min(first, late.ids.length))
     let n = 0
     for (let i = 0; i < late.ids.length; i++) {

@@ -115,7 +115,7 @@ function listBoard(scenario: LoadedScenario, rel: Relations, records: GeneratedR
     candidates: {
       ...base(candidates, (id) => records.candidate(id)),
       monotone: candidatesMonotone,
-      ...(late ? { late: new LateOnRead(() => lateCandidates(rel)), lateMs: candidateLate } : {}),
+      ...(late ? { lateSince: (fromMs: number, upTo: number) => candidates.changedSince(fromMs, upTo), lateMs: candidateLate } : {}),
     },
     applications: {
       count: apps.count,
@@ -134,21 +134,6 @@ function listBoard(scenario: LoadedScenario, rel: Relations, records: GeneratedR
     metrics: countMetrics(scenario, rel),
     emailOwner: (email) => records.emailOwner(email, true),
   }
-}
-
-/** Candidates changed after they were made (ascending ids), and when: the late ones of a list by updated_at. */
-function lateCandidates(rel: Relations): { ids: Uint32Array; ms: Float64Array } {
-  const ids: number[] = []
-  const ms: number[] = []
-  const { created } = rel.candidates
-  const updated = rel.candidates.updatedAll()
-  for (let i = 0; i < rel.candidates.count; i++) {
-    if ((updated[i] as number) > (created[i] as number)) {
-      ids.push(i + 1)
-      ms.push(updated[i] as number)
-    }
-  }
-  return { ids: Uint32Array.from(ids), ms: Float64Array.from(ms) }
 }
 
 /**

@@ -60,10 +60,10 @@ export interface Relations {
   startMs: number
   jobs: Kind<JobSeed>
   candidates: Kind<CandidateFields> & {
-    /** A candidate's latest change, ms: the latest of its records, or a later edit of its own. */
+    /** A candidate's latest change, ms: the latest of its records, or an edit of its own. */
     updatedOf(id: number): number
-    /** The same for every candidate, by id - 1: every application drawn, the first time it is asked (a list by updated_at), then kept. */
-    updatedAll(): Float64Array
+    /** The candidates among 1..upTo (ascending) changed at or after `fromMs`: the applications made since then alone are drawn. */
+    changedSince(fromMs: number, upTo: number): Uint32Array
   }
   files: Record<FileKind, Kind<FileSeed> & { candidate: Uint32Array }>
   /** Drawn when asked: each application's time, candidate (0 for a guest) and job, and each candidate's and job's applications. */
@@ -535,14 +535,15 @@ function pinMarketing(draw: Draw, marketing: Relations['marketing'], jobs: Kind<
   })
 }
 
-/** The share of candidates who edit their profile after their latest record. */
-const EDITED_LATER = 0.4
+/** The share of candidates who edit their profile after they registered. */
+const EDITED = 0.4
 
 /**
- * Each candidate dated by its latest record (of any relation it owns); some edit their
- * profile after it. The files and consents are in arrays and are read now; a candidate's
- * applications are found when it is asked (DrawnApplications.latestOf), and whether and
- * when it edited later is a draw of its own id.
+ * Each candidate dated by its latest record (of any relation it owns) or its own edit of
+ * its profile, which some make. The files and consents are in arrays and are read now; a
+ * candidate's applications are found when it is asked (DrawnApplications.latestOf), and
+ * whether and when it edited is a draw of its own id, so which candidates changed since a
+ * time is found from the applications made since then alone.
  */
 function datedCandidates(draw: Draw, kind: Kind<CandidateFields>, children: Pick<Drawn, 'files' | 'applications' | 'marketing'>): Relations['candidates'] {
   const records = Float64Array.from(kind.created)
@@ -557,23 +558,23 @@ function datedCandidates(draw: Draw, kind: Kind<CandidateFields>, children: Pick
   }
   const { applications } = children
   const { nowMs } = draw
-  const edited = hash32(draw.scenario.seed, 'candidates', 'edited')
-  const editedAt = hash32(draw.scenario.seed, 'candidates', 'edited at')
-  const dated = (c: number, applied: number): number => {
-    const latest = Math.max(records[c - 1] as number, applied)
-    if (unitOf(hashAt(edited, c)) >= EDITED_LATER || latest >= nowMs) return latest
-    return Math.floor((latest + Math.floor(unitOf(hashAt(editedAt, c)) * (nowMs - latest + 1))) / 1000) * 1000
+  const edits = hash32(draw.scenario.seed, 'candidates', 'edited')
+  const editTimes = hash32(draw.scenario.seed, 'candidates', 'edited at')
+  /** When a candidate edited its profile, 0 if it never did: a time between its registration and now. */
+  const edited = (c: number): number => {
+    if (unitOf(hashAt(edits, c)) >= EDITED) return 0
+    const from = kind.created[c - 1] as number
+    return Math.floor((from + Math.floor(unitOf(hashAt(editTimes, c)) * Math.max(0, nowMs - from + 1))) / 1000) * 1000
   }
-  let all: Float64Array | undefined
   return {
     ...kind,
-    updatedOf: (c) => (all ? (all[c - 1] as number) : dated(c, applications.latestOf(c))),
-    updatedAll: () => {
-      if (all === undefined) {
-        const latest = applications.latestByCandidate()
-        all = Float64Array.from(records, (_, i) => dated(i + 1, latest[i] as number))
-      }
-      return all
+    updatedOf: (c) => Math.max(records[c - 1] as number, applications.latestOf(c), edited(c)),
+    changedSince: (fromMs, upTo) => {
+      const applied = applications.candidatesSince(fromMs)
+      const ids = new Uint32Array(upTo)
+      let n = 0
+      for (let c = 1; c <= upTo; c++) if ((records[c - 1] as number) >= fromMs || applied[c] === 1 || edited(c) >= fromMs) ids[n++] = c
+      return ids.subarray(0, n)
     },
   }
 }

@@ -1,7 +1,7 @@
 // The applications drawn when asked (src/fake/store/application-draw.ts), for many seeds
 // and counts: each is drawn by the board's rules (a candidate registered by then, a job
 // posted in the two months before, ids in time order), the backward answers (a
-// candidate's, a job's applications, each candidate's latest) are exactly what the
+// candidate's, a job's applications, each candidate's latest, who applied since a time) are exactly what the
 // forward ones say, and an answer is the same whatever was asked before it.
 import fc from 'fast-check'
 import t from 'tap'
@@ -69,12 +69,17 @@ t.test("a candidate's and a job's applications, found backwards, are exactly the
         byCandidate.set(a.candidateOf(id), [...(byCandidate.get(a.candidateOf(id)) ?? []), id])
         byJob.set(a.jobOf(id), [...(byJob.get(a.jobOf(id)) ?? []), id])
       }
-      const latest = a.latestByCandidate()
+      // who applied since three times: the first application's, the middle one's, the last one's
+      const times = a.count === 0 ? [] : [a.at(0), a.at(a.count >> 1), a.at(a.count - 1)]
+      const since = times.map((ms) => a.candidatesSince(ms))
       for (let c = 1; c <= candidates.count; c++) {
         const mine = byCandidate.get(c) ?? []
         if (JSON.stringify(a.ofCandidate(c)) !== JSON.stringify(mine)) throw new Error(`candidate ${c}: ${a.ofCandidate(c)} listed, ${mine} drawn`)
         const newest = Math.max(0, ...mine.map((id) => a.at(id - 1)))
-        if (latest[c - 1] !== newest || a.latestOf(c) !== newest) throw new Error(`candidate ${c}: latest ${latest[c - 1]}, drawn ${newest}`)
+        if (a.latestOf(c) !== newest) throw new Error(`candidate ${c}: latest ${a.latestOf(c)}, drawn ${newest}`)
+        times.forEach((ms, k) => {
+          if ((since[k]?.[c] === 1) !== newest >= ms) throw new Error(`candidate ${c}: applied since ${ms} ${since[k]?.[c] === 1}, its latest ${newest}`)
+        })
       }
       for (let j = 1; j <= jobs.count; j++) {
         const mine = byJob.get(j) ?? []
