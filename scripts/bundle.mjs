@@ -79,6 +79,17 @@ function asciiOnly(file) {
   if (escaped !== text) writeFileSync(file, escaped)
 }
 
+// fflate's build for Node loads worker_threads (and node:module) as it is first evaluated,
+// for the asynchronous functions the package never calls (it zips with zipSync and
+// zlibSync): part of every start before the first answer. Its ES build without the Node
+// worker shim has the same code otherwise, and loads nothing.
+const fflateWithoutWorkers = {
+  name: 'fflate-without-workers',
+  setup(build) {
+    build.onResolve({ filter: /^fflate$/ }, () => ({ path: createRequire(import.meta.url).resolve('fflate').replace(/lib\/node\.cjs$/, 'esm/browser.js') }))
+  },
+}
+
 rmSync(out, { recursive: true, force: true })
 for (const name of Object.keys(BUNDLES)) {
   await build({
@@ -91,7 +102,7 @@ for (const name of Object.keys(BUNDLES)) {
     sourcemap: true,
     logLevel: 'warning',
     external: EXTERNAL,
-    plugins: [entries],
+    plugins: [entries, fflateWithoutWorkers],
     // later imports are part of the file: compiled when first called, and then in the code cache
     supported: { 'dynamic-import': false },
     // import.meta of the ES sources: the bundle's own URL (paths.ts finds the package from it)
