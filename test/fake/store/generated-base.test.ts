@@ -62,3 +62,27 @@ t.test('lays written records over the base: a replaced row moves in time, an add
   t.throws(() => rows.replace(4, { id: 4, at: 'not a time', n: 1 }), /refused to store an invalid record/)
   t.equal(rows.get(4)?.n, 1, 'a refused write leaves the record as it was')
 })
+
+t.test('a base whose times are made on demand answers since through its own hooks, its late records read one at a time', async (t) => {
+  const rows = rowCollection()
+  const asked: string[] = []
+  // rows 1..6 at 01:00..06:00 as a function; row 2 changed at 09:00, known to the hooks alone
+  const base: BaseRecords<Row> = {
+    count: 6,
+    orderMs: { at: (i) => hour(i + 1) },
+    monotone: true,
+    lateMs: (id) => (id === 2 ? hour(9) : undefined),
+    lateSince: (fromMs, upTo) => {
+      asked.push(`${formatTimestamp(fromMs)} up to ${upTo}`)
+      return Uint32Array.from([2].filter((id) => id <= upTo && hour(9) >= fromMs))
+    },
+    make: (id) => ({ id, at: formatTimestamp(id === 2 ? hour(9) : hour(id)), n: 0 }),
+  }
+  rows.setBase(base)
+  t.same(rows.since('2026-01-01 05:00:00').slice(0, 10), [6, 5, 2], 'row 2 was changed at 09:00')
+  t.same(asked, ['2026-01-01 05:00:00 up to 4'], 'the hook is asked about the rows made before since')
+  t.same(rows.since('2026-01-01 10:00:00').slice(0, 10), [])
+  t.equal(rows.sinceMsOf(2), hour(9), "one row's since time from lateMs")
+  rows.replace(4, { id: 4, at: '2026-01-01 12:00:00', n: 1 })
+  t.same(rows.since('2026-01-01 05:00:00').slice(0, 10), [6, 5, 4, 2], 'written rows laid over it')
+})
