@@ -65,7 +65,7 @@ async function healthy(t: Test, command: string, url: string, retries: number): 
   const [program, ...args] = command.split(' ')
   t.equal(program, '/jobboard-kit', 'the health check is the image\'s executable')
   for (let tries = 0; tries <= retries; tries++) {
-    if (spawnSync(EXE, [...args, '--url', `${url}/openapi.json`]).status === 0) return
+    if (spawnSync(EXE, [...args, '--url', `${url}/__mock/health`]).status === 0) return
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
   t.fail(`the service was not healthy after ${retries} tries`)

@@ -4,7 +4,8 @@
 // JOBBOARD_* variables, refusing a bad one with exit 2, stopping on SIGTERM within a second
 // (with podman: as it runs containers by default, else with runc and lowered rlimits);
 // and `proxy --to` a server on the host (the second server, on the host's network): its
-// ready line printed, a request through it answered as the upstream answers it.
+// ready line printed, its HEALTHCHECK passing without a request upstream, a request through
+// it answered as the upstream answers it.
 import { execFile, spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -85,22 +86,24 @@ t.test(`builds the image from the local executable alone: FROM scratch, non-root
   const runArgs = (...args: string[]) => [...global, 'run', ...local, ...args]
 
   const how = [...global, 'run', ...local].join(' ')
+  /** Whether the container's own HEALTHCHECK passes within 30 s, run as the builder runs it (docker on its interval). */
+  const healthy = async (name: string) => {
+    const check = () =>
+      tool === 'podman'
+        ? run(tool, [...global, 'healthcheck', 'run', name]).then(() => true, () => false)
+        : run(tool as string, ['inspect', '--format', '{{.State.Health.Status}}', name]).then(({ stdout }) => stdout.trim() === 'healthy', () => false)
+    for (let tries = 0; tries < 60; tries++) {
+      if (await check()) return true
+      await new Promise((resolve) => setTimeout(resolve, 500))
+    }
+    return false
+  }
   t.test(`runs (${tool} ${how}): healthy, serving the API on the port JOBBOARD_* gives, stopping on SIGTERM within a second`, { skip: refusal ?? false }, async (t) => {
     const port = await freePort()
     const name = `jobboard-kit-test-${process.pid}`
     await run(tool as string, runArgs('--detach', '--name', name, '--publish', `127.0.0.1:${port}:4010`, '--env', 'JOBBOARD_SCENARIO=empty', '--env', 'JOBBOARD_RATE_LIMIT_WINDOW=0', IMAGE))
     t.teardown(() => run(tool as string, [...global, 'rm', '--force', name]).catch(() => {}))
-    // the image's own HEALTHCHECK, run as the builder runs it (docker on its interval)
-    const check = () =>
-      tool === 'podman'
-        ? run(tool, [...global, 'healthcheck', 'run', name]).then(() => true, () => false)
-        : run(tool as string, ['inspect', '--format', '{{.State.Health.Status}}', name]).then(({ stdout }) => stdout.trim() === 'healthy', () => false)
-    let healthy = false
-    for (let tries = 0; tries < 60 && !healthy; tries++) {
-      healthy = await check()
-      if (!healthy) await new Promise((resolve) => setTimeout(resolve, 500))
-    }
-    t.ok(healthy, 'its HEALTHCHECK passes')
+    t.ok(await healthy(name), 'its HEALTHCHECK passes')
     const metrics = await fetch(`http://127.0.0.1:${port}/api/v1/metrics/list`, { headers: auth })
     t.equal(metrics.status, 200)
     t.equal(((await fetch(`http://127.0.0.1:${port}/api/v1/candidates/list`, { headers: auth }).then((r) => r.json())) as { total: number }).total, 0, 'JOBBOARD_SCENARIO=empty')
@@ -112,7 +115,7 @@ t.test(`builds the image from the local executable alone: FROM scratch, non-root
     t.ok(ms < 1500, `stopped in ${Math.round(ms)} ms`)
   })
 
-  t.test('runs `proxy --to` a server on the host: the ready line, and a request through it gets the upstream\'s answer', { skip: refusal ?? false }, async (t) => {
+  t.test("runs `proxy --to` a server on the host: the ready line, its HEALTHCHECK passing with no request upstream, and a request through it gets the upstream's answer", { skip: refusal ?? false }, async (t) => {
     // the second server (test/helpers/other-board/) behind a tap that counts what reaches it, on the host's loopback
     const board = await startOtherBoard({ style: 'a', username: 'u', password: 'p', rateLimitWindow: 0 })
     t.teardown(() => board.close())
@@ -120,8 +123,9 @@ t.test(`builds the image from the local executable alone: FROM scratch, non-root
     t.teardown(() => upstream.close())
     const port = await freePort()
     const name = `jobboard-kit-test-proxy-${process.pid}`
-    // the host's network: the container's loopback is the host's, where the upstream listens
-    await run(tool as string, runArgs('--detach', '--name', name, '--network', 'host', IMAGE, 'proxy', '--to', upstream.url, '--host', '127.0.0.1', '--port', String(port)))
+    // the host's network: the container's loopback is the host's, where the upstream listens;
+    // the port as JOBBOARD_PORT, which `jobboard-kit health` reads too
+    await run(tool as string, runArgs('--detach', '--name', name, '--network', 'host', '--env', `JOBBOARD_PORT=${port}`, IMAGE, 'proxy', '--to', upstream.url, '--host', '127.0.0.1'))
     t.teardown(() => run(tool as string, [...global, 'rm', '--force', name]).catch(() => {}))
     const ready = `jobboard-kit listening on http://127.0.0.1:${port}`
     let logs = ''
@@ -130,14 +134,19 @@ t.test(`builds the image from the local executable alone: FROM scratch, non-root
       if (!logs.includes(ready)) await new Promise((resolve) => setTimeout(resolve, 500))
     }
     t.equal(logs.split('\n')[0], ready, 'the ready line, on stdout')
+    t.ok(await healthy(name), 'its HEALTHCHECK passes: the proxy answers it itself')
+    t.ok(await healthy(name), 'and again')
+    t.same(upstream.requests, [], 'no health check reached the upstream')
     const basic = { authorization: `Basic ${Buffer.from('u:p').toString('base64')}` }
     const through = await fetch(`http://127.0.0.1:${port}/api/v1/metrics/list`, { headers: basic })
     const body = await through.text()
-    t.same(upstream.requests.map((r) => r.line), ['GET /api/v1/metrics/list'], 'the request went upstream, once')
+    t.same(upstream.requests.map((r) => r.line), ['GET /api/v1/metrics/list'], "the client's request went upstream, once, and nothing else did")
     const direct = await fetch(`${board.url}/api/v1/metrics/list`, { headers: basic })
     t.equal(through.status, direct.status, "the upstream's status")
     t.equal(body, await direct.text(), "the upstream's answer, as it came")
     t.equal(through.headers.get('content-type'), direct.headers.get('content-type'), "the upstream's Content-Type")
+    t.ok(await healthy(name), 'its HEALTHCHECK passes after the request too')
+    t.same(upstream.requests.map((r) => r.line), ['GET /api/v1/metrics/list'], "the upstream counts the client's one request alone")
   })
 
   t.test('refuses a bad JOBBOARD_* value at start with exit 2, naming the variable', { skip: refusal ?? false }, async (t) => {

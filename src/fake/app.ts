@@ -27,6 +27,7 @@ import { registerShutdown } from './http/shutdown.js'
 import applications from './routes/applications.js'
 import candidates from './routes/candidates.js'
 import control, { CONTROL_PREFIX } from './routes/control.js'
+import { registerHealth } from './routes/health.js'
 import jobs from './routes/jobs.js'
 import marketing from './routes/marketing.js'
 import metrics from './routes/metrics.js'
@@ -234,6 +235,8 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   registerErrorAnswers(app, statusPolicy, auth)
 
   await registerOpenApi(app)
+  // answered whatever --control says, without the token: the container's health check (routes/health.ts)
+  registerHealth(app)
   await app.register(
     async (api) => {
       api.addHook('onRequest', apiAdmission(auth, options.prefer, statusPolicy))

@@ -26,6 +26,7 @@ import { wordsText } from '../contract/rules.js'
 import { isDownloadPath, lenientJson } from '../contract/wire.js'
 import { entryDetail } from '../fake/http/journal-detail.js'
 import { COPY_BODY_LIMIT } from '../fake/routes/control.js'
+import { HEALTH_PATH, registerHealth } from '../fake/routes/health.js'
 import { judgeCopy } from '../fake/verdict/copy.js'
 import { BASIC_GIVEN, basicUser, type ConstrainedLists, type Detail, JOURNAL_SIZE, Journal, listDigests, shortDigest, staleFieldsOf, TEXT_TYPE } from '../fake/http/journal.js'
 import ui, { UI_PATH, verdictView } from '../fake/ui/routes.js'
@@ -438,10 +439,12 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
     reply.status(status).send({ status, message: status >= 500 ? 'The proxy could not answer this /__mock request.' : error.message })
   })
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ status: 404, message: `The proxy has no route ${request.method} ${request.url.split('?', 1)[0]}: its /__mock routes are violations, verdict, requests and ui (docs/proxy.md). A /__mock request never goes upstream.` })
+    reply.status(404).send({ status: 404, message: `The proxy has no route ${request.method} ${request.url.split('?', 1)[0]}: its /__mock routes are violations, verdict, requests, ui and health (docs/proxy.md). A /__mock request never goes upstream.` })
   })
   const expected = options.controlToken === undefined ? undefined : createHash('sha256').update(`Bearer ${options.controlToken}`).digest()
   const guard = async (request: FastifyRequest, reply: FastifyReply) => {
+    // the health check is answered whatever --control says, without the token (src/fake/routes/health.ts)
+    if (request.routeOptions.url === HEALTH_PATH) return
     if (!control) return reply.status(404).send({ status: 404, message: 'The /__mock routes are off on this proxy (--control off). A /__mock request never goes upstream.' })
     if (request.url.startsWith(`${UI_PATH}`) || expected === undefined) return
     if (!timingSafeEqual(createHash('sha256').update(request.headers.authorization ?? '').digest(), expected)) {
@@ -449,6 +452,7 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
     }
   }
   app.addHook('onRequest', guard)
+  registerHealth(app)
   /** What /__mock/ui/board answers on a proxy: what staging broke above the client's verdict, no board. */
   const view = () => {
     const shown = verdictView(verdict())

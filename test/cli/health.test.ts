@@ -1,16 +1,17 @@
 // `jobboard-kit health`, the container's HEALTHCHECK: exit 0 when a fake answers HEAD
-// /openapi.json with 200, 1 when nothing answers there or something else does.
+// /__mock/health with 200 (its control API off, as in the image), 1 when nothing answers
+// there or something else does.
 import { createServer } from 'node:http'
 import t from 'tap'
 import { runToEnd, serve } from '../helpers/cli.js'
 
 t.test('exits 0 when the fake on JOBBOARD_PORT answers, naming what it asked', async (t) => {
-  const { url } = await serve(t, ['--scenario', 'empty'])
+  const { url } = await serve(t, ['--scenario', 'empty', '--control', 'off'])
   const port = new URL(url).port
   const run = await runToEnd(['health'], { JOBBOARD_PORT: port })
   t.equal(run.code, 0, run.stderr)
-  t.equal(run.stdout, `jobboard-kit: http://127.0.0.1:${port}/openapi.json answered 200\n`)
-  t.equal((await runToEnd(['health', '--url', `${url}/openapi.json`])).code, 0, 'or at --url')
+  t.equal(run.stdout, `jobboard-kit: http://127.0.0.1:${port}/__mock/health answered 200\n`)
+  t.equal((await runToEnd(['health', '--url', `${url}/__mock/health`])).code, 0, 'or at --url')
 })
 
 t.test('exits 1 when nothing listens there, or something answers other than 200', async (t) => {
