@@ -1,7 +1,7 @@
 // Builds a fake for one test, in-process, and closes it when the test ends.
 import type { Test } from 'tap'
 import { buildApp, type BuildOptions } from '../../src/fake/app.js'
-import { ResponseValidators } from '../../src/fake/openapi.js'
+import { CachedResponseValidators } from './response-validators.js'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 
 export const USER = 'jobboard'
@@ -11,8 +11,8 @@ export const AUTH = { authorization: basic() }
 
 // the one piece of state the helpers keep, for this test process: the check's validators,
 // compiled once and shared by every fake the file builds (compiling them was most of a
-// checked fake's cost)
-const RESPONSE_VALIDATORS = new ResponseValidators()
+// checked fake's cost), and kept for the run's other processes (./response-validators.ts)
+const RESPONSE_VALIDATORS = new CachedResponseValidators()
 
 /**
  * The check every fake in the suite runs with: an answer the OpenAPI document does not
