@@ -5,7 +5,8 @@
 //    tap rebuilds itself only once a run has started, too late for that run's test processes:
 //    on a fresh clone every file of the first `npm test` also loaded @tapjs/typescript's loader
 //    (264 s where the next run took 121 s). `tap build` runs only when the built signature
-//    disagrees with the config, so on a built tree this costs a file read.
+//    disagrees with the config, so on a built tree this costs a file read; on a fresh
+//    clone it runs while steps 2 and 3 do.
 // 2. Every .ts file of the repository is transformed to JavaScript once, in one esbuild call
 //    (about a second), into the cache test/helpers/ts-hooks.mjs reads by a digest of each
 //    file's path and text; a test process then loads each file without transforming it.
@@ -16,7 +17,7 @@
 //    of CPU of each process that makes a fake, on a clone with no build. The files are named
 //    by a digest of their schema, so a changed schema is compiled at run time as before;
 //    they are made again when a source or scenario changed since (a stamp of their texts).
-import { execFileSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -40,10 +41,19 @@ const agrees =
   built !== undefined &&
   built.size > 0 &&
   plugins.every((entry) => (entry.startsWith('!') ? !built.has(entry.slice(1)) : built.has(entry)))
+/** A Node process of this repository's, its end as a promise (rejected on a failure). */
+const child = (args, stdio) =>
+  new Promise((done, failed) => {
+    spawn(process.execPath, args, { cwd: ROOT, stdio })
+      .on('error', failed)
+      .on('exit', (code, signal) => (code === 0 ? done() : failed(new Error(`node ${args.join(' ')}: ${signal ?? `exit ${code}`}`))))
+  })
+// tap's build (a TypeScript compile, seconds) runs while the sources are transformed below
+let building = Promise.resolve()
 if (!agrees) {
   process.stdout.write('test-prepare: building tap with the plugins package.json names (tap build)\n')
   const tap = require('tap/package.json').bin.tap
-  execFileSync(process.execPath, [join(dirname(require.resolve('tap/package.json')), tap), 'build'], { stdio: 'inherit' })
+  building = child([join(dirname(require.resolve('tap/package.json')), tap), 'build'], 'inherit')
 }
 
 /** Every .ts file under the repository, but in node_modules, dist and dot-folders. */
@@ -86,10 +96,11 @@ const stampFile = join(precompiled, 'sources.stamp')
 const digest = stamp.digest('hex')
 if (!existsSync(stampFile) || readFileSync(stampFile, 'utf8') !== digest) {
   try {
-    execFileSync(process.execPath, ['--import', './test/helpers/register.mjs', join('scripts', 'precompile.mjs'), '--sources'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] })
+    await child(['--import', './test/helpers/register.mjs', join('scripts', 'precompile.mjs'), '--sources'], ['ignore', 'ignore', 'inherit'])
     writeFileSync(stampFile, digest)
   } catch {
     // a source that does not load now fails in its own tests; every validator is then compiled where it is used
     process.stdout.write('test-prepare: the validators could not be precompiled; the test processes compile them\n')
   }
 }
+await building
