@@ -46,8 +46,8 @@ function bodyValidator(boardOf: (data: unknown) => Board, schema: object, url: s
   return validate as FastifyValidationResult
 }
 
-/** Refusals kept per validator: 64 texts, of up to 16 Ki characters each. */
-const KEPT_REFUSALS = 64
+/** Refusals kept per validator: the last 8 texts, of up to 16 Ki characters each. */
+const KEPT_REFUSALS = 8
 const KEPT_REFUSAL_CHARS = 16 * 1024
 
 /**
@@ -56,37 +56,51 @@ const KEPT_REFUSAL_CHARS = 16 * 1024
  * time, and their explanation made once (keepExplanation). A validator is a pure function of
  * the parsed text (its constrained values are bound when it is compiled; a change of them
  * compiles another), and a body validator changes nothing in the data, so the errors of the
- * same text are the same. The parser tells each body's text (`parsed`).
+ * same text are the same. The parser tells the text of the body it parsed last (`parsed`):
+ * validation follows the parse at once, and a body that is not the last parsed is validated
+ * in full. Texts are compared, not hashed: a length tells most apart, and a hash of a
+ * kilobyte of text costs more than comparing it.
  */
 interface Refusals {
-  /** The text `body` was parsed from (src/fake/http/body.ts parseJson), for a body short enough to be kept. */
   parsed(body: unknown, text: string): void
   of(check: ValidateFunction, body: unknown): FastifySchemaValidationError[] | undefined
   keep(check: ValidateFunction, body: unknown, errors: FastifySchemaValidationError[] | null | undefined): void
 }
 
+interface Refused {
+  readonly text: string
+  readonly errors: FastifySchemaValidationError[]
+}
+
 function refusalMemo(): Refusals {
-  const texts = new WeakMap<object, string>()
-  const kept = new WeakMap<ValidateFunction, Map<string, FastifySchemaValidationError[]>>()
-  const textOf = (body: unknown) => (typeof body === 'object' && body !== null ? texts.get(body) : undefined)
+  let lastBody: object | undefined
+  let lastText = ''
+  const kept = new WeakMap<ValidateFunction, Refused[]>()
+  const textOf = (body: unknown) => (body !== undefined && body === lastBody ? lastText : undefined)
   return {
     parsed(body, text) {
-      if (typeof body === 'object' && body !== null && text.length <= KEPT_REFUSAL_CHARS) texts.set(body, text)
+      const keep = typeof body === 'object' && body !== null && text.length <= KEPT_REFUSAL_CHARS
+      lastBody = keep ? body : undefined
+      lastText = keep ? text : ''
     },
     of(check, body) {
       const text = textOf(body)
-      return text === undefined ? undefined : kept.get(check)?.get(text)
+      if (text === undefined) return undefined
+      const refusals = kept.get(check)
+      if (refusals === undefined) return undefined
+      for (const refused of refusals) if (refused.text.length === text.length && refused.text === text) return refused.errors
+      return undefined
     },
     keep(check, body, errors) {
       const text = textOf(body)
       if (text === undefined || !errors) return
       let refusals = kept.get(check)
       if (refusals === undefined) {
-        refusals = new Map()
+        refusals = []
         kept.set(check, refusals)
       }
-      if (refusals.size >= KEPT_REFUSALS) refusals.clear()
-      refusals.set(text, keepExplanation(errors))
+      if (refusals.length >= KEPT_REFUSALS) refusals.shift()
+      refusals.push({ text, errors: keepExplanation(errors) })
     },
   }
 }

@@ -312,8 +312,8 @@ export function basicUser(header: string | undefined): string {
 /** A short digest of a text: what a job write's body and a constrained list are remembered by. */
 export const shortDigest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22)
 const JOB_WRITE = new RegExp(`^${API_PREFIX}/job/[a-z]+$`)
-/** Job write bodies whose digests are kept, by their JSON text: 64, of up to 16 Ki characters each (1 MiB held at most). */
-const WRITE_DIGESTS = 64
+/** Job write bodies whose digests are kept, by their JSON text: the last 8, of up to 16 Ki characters each. */
+const WRITE_DIGESTS = 8
 const WRITE_DIGEST_CHARS = 16 * 1024
 const JOB_FIELDS = `${API_PREFIX}/job/fields`
 const JOB_ADD = `${API_PREFIX}/job/add`
@@ -457,16 +457,14 @@ export function requestJournal(fallback: JournalBoard, requestLog: RequestLog | 
   const answerHeaders = replyHeaders()
   const bodies = heldText()
   // the digests of the job write bodies seen last, by their JSON: a body resent unchanged (what
-  // no-unchanged-resend looks for) costs a lookup, not a SHA-256; emptied when full
-  const writeDigests = new Map<string, string>()
+  // no-unchanged-resend looks for) costs a comparison of texts, not a SHA-256 (nor a hash of the text)
+  const writeDigests: Array<{ json: string; digest: string }> = []
   const writeDigest = (json: string): string => {
     if (json.length > WRITE_DIGEST_CHARS) return shortDigest(json)
-    let digest = writeDigests.get(json)
-    if (digest === undefined) {
-      if (writeDigests.size >= WRITE_DIGESTS) writeDigests.clear()
-      digest = shortDigest(json)
-      writeDigests.set(json, digest)
-    }
+    for (const kept of writeDigests) if (kept.json.length === json.length && kept.json === json) return kept.digest
+    const digest = shortDigest(json)
+    if (writeDigests.length >= WRITE_DIGESTS) writeDigests.shift()
+    writeDigests.push({ json, digest })
     return digest
   }
   // the digests of each set of constrained lists, made on its first job/fields read or refused
