@@ -23,13 +23,20 @@ const changed = (version: CopyVersion) => parseTime(version.updated_at ?? versio
 
 export class PassedRecords implements CopyTruth {
   readonly whole = false
-  readonly name = 'what passed through the proxy'
   readonly now: () => number
+  /** Records forgotten past MAX_PASSED_RECORDS since the last clear: said in the oracle's account, never lost without a word. */
+  #forgotten = 0
   /** By list: the user as JSON, then the key → the newest version seen (its strings as the upstream sent them). */
   readonly #lists = new Map<ListName, Map<string, CopyVersion & { key: CopyKey }>>(LISTS.map((list) => [list, new Map()]))
 
   constructor(now: () => number) {
     this.now = now
+  }
+
+  /** What the oracle judges against, as its account says it (with the records forgotten past the bound, when some were). */
+  get name(): string {
+    const forgotten = this.#forgotten === 0 ? '' : ` (${this.#forgotten} of the oldest forgotten past its bound of ${MAX_PASSED_RECORDS} records a list: not judged)`
+    return `what passed through the proxy${forgotten}`
   }
 
   /** The records of a list page answered 200 (its `data`): what cannot be keyed or dated is left out. */
@@ -58,6 +65,7 @@ export class PassedRecords implements CopyTruth {
           for (const old of held.keys()) {
             if (drop-- <= 0) break
             held.delete(old)
+            this.#forgotten++
           }
         }
       } else if ((before.updated_at !== updated || before.created_at !== record.created_at) && changed(version) > changed(before)) held.set(name, version)
@@ -81,6 +89,7 @@ export class PassedRecords implements CopyTruth {
   }
 
   clear(): void {
+    this.#forgotten = 0
     for (const held of this.#lists.values()) held.clear()
   }
 }

@@ -5,6 +5,7 @@
 // with nothing to judge the rule is not exercised, never passed. A bad copy is refused as
 // the fake refuses it.
 import t, { type Test } from 'tap'
+import { MAX_PASSED_RECORDS, PassedRecords } from '../../src/proxy/copy.js'
 import { createProxy, type RunningProxy } from '../../src/proxy/server.js'
 import type { Json } from '../helpers/board.js'
 import { startOtherBoard } from '../helpers/other-board.js'
@@ -93,4 +94,20 @@ t.test('a bad copy gets the 412 naming the field that the fake answers it', asyn
   const notJson = await fetch(`${proxy.url}/__mock/verdict/copy`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"candidates": [' })
   t.equal(notJson.status, 400, 'a body that is no JSON: a 4xx, never a 5xx')
   t.equal(((await notJson.json()) as Json).status, 400)
+})
+
+t.test('records forgotten past the bound are said in what the oracle judges against, and a clear starts again', async (t) => {
+  const passed = new PassedRecords(() => 0)
+  t.equal(passed.name, 'what passed through the proxy', 'nothing forgotten: nothing said')
+  const page = (from: number, count: number) => ({ data: Array.from({ length: count }, (_, i) => ({ id: from + i, created_at: '2026-01-01 00:00:00' })) })
+  passed.seen('candidates', 'u', page(1, MAX_PASSED_RECORDS))
+  t.equal(passed.name, 'what passed through the proxy', 'at the bound: nothing forgotten')
+  passed.seen('candidates', 'u', page(MAX_PASSED_RECORDS + 1, 1))
+  const forgotten = MAX_PASSED_RECORDS / 10
+  t.match(passed.name, new RegExp(`\\(${forgotten} of the oldest forgotten past its bound of ${MAX_PASSED_RECORDS} records a list: not judged\\)`))
+  const kept = [...passed.records('candidates', 'u')].map(([key]) => key)
+  t.equal(kept.length, MAX_PASSED_RECORDS + 1 - forgotten, 'the oldest tenth went')
+  t.notOk(kept.includes(1), 'the first record passed is among them')
+  passed.clear()
+  t.equal(passed.name, 'what passed through the proxy', 'a clear forgets the count too')
 })
