@@ -2,6 +2,7 @@
 // under /api/v1 behind Basic auth and the rate limit, the public job pages, and the
 // control API. It never listens: src/fake/server.ts and src/cli/main.ts do.
 import Fastify, { type FastifyInstance } from 'fastify'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { accountUrl, Accounts, type AccountInput } from './accounts.js'
 import { Board } from './board.js'
 import { boardError, sendError } from '../core/errors.js'
@@ -19,6 +20,7 @@ import { lingerOnUnread, registerDrain } from './http/drain.js'
 import { withEnvelopeKeys } from './http/envelope.js'
 import { answerNodeRefusals, clientErrorHandler, errorPolicy, hostRequired, frameworkErrorHandler, registerErrorAnswers, validationError } from './http/error-style.js'
 import { type ArmedFault, faultAnswers } from './http/faults.js'
+import { fastPath } from './http/fast-path.js'
 import { requestJournal } from './http/journal.js'
 import { logMode, type RequestLog } from './http/log.js'
 import { documentedErrors } from './http/prefer.js'
@@ -89,6 +91,11 @@ export interface BuildOptions extends Omit<ServerOptionsInput, 'profile'> {
   requestLog?: RequestLog
   /** The accounts to serve, each a board of its own picked by the request's user name; default: one, `default`, with the scenario's users. */
   accounts?: readonly AccountInput[]
+  /**
+   * Answers kept as bytes are sent in front of Fastify (src/fake/http/fast-path.ts); default
+   * true. The same bytes either way: false is the switch the tests compare them by.
+   */
+  fastPath?: boolean
 }
 
 const underApi = (url: string) => url.startsWith(`${API_PREFIX}/`) || url === API_PREFIX || url.startsWith(`${API_PREFIX}?`)
@@ -100,7 +107,7 @@ const underApi = (url: string) => url.startsWith(`${API_PREFIX}/`) || url === AP
  * failing); under /api/v1 the credentials, Prefer and the rate limit; then the answer cache.
  */
 export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Promise<FastifyInstance> {
-  const { scenarioData, activityData, checkResponses: responseCheck, responseValidators, profile, requestLog, accounts: declared, ...rest } = input as BuildOptions
+  const { scenarioData, activityData, checkResponses: responseCheck, responseValidators, profile, requestLog, accounts: declared, fastPath: fast = true, ...rest } = input as BuildOptions
   const options = resolveOptions(profile === undefined ? rest : applyProfile(rest, loadProfile(profile)).options)
   const day = activityData ?? options.activity
   // checked whole against each board's values as it is built: a bad file is refused at start (by the first)
@@ -146,6 +153,8 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
     clientErrorHandler,
   })
   answerNodeRefusals(app.server)
+  // Fastify's own listener, so far the only one: the fast path goes in front of it
+  const [fastifyHandler] = app.server.listeners('request') as Array<(request: IncomingMessage, response: ServerResponse) => void>
   app.setSerializerCompiler(serializerCompiler)
   app.decorate('board', board)
   app.decorate('accounts', accounts)
@@ -213,6 +222,18 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   })
   auth = await registerAuth(app, board)
   const answers = registerAnswers(app, board, journal.watchClose, routed)
+  // answers already kept as bytes, in front of Fastify; none where Fastify's path does more
+  // per request than the fast path could repeat (a request log, a response check, the JSON log)
+  const front =
+    fast && fastifyHandler !== undefined && requestLog === undefined && !responseCheck && logMode(options) !== 'json' && !options.trustProxy
+      ? fastPath({ first: () => app.board, accounts, routed, auth, answers: answers.cache, journal, closing: () => shutdown.closing })
+      : undefined
+  if (front !== undefined && fastifyHandler !== undefined) {
+    app.server.removeListener('request', fastifyHandler)
+    app.server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
+      if (!front.answer(request, response)) fastifyHandler(request, response)
+    })
+  }
   // one onSend: the shutdown's Connection: close, the rest of a body answered before it was
   // read (a lingering close), the keys a profile adds to envelopes, links on the request's
   // origin and the answer cache, and a truncate fault
@@ -228,6 +249,8 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   if (responseCheck) checkResponses(app, responseCheck, responseValidators)
   app.addHook('onResponse', (request, reply, done) => {
     settleLimit(request, reply.statusCode)
+    // a 429 of the rate limit: the fast path sends it again
+    if (front !== undefined && request.windowOpened !== undefined) front.keepRefusal(request, reply)
     if (!request.url.startsWith(CONTROL_PREFIX)) journal.record(request, reply.statusCode, undefined, reply)
     requestLog?.(request, reply, reply.statusCode)
     done()

@@ -129,7 +129,7 @@ export interface LogOutput {
 }
 
 export async function createMockServer(input: BuildOptions = {}, logOutput: LogOutput = {}): Promise<MockServer> {
-  const { scenarioData, activityData, checkResponses, responseValidators, profile, accounts, ...rest } = input
+  const { scenarioData, activityData, checkResponses, responseValidators, profile, accounts, fastPath, ...rest } = input
   const profiled = profile === undefined ? { options: rest, overrides: [] } : applyProfile(rest, loadProfile(profile))
   const options = resolveOptions(profiled.options)
   const requestLog = logMode(options) === 'pretty' ? await prettyRequestLog({ prefer: options.prefer, ...logOutput }) : undefined
@@ -140,6 +140,7 @@ export async function createMockServer(input: BuildOptions = {}, logOutput: LogO
     ...(checkResponses ? { checkResponses, responseValidators } : {}),
     ...(requestLog ? { requestLog } : {}),
     ...(accounts ? { accounts } : {}),
+    ...(fastPath === undefined ? {} : { fastPath }),
   } as BuildOptions)
   let url: string | undefined
 

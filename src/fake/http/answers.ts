@@ -9,12 +9,22 @@
 //
 // registerAnswers is the request side: a read route's own onRequest hook answers from
 // the cache, and the app's onSend fills it (and writes links on the request's origin).
+// The cache also keeps, for the fast path in front of Fastify (fast-path.ts), the key each
+// URL as sent was answered under, and the downloads sent whole with their headers (which
+// only the fast path sends from here: Fastify's route sends them from the board's files).
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
 import type { Board } from '../board.js'
 import { CONTROL_PREFIX } from '../routes/control.js'
 import { baseUrl } from '../routes/reply.js'
 import { API_PREFIX } from '../store/links.js'
 import type { Store } from '../store/store.js'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A download route: its whole files are kept once sent, for the fast path (fast-path.ts). */
+    keptFile?: boolean
+  }
+}
 
 /** A parameter name written plainly: nothing in it that the query parser would decode to another name. */
 const PLAIN_NAME = /^[A-Za-z0-9_.~-]*$/
@@ -52,11 +62,30 @@ export interface CachedAnswer {
   readonly month: string | undefined
   /** A list page: whether it gave a next page (request.nextPage, told again on a hit). */
   readonly nextPage?: boolean | undefined
+  /** The answer's head as Fastify writes it for a hit, names and values in turn (content-type, content-length): what the fast path writes. */
+  readonly head: readonly string[]
+  /** The same as the object the journal shows (Fastify's reply headers of a hit). */
+  readonly headers: Readonly<Record<string, string>>
+  /** What the journal records of a hit: its status and the payload Fastify was given (the body). */
+  readonly status: 200
+  readonly payload: Buffer
 }
+
+/** Entries of the index by URL as sent (src/fake/http/fast-path.ts), and characters of their keys, at most. */
+export const MAX_INDEXED_URLS = 4_000
+export const MAX_INDEXED_CHARS = 8 * 1024 * 1024
 
 export class AnswerCache {
   readonly #entries = new Map<string, CachedAnswer>()
   #bytes = 0
+  /**
+   * The cache key each request URL as sent was answered under, with whether its route's
+   * answers depend on the month: what the fast path (fast-path.ts) finds an answer by
+   * before any route is known. Filled by the routes' own lookups, so only a URL Fastify
+   * routed to a cached route is in it; emptied whole past its bounds.
+   */
+  readonly #byUrl = new Map<string, { key: string; monthly: boolean }>()
+  #indexedChars = 0
 
   /** The answer for `key`, if it was made for this store at its current revision (and month). */
   get(key: string, store: Store, month: string | undefined): CachedAnswer | undefined {
@@ -83,6 +112,25 @@ export class AnswerCache {
   clear(): void {
     this.#entries.clear()
     this.#bytes = 0
+    this.#byUrl.clear()
+    this.#indexedChars = 0
+  }
+
+  /** Notes that the URL (as sent, with its account and origin) is answered under `key`. */
+  index(url: string, key: string, monthly: boolean): void {
+    if (this.#byUrl.has(url)) return
+    if (this.#byUrl.size >= MAX_INDEXED_URLS || this.#indexedChars + url.length + key.length > MAX_INDEXED_CHARS) {
+      this.#byUrl.clear()
+      this.#indexedChars = 0
+    }
+    this.#byUrl.set(url, { key, monthly })
+    this.#indexedChars += url.length + key.length
+  }
+
+  /** The answer kept for a URL as sent, if the index knows it and the answer holds for this store now. */
+  byUrl(url: string, store: Store): CachedAnswer | undefined {
+    const found = this.#byUrl.get(url)
+    return found === undefined ? undefined : this.get(found.key, store, found.monthly ? store.month() : undefined)
   }
 
   get size(): number {
@@ -98,6 +146,17 @@ export class AnswerCache {
 export interface Answers {
   /** The payload to send: links on the request's origin; a fresh 200 of a cached route is kept. */
   keep(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown
+  /** The answers kept, for the fast path (fast-path.ts). */
+  readonly cache: AnswerCache
+}
+
+/** What the index by URL is keyed by: the account when its answers are its own (else ''), the origin of links, the URL as sent. */
+export const urlKey = (account: string, base: string, url: string) => `${account} ${base} ${url}`
+
+/** The head of a kept JSON answer as Fastify writes it (reply headers in the order set), and as the journal shows it. */
+function headOf(contentType: string, body: Buffer): Pick<CachedAnswer, 'head' | 'headers' | 'status' | 'payload'> {
+  const headers = Object.freeze({ 'content-type': contentType, 'content-length': String(body.length) })
+  return { head: Object.freeze(Object.entries(headers).flat()), headers, status: 200, payload: body }
 }
 
 /**
@@ -116,15 +175,26 @@ export function registerAnswers(
   const answers = new AnswerCache()
 
   const answerFrom =
-    (mode: 'revision' | 'month' | undefined, reads: ReadonlySet<string>): onRequestHookHandler =>
+    (mode: 'revision' | 'month' | 'file' | undefined, reads: ReadonlySet<string>): onRequestHookHandler =>
     (request, reply, done) => {
-      if (mode !== undefined && request.method === 'GET') {
+      if (mode === 'file') {
+        // a download is kept once sent, for the fast path alone (its route sends its own
+        // headers); on a fake of one account, whose board every download is made from
+        if (!routed && request.method === 'GET') {
+          const base = baseUrl(request)
+          const key = `${base} ${answerUrl(request.url, reads)}`
+          answers.index(urlKey('', base, request.url), key, false)
+          request.answerKey = key
+        }
+      } else if (mode !== undefined && request.method === 'GET') {
         const store = request.board.store
         const month = mode === 'month' ? store.month() : undefined
         // with accounts, each account's answers are its own (not one replacing another's), but
         // for those of accounts on a shared generated board nothing was written over: the same for all
         const own = routed && store.answerScope === store
-        const key = own ? `${request.board.account} ${baseUrl(request)} ${answerUrl(request.url, reads)}` : `${baseUrl(request)} ${answerUrl(request.url, reads)}`
+        const base = baseUrl(request)
+        const key = own ? `${request.board.account} ${base} ${answerUrl(request.url, reads)}` : `${base} ${answerUrl(request.url, reads)}`
+        answers.index(urlKey(own ? request.board.account : '', base, request.url), key, mode === 'month')
         const hit = answers.get(key, store, month)
         if (hit !== undefined) {
           request.nextPage = hit.nextPage
@@ -142,7 +212,8 @@ export function registerAnswers(
     if (!route.url.startsWith(`${API_PREFIX}/`)) return
     const own = route.onRequest === undefined ? [] : [route.onRequest].flat()
     const reads = new Set(Object.keys((route.schema?.querystring as { properties?: object } | undefined)?.properties ?? {}))
-    route.onRequest = [...own, answerFrom(route.config?.answerCache, reads)] as typeof route.onRequest
+    const mode = route.config?.keptFile === true ? 'file' : route.config?.answerCache
+    route.onRequest = [...own, answerFrom(mode, reads)] as typeof route.onRequest
   })
 
   // records carry links on the store's origin; answer with the request's when they differ.
@@ -154,17 +225,53 @@ export function registerAnswers(
     return text.replaceAll(`"href":"${from}/`, `"href":"${to}/`)
   }
 
+  /** A download sent whole (a Buffer), kept with its headers as the route set them. */
+  const keepFile = (request: FastifyRequest, reply: FastifyReply, body: Buffer) => {
+    const key = request.answerKey
+    if (key === undefined || reply.statusCode !== 200 || request.fault !== undefined) return
+    const headers = reply.getHeaders()
+    const entries = Object.entries(headers)
+    if (entries.some(([, value]) => typeof value !== 'string')) return
+    const contentType = String(headers['content-type'])
+    const { store } = boardOf(request)
+    answers.set(key, {
+      body,
+      contentType,
+      store: store.answerScope,
+      revision: store.answerRevision,
+      month: undefined,
+      head: Object.freeze(entries.flat() as string[]),
+      headers: Object.freeze(headers as Record<string, string>),
+      status: 200,
+      payload: body,
+    })
+  }
+
   return {
     keep(request, reply, payload) {
+      if (Buffer.isBuffer(payload)) {
+        keepFile(request, reply, payload)
+        return payload
+      }
       if (typeof payload !== 'string') return payload
       const out = withLinks(request, payload)
       const key = request.answerKey
       if (key !== undefined && reply.statusCode === 200 && request.fault === undefined && payload.startsWith('{"status":200')) {
         const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8')
         const { store } = boardOf(request)
-        answers.set(key, { body: Buffer.from(out), contentType, store: store.answerScope, revision: store.answerRevision, month: request.answerMonth, nextPage: request.nextPage })
+        const body = Buffer.from(out)
+        answers.set(key, {
+          body,
+          contentType,
+          store: store.answerScope,
+          revision: store.answerRevision,
+          month: request.answerMonth,
+          nextPage: request.nextPage,
+          ...headOf(contentType, body),
+        })
       }
       return out
     },
+    cache: answers,
   }
 }

@@ -27,6 +27,8 @@ export interface Auth {
   authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>
   /** Checks the credentials in an onRequest path: `fail` with the refusal, or `next` once request.apiUser is set. */
   check(request: FastifyRequest, reply: FastifyReply, fail: (error: Error) => void, next: () => void): void
+  /** The user of an Authorization header this board's credentials already accepted; undefined for any other (the fast path's check). */
+  known(board: AuthBoard, header: string): string | undefined
 }
 
 /** What auth reads of a board on every request: a reset may replace the credential check. */
@@ -76,6 +78,7 @@ export async function registerAuth(app: FastifyInstance, fallback?: AuthBoard): 
   return {
     authenticate: (request, reply) =>
       new Promise<void>((resolve, reject) => app.basicAuth(request, reply, (error?: Error) => (error ? reject(error) : resolve()))),
+    known: (board, header) => knownOf(board.checkCredentials).get(header),
     check(request, reply, fail, next) {
       const header = request.headers.authorization
       const user = knownUser(request, header)

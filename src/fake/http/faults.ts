@@ -37,6 +37,11 @@ export class Faults {
     return armed
   }
 
+  /** Whether any fault is armed (the fast path leaves every request to the slow one then). */
+  get armed(): boolean {
+    return this.#armed.length > 0
+  }
+
   list(): ArmedFault[] {
     return this.#armed.map(({ retryAfter: _, ...f }) => ({ ...f }))
   }

@@ -20,7 +20,7 @@
 // requestJournal is the request side: each answered request is recorded once it has
 // been answered, or when its connection closes short of an answer.
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { IncomingHttpHeaders } from 'node:http'
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 import { createHash } from 'node:crypto'
 import { FIELD_NAMES, FIELD_OF_LIST } from '../../../schemas/values.js'
 import type { Clock } from '../../core/clock.js'
@@ -298,6 +298,23 @@ export interface RequestJournal {
    * happen: a fault, a download, a handler at work; not a cached answer sent at once.
    */
   watchClose(request: FastifyRequest, reply: FastifyReply): void
+  /**
+   * Records a GET the fast path answered with a kept answer (src/fake/http/fast-path.ts):
+   * the same entry, detail and facts record() makes of that request through Fastify.
+   */
+  recordKept(board: JournalBoard, raw: IncomingMessage, user: string, answer: KeptAnswer, limitKey: string | undefined, windowOpened: number | undefined): void
+}
+
+/** An answer the fast path sent, as the journal records it. */
+export interface KeptAnswer {
+  readonly status: number
+  /** Its headers as Fastify's reply held them (what the entry's detail shows). */
+  readonly headers: AnswerHeaders
+  /** The payload as the app's onSend gave it to Fastify: a string or bytes (the entry holds it the same way). */
+  readonly payload: string | Buffer
+  /** A list page's next_page (the verdict's walks); a 429's Retry-After. */
+  readonly nextPage?: boolean | undefined
+  readonly retryAfter?: number | undefined
 }
 
 /** The user name of a Basic Authorization header (never the password), or '' when there is none. */
@@ -384,14 +401,15 @@ function heldText(): HeldText {
  * A binary or streamed answer is kept as its size alone.
  */
 function detailOf(request: FastifyRequest, reply: FastifyReply | undefined, headersOf: (reply: FastifyReply) => AnswerHeaders, held: HeldText): Detail {
-  const headers = request.headers
-  const raw = request.raw.rawHeaders
+  const answerHeaders = reply?.raw.headersSent ? headersOf(reply) : undefined
+  return detailFrom(request.headers, request.raw.rawHeaders, held.text(request.rawBody) ?? request.body, answerHeaders, request.sentPayload, held)
+}
+
+/** The same, from the request's parts (what the fast path has: no Fastify request). */
+function detailFrom(headers: IncomingHttpHeaders, raw: readonly string[], requestBody: unknown, answerHeaders: AnswerHeaders | undefined, payload: unknown, held: HeldText): Detail {
   let headerBytes = ANSWER_HEADER_BYTES
   for (let i = 0; i < raw.length; i++) headerBytes += (raw[i] as string).length
-  const requestBody = held.text(request.rawBody) ?? request.body
-  const answerHeaders = reply?.raw.headersSent ? headersOf(reply) : undefined
   const answerType = answerHeaders?.['content-type'] as string | undefined
-  const payload = request.sentPayload
   let answerHold: AnswerHold = 'none'
   let answerBody: string | Buffer | undefined
   let answerBytes = 0
@@ -523,8 +541,31 @@ export function requestJournal(fallback: JournalBoard, requestLog: RequestLog | 
       },
     )
   }
+  const recordKept: RequestJournal['recordKept'] = (board, raw, user, answer, limitKey, windowOpened) => {
+    const url = raw.url as string
+    const status = answer.status
+    const observer = board.journal.observer
+    // the same fields, in the same order, as record() sets for this request
+    const entry: Parameters<Journal['record']>[0] = { method: raw.method as string, url, status, time: board.clock.now(), user }
+    if (answer.retryAfter !== undefined) entry.retryAfter = answer.retryAfter
+    if (observer !== undefined && answer.nextPage !== undefined && status === 200 && LIST_PAGE.test(url)) entry.nextPage = answer.nextPage
+    entry.detail = detailFrom(raw.headers, raw.rawHeaders, undefined, answer.headers, answer.payload, bodies)
+    const header = raw.headers.authorization
+    const mark = url.indexOf('?')
+    board.journal.record(
+      entry,
+      observer && {
+        credentials: header !== undefined && BASIC_GIVEN.test(header),
+        opened: limitKey !== undefined && (status < 400 || board.scenario.behaviour.rateLimitCounts === 'all'),
+        windowOpened,
+        fieldsRead: status === 200 && (mark < 0 ? url : url.slice(0, mark)) === JOB_FIELDS ? fieldDigests(board) : undefined,
+        staleFields: undefined,
+      },
+    )
+  }
   return {
     record,
+    recordKept,
     watchClose(request, reply) {
       if (isInProcess(request)) return
       reply.raw.once('close', () => {

@@ -45,6 +45,7 @@ export default async function candidates(app: FastifyInstance): Promise<void> {
     app.get<{ Params: IdParams }>(
       `/candidates/${kind}/:id`,
       {
+        config: { keptFile: true },
         schema: {
           operationId: `downloadCandidate${kind[0]?.toUpperCase()}${kind.slice(1)}`,
           summary: `Download a candidate's ${kind}`,

@@ -20,8 +20,13 @@ export function baseUrl(request: FastifyRequest): string {
   if (given !== undefined) return given
   const told = request.headers[ORIGIN_HEADER]
   if (typeof told === 'string' && isInProcess(request) && /^https?:\/\/[^/\s"\\]+$/.test(told)) return told
+  return hostOrigin(board, request.host, request.protocol)
+}
+
+/** The origin of a request that came in on a socket with this Host: the store's own when the Host is no host. */
+export function hostOrigin(board: Board, host: string, protocol: string): string {
   // a Host that is no host (empty, or holding quotes) must not end up inside JSON links
-  return HOST.test(request.host) ? `${request.protocol}://${request.host}` : board.store.links.base
+  return HOST.test(host) ? `${protocol}://${host}` : board.store.links.base
 }
 
 /** A host name or IP literal, with an optional port. */
