@@ -8,12 +8,12 @@ import { Board } from './board.js'
 import { boardError, sendError } from '../core/errors.js'
 import type { ActivityFile, ProfileFile, ScenarioFile, ServerOptionsInput } from '../core/types.js'
 import { loadActivity } from './activity/load.js'
-import { checkResponses, registerOpenApi, type ResponseCheck, type ResponseValidators } from './openapi.js'
+import { checkResponses, openApiRoutes, registerDocument, type ResponseCheck, type ResponseValidators } from './openapi.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
 import { applyProfile, loadProfile, type LoadedProfile } from '../profile/profile.js'
 import type { Controller } from './control.js'
 import { apiAdmission, settleLimit } from './http/admission.js'
-import { registerAnswers } from './http/answers.js'
+import { type Answers, registerAnswers } from './http/answers.js'
 import { type Auth, registerAuth } from './http/auth.js'
 import { registerBodies, requireJson } from './http/body.js'
 import { lingerOnUnread, registerDrain } from './http/drain.js'
@@ -38,6 +38,7 @@ import { withErrorAnswers } from './routes/schemas.js'
 import timesheets from './routes/timesheets.js'
 import ui, { UI_PATH } from './ui/routes.js'
 import { API_PREFIX } from './store/links.js'
+import { definedRoutes, type Endpoint, HANDED_ON, handedOnId, lazyApp } from './lazy.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -67,12 +68,16 @@ declare module 'fastify' {
     answerMonth: string | undefined
     /** A list page: whether it gave a next_page URL (the verdict follows walks by it); set by pageAnswer, or by the answer cache on a hit. */
     nextPage: boolean | undefined
+    /** Handed to the app built on first use (src/fake/lazy.ts), whose own hooks see it: the fake's onResponse leaves it. */
+    handedOn: boolean
   }
   interface FastifyContextConfig {
     /** Error statuses the route documents: what Prefer: code=NNN may ask for. */
     errors?: readonly number[]
     /** The route's 200 answers are kept as bytes (src/fake/http/answers.ts): per revision, or per revision and month. */
     answerCache?: 'revision' | 'month'
+    /** A catch-all route of an area built on first use (src/fake/lazy.ts). */
+    handedOn?: boolean
   }
 }
 
@@ -126,11 +131,19 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
 
   const statusPolicy = errorPolicy(board)
   let auth: Auth | undefined
-  const app = Fastify({
-    logger: logMode(options) === 'json',
+  const json = logMode(options) === 'json'
+  /** What the fake's app and its lazily built one (src/fake/lazy.ts) are both made with. */
+  const common = {
     trustProxy: options.trustProxy,
     // the fake answers its own 503 while closing ({status, message}), and lets requests in flight finish
     return503OnClosing: false,
+    bodyLimit: 1_048_576,
+    frameworkErrors: frameworkErrorHandler(statusPolicy, () => auth),
+    schemaErrorFormatter: validationError,
+  }
+  const app = Fastify({
+    ...common,
+    logger: json,
     forceCloseConnections: 'idle',
     requestTimeout: options.requestTimeout,
     connectionTimeout: options.connectionTimeout,
@@ -145,83 +158,144 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
             headersTimeout: Math.min(60_000, options.requestTimeout),
           }
         : { requireHostHeader: false },
-    bodyLimit: 1_048_576,
     // /__mock/accounts/{name}/… is routed to the one set of control routes, acting on that account
     rewriteUrl: accountUrl,
-    frameworkErrors: frameworkErrorHandler(statusPolicy, () => auth),
-    schemaErrorFormatter: validationError,
     clientErrorHandler,
   })
   answerNodeRefusals(app.server)
   // Fastify's own listener, so far the only one: the fast path goes in front of it
   const [fastifyHandler] = app.server.listeners('request') as Array<(request: IncomingMessage, response: ServerResponse) => void>
-  app.setSerializerCompiler(serializerCompiler)
-  app.decorate('board', board)
-  app.decorate('accounts', accounts)
   const controller = accounts.first.controller
-  app.decorate('controller', controller)
-  const endpoints: Array<{ method: string; url: string }> = []
-  app.decorate('endpoints', endpoints)
-  app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) endpoints.push({ method, url: route.url })
-    const method = [route.method].flat()[0] as string
-    route.config = { ...route.config, errors: documentedErrors(method, route.schema) }
-    // the API's routes describe every error they may answer, for the OpenAPI document
-    if (route.url.startsWith(`${API_PREFIX}/`)) route.schema = withErrorAnswers(method, route.schema)
-  })
-  app.decorateRequest('board', null as unknown as Board)
-  app.decorateRequest('apiUser', '')
-  app.decorateRequest('limitKey', undefined)
-  app.decorateRequest('windowOpened', undefined)
-  app.decorateRequest('fault', undefined)
-  app.decorateRequest('answerKey', undefined)
-  app.decorateRequest('answerMonth', undefined)
-  app.decorateRequest('nextPage', undefined)
-  // what the journal shows of a request and its answer (src/fake/http/journal.ts)
-  app.decorateRequest('rawBody', undefined)
-  app.decorateRequest('sentPayload', undefined)
-
-  registerBodies(app, board, routed)
-  registerDrain(app)
+  const endpoints: Endpoint[] = []
   const shutdown = registerShutdown(app, options.shutdownTimeout)
   const journal = requestJournal(board, requestLog)
   const faults = faultAnswers(options.connectionTimeout, shutdown.signal)
+  // the control API, its page and the document's routes: built on first use (src/fake/lazy.ts)
+  const lazy = lazyApp(async () => {
+    const inner = Fastify({
+      ...common,
+      // one log line per request, the fake's (with the request's id); the built app's errors logged with it
+      ...(json ? { loggerInstance: app.log, disableRequestLogging: true, genReqId: handedOnId } : {}),
+    })
+    wire(inner, false)
+    wireAnswers(inner)
+    inner.decorate('swagger', ((swaggerOptions?: { yaml?: boolean }) => app.swagger(swaggerOptions as never)) as FastifyInstance['swagger'])
+    await inner.register(openApiRoutes)
+    if (options.control) {
+      // /__mock/… acts on the first account, /__mock/accounts/{name}/… on that one (accountUrl)
+      await inner.register(control, { prefix: CONTROL_PREFIX, ...controlOptions })
+      // the page of the fake's day (/__mock/accounts/{name}/ui too): its page is imported on its first request (src/fake/ui/)
+      await inner.register(ui, { prefix: UI_PATH, ...uiOptions })
+    }
+    await inner.ready()
+    return inner
+  })
+  const controlOptions = { accounts, stateBodyLimit: options.stateBodyLimit, ...(options.controlToken ? { token: options.controlToken } : {}) }
+  const uiOptions = options.controlToken ? { token: options.controlToken } : {}
 
-  app.addHook('onRequest', (request, reply, done) => {
-    // the request's account first: faults, the journal, the windows and the store are its own
-    let board = app.board
-    // every hook after this one reads request.board: a refusal here is answered on the first account's
-    request.board = board
-    if (routed) {
-      try {
-        board = accounts.boardOf(request)
-      } catch (error) {
-        sendError(request, reply, error, statusPolicy)
+  /** The decorations, the route options and the first request hook, on the fake's app (`outer`) and on the one built on first use. */
+  function wire(instance: FastifyInstance, outer: boolean): void {
+    instance.setSerializerCompiler(serializerCompiler)
+    instance.decorate('board', board)
+    instance.decorate('accounts', accounts)
+    instance.decorate('controller', controller)
+    instance.decorate('endpoints', endpoints)
+    instance.addHook('onRoute', (route) => {
+      // the catch-all routes of the lazily built areas are not listed: the areas' own routes are (definedRoutes)
+      if (route.config?.[HANDED_ON] === true) return
+      if (outer) for (const method of [route.method].flat()) endpoints.push({ method, url: route.url })
+      const method = [route.method].flat()[0] as string
+      route.config = { ...route.config, errors: documentedErrors(method, route.schema) }
+      // the API's routes describe every error they may answer, for the OpenAPI document
+      if (route.url.startsWith(`${API_PREFIX}/`)) route.schema = withErrorAnswers(method, route.schema)
+    })
+    instance.decorateRequest('board', null as unknown as Board)
+    instance.decorateRequest('apiUser', '')
+    instance.decorateRequest('limitKey', undefined)
+    instance.decorateRequest('windowOpened', undefined)
+    instance.decorateRequest('fault', undefined)
+    instance.decorateRequest('answerKey', undefined)
+    instance.decorateRequest('answerMonth', undefined)
+    instance.decorateRequest('nextPage', undefined)
+    instance.decorateRequest('handedOn', false)
+    // what the journal shows of a request and its answer (src/fake/http/journal.ts)
+    instance.decorateRequest('rawBody', undefined)
+    instance.decorateRequest('sentPayload', undefined)
+
+    registerBodies(instance, board, routed)
+    registerDrain(instance)
+
+    instance.addHook('onRequest', (request, reply, done) => {
+      const url = request.url
+      // a lazily built area's: its own app answers it, these hooks included (src/fake/lazy.ts)
+      if (outer && handedOnArea(url) && request.routeOptions.config[HANDED_ON] === true) {
+        request.handedOn = true
+        lazy.handOn(request, reply)
+        return done()
+      }
+      // the request's account first: faults, the journal, the windows and the store are its own
+      let board = app.board
+      // every hook after this one reads request.board: a refusal here is answered on the first account's
+      request.board = board
+      if (routed) {
+        try {
+          board = accounts.boardOf(request)
+        } catch (error) {
+          sendError(request, reply, error, statusPolicy)
+          return
+        }
+        request.board = board
+      }
+      if (hostRequired(request, reply, statusPolicy)) return
+      // the day's events up to now happen before the request is seen (an outage arms its fault)
+      board.activity?.catchUp()
+      if (shutdown.closing) {
+        sendError(request, reply, boardError.shuttingDown(), statusPolicy)
         return
       }
-      request.board = board
-    }
-    if (hostRequired(request, reply, statusPolicy)) return
-    // the day's events up to now happen before the request is seen (an outage arms its fault)
-    board.activity?.catchUp()
-    if (shutdown.closing) {
-      sendError(request, reply, boardError.shuttingDown(), statusPolicy)
-      return
-    }
-    const url = request.url
-    if (url.startsWith(CONTROL_PREFIX)) return done()
-    const fault = board.faults.take(request.method, url)
-    // API requests are watched once they miss the answer cache (src/fake/http/answers.ts)
-    if (fault !== undefined || !underApi(url)) journal.watchClose(request, reply)
-    if (fault === undefined) return done()
-    faults.meet(request, reply, fault, done)
-  })
-  // the day's timer must not outlive the fake
+      if (url.startsWith(CONTROL_PREFIX)) return done()
+      const fault = board.faults.take(request.method, url)
+      // API requests are watched once they miss the answer cache (src/fake/http/answers.ts)
+      if (fault !== undefined || !underApi(url)) journal.watchClose(request, reply)
+      if (fault === undefined) return done()
+      faults.meet(request, reply, fault, done)
+    })
+  }
+
+  /** The answer's last steps, on both apps: onSend, onResponse, the error and 404 answers. */
+  function wireAnswers(instance: FastifyInstance): void {
+    // one onSend: the shutdown's Connection: close, the rest of a body answered before it was
+    // read (a lingering close), the keys a profile adds to envelopes, links on the request's
+    // origin and the answer cache, and a truncate fault
+    instance.addHook('onSend', (request, reply, payload, done) => {
+      if (shutdown.closing) reply.header('connection', 'close')
+      lingerOnUnread(request, reply)
+      const sent = faults.truncate(request, reply, answers.keep(request, reply, withEnvelopeKeys(request, reply, payload, board)))
+      // the journal holds a reference to the answer as sent, shown when asked for
+      request.sentPayload = sent
+      done(null, sent)
+    })
+    instance.addHook('onResponse', (request, reply, done) => {
+      // handed on: the built app's own onResponse saw it
+      if (request.handedOn) return done()
+      settleLimit(request, reply.statusCode)
+      // a 429 of the rate limit: the fast path sends it again
+      if (front !== undefined && request.windowOpened !== undefined) front.keepRefusal(request, reply)
+      if (!request.url.startsWith(CONTROL_PREFIX)) journal.record(request, reply.statusCode, undefined, reply)
+      requestLog?.(request, reply, reply.statusCode)
+      done()
+    })
+    registerErrorAnswers(instance, statusPolicy, auth as Auth)
+  }
+
+  wire(app, true)
+  // the day's timer must not outlive the fake; nor the app built on first use
   app.addHook('onClose', async () => {
     for (const built of accounts.builtBoards()) built.activity?.stop()
+    await lazy.close()
   })
   auth = await registerAuth(app, board)
-  const answers = registerAnswers(app, board, journal.watchClose, routed)
+  const answers: Answers = registerAnswers(app, board, journal.watchClose, routed)
   // answers already kept as bytes, in front of Fastify; none where Fastify's path does more
   // per request than the fast path could repeat (a request log, a response check, the JSON log)
   const front =
@@ -234,30 +308,14 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
       if (!front.answer(request, response)) fastifyHandler(request, response)
     })
   }
-  // one onSend: the shutdown's Connection: close, the rest of a body answered before it was
-  // read (a lingering close), the keys a profile adds to envelopes, links on the request's
-  // origin and the answer cache, and a truncate fault
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (shutdown.closing) reply.header('connection', 'close')
-    lingerOnUnread(request, reply)
-    const sent = faults.truncate(request, reply, answers.keep(request, reply, withEnvelopeKeys(request, reply, payload, board)))
-    // the journal holds a reference to the answer as sent, shown when asked for
-    request.sentPayload = sent
-    done(null, sent)
-  })
+  wireAnswers(app)
   // last of the onSend hooks: it sees the answer as it leaves
   if (responseCheck) checkResponses(app, responseCheck, responseValidators)
-  app.addHook('onResponse', (request, reply, done) => {
-    settleLimit(request, reply.statusCode)
-    // a 429 of the rate limit: the fast path sends it again
-    if (front !== undefined && request.windowOpened !== undefined) front.keepRefusal(request, reply)
-    if (!request.url.startsWith(CONTROL_PREFIX)) journal.record(request, reply.statusCode, undefined, reply)
-    requestLog?.(request, reply, reply.statusCode)
-    done()
-  })
-  registerErrorAnswers(app, statusPolicy, auth)
 
-  await registerOpenApi(app)
+  registerDocument(app)
+  // the document's routes, answered by the app built on first use
+  endpoints.push(...definedRoutes(openApiRoutes, '', undefined))
+  for (const url of OPENAPI_URLS) app.all(url, HAND_ON, unreachable)
   // answered whatever --control says, without the token: the container's health check (routes/health.ts)
   registerHealth(app)
   await app.register(
@@ -280,15 +338,19 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   )
   await app.register(publicPages)
   if (options.control) {
-    // /__mock/… acts on the first account, /__mock/accounts/{name}/… on that one (accountUrl)
-    await app.register(control, {
-      prefix: CONTROL_PREFIX,
-      accounts,
-      stateBodyLimit: options.stateBodyLimit,
-      ...(options.controlToken ? { token: options.controlToken } : {}),
-    })
-    // the page of the fake's day (/__mock/accounts/{name}/ui too): its page is imported on its first request (src/fake/ui/)
-    await app.register(ui, { prefix: UI_PATH, ...(options.controlToken ? { token: options.controlToken } : {}) })
+    endpoints.push(...definedRoutes(control, CONTROL_PREFIX, controlOptions), ...definedRoutes(ui, UI_PATH, uiOptions))
+    for (const url of CONTROL_URLS) app.all(url, HAND_ON, unreachable)
   }
   return app
 }
+
+/** The catch-all routes of the areas built on first use (/__mock/health is the fake's own: a static route wins over them). */
+const OPENAPI_URLS = ['/openapi.json', '/openapi.yaml', '/docs', '/docs/*']
+const CONTROL_URLS = [CONTROL_PREFIX, `${CONTROL_PREFIX}/*`]
+const HAND_ON = { config: { [HANDED_ON]: true } }
+/** What the onRequest hook hands on never reaches a handler. */
+const unreachable = async () => {
+  throw new Error('a request handed on reached its catch-all route')
+}
+/** The URLs a catch-all route may match: only these read the route's config. */
+const handedOnArea = (url: string) => url.startsWith(CONTROL_PREFIX) || url.startsWith('/openapi.') || url.startsWith('/docs')

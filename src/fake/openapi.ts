@@ -195,7 +195,12 @@ function lazySwagger(app: FastifyInstance, routes: readonly RouteOptions[], isRe
 /** Response headers of the page's own server that are not the page's to pass on. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date'])
 
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+/**
+ * The document of the app's routes: each route is kept as registered, and the document is
+ * made from them when first asked for (app.swagger). Its routes (openApiRoutes) are
+ * registered apart: on the app the fake builds on first use (src/fake/lazy.ts).
+ */
+export function registerDocument(app: FastifyInstance): void {
   const routes: RouteOptions[] = []
   app.addHook('onRoute', (route) => {
     routes.push(route)
@@ -205,6 +210,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     ready = true
   })
   app.decorate('swagger', lazySwagger(app, routes, () => ready))
+}
+
+/** /openapi.json, /openapi.yaml and /docs: the document of `app.swagger` (the app's own, or the one it is given). */
+export async function openApiRoutes(app: FastifyInstance): Promise<void> {
   app.get('/openapi.json', async () => app.swagger())
   app.get('/openapi.yaml', async (_request, reply) => reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })))
 

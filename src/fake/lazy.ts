@@ -1,0 +1,102 @@
+// The parts of a fake built on first use: the control API (/__mock/…), its page
+// (/__mock/ui) and the OpenAPI document's routes (/openapi.json, /openapi.yaml, /docs).
+// A Fastify app pays for every route it registers when it is made (some 0.1 ms a route),
+// and most fakes a suite makes never ask for these: so the fake's app registers one
+// catch-all route per area instead, and the first request for one builds a second Fastify
+// app holding that area's routes, with the same hooks, validation and error answers
+// (src/fake/app.ts builds both the same way), and hands it the raw request and response.
+// Every later request of the area goes straight to it. The answers are the ones the
+// routes gave when they were the fake's own, byte for byte (the same hooks on the same
+// raw request: its body still unread, its URL as the fake's rewriteUrl left it); the fake's
+// `endpoints` lists the area's routes from their definitions (definedRoutes), unbuilt.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+
+/** A route as `app.endpoints` lists it. */
+export interface Endpoint {
+  method: string
+  url: string
+}
+
+type Plugin<O> = (app: FastifyInstance, options: O) => unknown
+
+/**
+ * The routes a plugin registers under a prefix, as Fastify lists them to onRoute hooks:
+ * a GET and then its HEAD; a GET of `/` under a prefix as the prefix, with a HEAD for it
+ * and one for the prefix and a slash. Read by running the plugin on a stand-in that
+ * records its routes (their handlers are never called).
+ */
+export function definedRoutes<O>(plugin: Plugin<O>, prefix: string, options: O): Endpoint[] {
+  const found: Endpoint[] = []
+  const add = (method: string) => (path: string) => {
+    const url = path === '/' && prefix !== '' ? prefix : `${prefix}${path}`
+    found.push({ method, url })
+    if (method !== 'GET') return
+    found.push({ method: 'HEAD', url })
+    if (path === '/' && prefix !== '') found.push({ method: 'HEAD', url: `${prefix}/` })
+  }
+  const recorder = { addHook: () => {}, get: add('GET'), post: add('POST'), put: add('PUT'), delete: add('DELETE') }
+  void plugin(recorder as unknown as FastifyInstance, options)
+  return found
+}
+
+/** Marks a fake's catch-all routes (their config): a request they match is handed to the lazily built app. */
+export const HANDED_ON = 'handedOn'
+
+/** The id the fake's request had, on the raw request: the built app's log lines carry it. */
+const OUTER_ID = Symbol('jobboard-kit request id')
+
+/** The request id of a raw request handed on (the built app's genReqId, with the JSON log). */
+export const handedOnId = (raw: IncomingMessage): string => (raw as IncomingMessage & { [OUTER_ID]?: string })[OUTER_ID] ?? ''
+
+export interface LazyApp {
+  /** Hands the request to the built app (built now if it is not): the fake's reply is hijacked, its hooks stop here. */
+  handOn(request: FastifyRequest, reply: FastifyReply): void
+  /** Closes the built app, if it was built. */
+  close(): Promise<void>
+}
+
+/** The app `build` makes, made on the first request handed on (a failed build is tried again on the next). */
+export function lazyApp(build: () => Promise<FastifyInstance>): LazyApp {
+  let built: FastifyInstance | undefined
+  let building: Promise<FastifyInstance> | undefined
+  const make = () => {
+    building ??= build().then(
+      (app) => {
+        built = app
+        return app
+      },
+      (error: unknown) => {
+        building = undefined
+        throw error
+      },
+    )
+    return building
+  }
+  return {
+    handOn(request, reply) {
+      reply.hijack()
+      const raw = request.raw
+      const response = reply.raw
+      ;(raw as IncomingMessage & { [OUTER_ID]?: string })[OUTER_ID] = request.id
+      if (built !== undefined) return built.routing(raw, response)
+      make().then(
+        (app) => app.routing(raw, response),
+        (error: unknown) => failed(response, error),
+      )
+    },
+    async close() {
+      if (building === undefined) return
+      const app = await building.catch(() => undefined)
+      await app?.close()
+    },
+  }
+}
+
+/** A build that failed (a bug): the request gets a 500 in the fake's style, and the next tries again. */
+function failed(response: ServerResponse, error: unknown): void {
+  if (response.headersSent) return
+  const body = JSON.stringify({ status: 500, message: `The fake could not build its control routes: ${(error as Error)?.message ?? String(error)}` })
+  response.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) })
+  response.end(body)
+}
