@@ -72,7 +72,7 @@ export function effectiveScenario(scenario: LoadedScenario, options: ResolvedOpt
     return effective
   }
   // the key order of the scenario kept (a saved state's text): credentials replaced where they are
-  const effective = deepFreeze({ ...before, credentials: structuredClone(credentials as Scenario['credentials']) }) as LoadedScenario
+  const effective = deepFreeze({ ...before, credentials: copyCredentials(credentials) }) as LoadedScenario
   SAME_BOARD.set(effective, before)
   return effective
 }
@@ -93,6 +93,9 @@ function optionsKey(options: ResolvedOptions): string {
   return key
 }
 
+/** A copy of credentials ({username, password}: strings alone, so a copy of each object is a deep one, in its key order; structuredClone cost each account's board more). */
+const copyCredentials = (credentials: LoadedScenario['credentials']): Scenario['credentials'] => credentials.map((credential) => ({ ...credential })) as Scenario['credentials']
+
 function made(scenario: LoadedScenario, options: ResolvedOptions, credentials: LoadedScenario['credentials']): LoadedScenario {
   const behaviour: Record<string, unknown> = { ...scenario.behaviour }
   for (const knob of KNOBS) if (options[knob] !== undefined) behaviour[knob] = options[knob]
@@ -103,7 +106,7 @@ function made(scenario: LoadedScenario, options: ResolvedOptions, credentials: L
     now: options.now ?? scenario.now,
     pageSize: options.pageSize ?? scenario.pageSize,
     rateLimitWindow: options.rateLimitWindow ?? scenario.rateLimitWindow,
-    credentials: structuredClone(credentials as Scenario['credentials']),
+    credentials: copyCredentials(credentials),
     behaviour: behaviour as Scenario['behaviour'],
     ...(publicBaseUrl === undefined ? {} : { publicBaseUrl: publicBaseUrl.replace(/\/+$/, '') }),
   })

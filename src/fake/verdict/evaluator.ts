@@ -91,6 +91,8 @@ export const MAX_WALKS = 10_000
 export const MAX_SHOWN = 10_000
 /** The slots the ring of shown requests starts with, doubled as it fills up to MAX_SHOWN. */
 const SHOWN_FIRST = 64
+/** The slots of a ring no request was noted in yet: none (it cannot be written). */
+const NO_SLOTS = new Float64Array(0)
 /** Entries judged together (evaluator.observe): a batch, or fewer when a verdict is asked. */
 export const OBSERVE_BATCH = 128
 /** Credentials judged apart; the requests of any further user name are judged together, as `*`. */
@@ -258,8 +260,9 @@ const minuteFloor = (ms: number) => Math.floor(ms / 60_000) * 60_000
 class ShownRequests {
   // the ring grows, doubling, to MAX_SHOWN as requests come: a board asked a few times (each
   // of 64 accounts asked once) holds a few slots, not 10,000 of each
-  #ids = new Float64Array(SHOWN_FIRST)
-  #times = new Float64Array(SHOWN_FIRST)
+  // no slots until the first request: each of 64 accounts' boards allocated two typed arrays it may never use
+  #ids = NO_SLOTS
+  #times = NO_SLOTS
   readonly #methods: string[] = []
   readonly #urls: string[] = []
   /** The slot the next request takes: the oldest, once the ring is full. */
@@ -287,7 +290,7 @@ class ShownRequests {
 
   /** Twice the slots, at most MAX_SHOWN: only while the ring has not come round, so its order is its slots'. */
   #grow(): void {
-    const size = Math.min(MAX_SHOWN, this.#ids.length * 2)
+    const size = Math.min(MAX_SHOWN, Math.max(SHOWN_FIRST, this.#ids.length * 2))
     const ids = new Float64Array(size)
     ids.set(this.#ids)
     const times = new Float64Array(size)
