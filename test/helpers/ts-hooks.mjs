@@ -7,8 +7,14 @@
 // process pays no transform and no loader of its own beyond a digest and a read per file
 // (tsx's loader cost about 0.3 s a process before any test ran). Inline source maps keep
 // stack traces and tap's failure locations on the .ts lines.
+// `tap`, `@tapjs/core` and `tap-parser`, imported by this repository's files, resolve to one
+// bundle of them that scripts/test-prepare.mjs makes with esbuild (TAP_BUNDLE): tap is about
+// 220 modules, and finding, reading and linking each cost a test process about 65 ms of CPU
+// that the bundle's few files do not. Only while the bundle's stamp agrees with the tap that
+// is installed and built (a new `tap build` or install makes the test processes use tap as it
+// comes until the next `npm test` bundles it again).
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -78,8 +84,37 @@ function tsTarget(specifier, parentURL) {
 
 const isTs = (url) => url.startsWith('file:') && url.endsWith('.ts') && !url.includes('/node_modules/')
 
+/** The bundle's folder: under a node_modules/@tapjs, so that tap's stack filter takes its frames for tap's own. */
+export const TAP_BUNDLE = join(ROOT, 'node_modules', '.cache', 'jobboard-kit-tests', 'node_modules', '@tapjs', 'bundle')
+/** The packages bundled, by the file of each in the bundle. */
+export const TAP_BUNDLED = { tap: 'tap', '@tapjs/core': 'core', 'tap-parser': 'tap-parser' }
+/** What the bundle was made from: the installed packages' manifests and tap's built Test class (its plugins). */
+export function tapBundleStamp() {
+  const require = createRequire(import.meta.url)
+  const files = [...Object.keys(TAP_BUNDLED), '@tapjs/test'].map((name) => require.resolve(`${name}/package.json`))
+  files.push(join(dirname(files.at(-1)), 'test-built', 'dist', 'esm', 'index.js'))
+  return `bundle-1\n${files.map((file) => `${file} ${statSync(file).size} ${statSync(file).mtimeMs}`).join('\n')}\n`
+}
+let tapBundle
+/** The bundle's URL of a bundled package imported (not required) by this repository's own sources, while the bundle is current. */
+function bundled(specifier, { parentURL, conditions }) {
+  const name = TAP_BUNDLED[specifier]
+  if (name === undefined || parentURL === undefined || !parentURL.startsWith(ROOT_URL) || conditions?.includes('require')) return undefined
+  if (parentURL.includes('/node_modules/') || parentURL.startsWith(`${ROOT_URL}dist/`)) return undefined
+  if (tapBundle === undefined) {
+    try {
+      tapBundle = readFileSync(join(TAP_BUNDLE, 'stamp'), 'utf8') === tapBundleStamp() ? pathToFileURL(TAP_BUNDLE).href : null
+    } catch {
+      tapBundle = null
+    }
+  }
+  return tapBundle === null ? undefined : `${tapBundle}/${name}.mjs`
+}
+
 // module.registerHooks (Node 22.15+, in the process's own thread)
 export function resolveSync(specifier, context, next) {
+  const tap = bundled(specifier, context)
+  if (tap !== undefined) return { url: tap, format: 'module', shortCircuit: true }
   const url = tsTarget(specifier, context.parentURL)
   return url === undefined ? next(specifier, context) : { url, format: 'module', shortCircuit: true }
 }
