@@ -226,10 +226,23 @@ export const RULES: readonly Rule[] = [
   { section: 'Resources and their fields', rule: "job/add takes any text in a free-text field (the schema's strings with no list, form or pattern)", spec: [FREE_TEXT_WORDS, ...FREE_TEXT_FIELDS.map((f) => FIELD_WORDS.add[f] as string), SUCCESS], checks: REQUEST_CASES.filter((c) => c.kind === 'free-text').map((c) => `${c.endpoint}: ${c.name}`) },
 ]
 
+/**
+ * Each pattern's expression, made once a process: a report matches every check against every
+ * cell's and row's patterns, and compiling an expression per call was a tenth of a contract
+ * run's CPU. Immutable (no flags, so no lastIndex) and bounded: patterns are the catalogue's.
+ */
+const PATTERNS = new Map<string, RegExp>()
+
 /** Whether a check (`endpoint: name`) is one a row names. */
 export function matches(pattern: string, check: string): boolean {
-  const source = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')
-  return new RegExp(`^${source}$`).test(check)
+  let expression = PATTERNS.get(pattern)
+  if (expression === undefined) {
+    const source = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')
+    expression = new RegExp(`^${source}$`)
+    if (PATTERNS.size >= 4096) PATTERNS.clear()
+    PATTERNS.set(pattern, expression)
+  }
+  return expression.test(check)
 }
 
 /** How much of a check a pattern names outright: the more it spells out, the more it is about that check. */
