@@ -1,7 +1,7 @@
 // Builds the Fastify instance of one fake: validation policy, error answers, the API
 // under /api/v1 behind Basic auth and the rate limit, the public job pages, and the
 // control API. It never listens: src/fake/server.ts and src/cli/main.ts do.
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { accountUrl, Accounts, type AccountInput } from './accounts.js'
 import { Board } from './board.js'
@@ -175,7 +175,7 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
     const inner = Fastify({
       ...common,
       // one log line per request, the fake's (with the request's id); the built app's errors logged with it
-      ...(json ? { loggerInstance: app.log, disableRequestLogging: true, genReqId: handedOnId } : {}),
+      ...(json ? { loggerInstance: app.log, logController: new LogController({ disableRequestLogging: true }), genReqId: handedOnId } : {}),
     })
     wire(inner, false)
     wireAnswers(inner)
