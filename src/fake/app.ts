@@ -279,8 +279,8 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
       // handed on: the built app's own onResponse saw it
       if (request.handedOn) return done()
       settleLimit(request, reply.statusCode)
-      // a 429 of the rate limit: the fast path sends it again
-      if (front !== undefined && request.windowOpened !== undefined) front.keepRefusal(request, reply)
+      // a 429 of the rate limit, a job/add body's 412: the fast path sends it again
+      if (front !== undefined && reply.statusCode >= 400) front.keepRefusal(request, reply)
       if (!request.url.startsWith(CONTROL_PREFIX)) journal.record(request, reply.statusCode, undefined, reply)
       requestLog?.(request, reply, reply.statusCode)
       done()
@@ -305,7 +305,7 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   if (front !== undefined && fastifyHandler !== undefined) {
     app.server.removeListener('request', fastifyHandler)
     app.server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
-      if (!front.answer(request, response)) fastifyHandler(request, response)
+      if (!front.answer(request, response, fastifyHandler)) fastifyHandler(request, response)
     })
   }
   wireAnswers(app)

@@ -11,6 +11,11 @@
 // before through a route whose answers are kept (answers.ts, its index by URL) and that
 // answer still holds: then the 200 as kept; or, when the rate limit refuses it, the 429
 // the slow path sent before for the same Retry-After on the same scenario (kept here).
+// A POST job/add (no rate limit on, a body of at most 16 KiB with a Content-Length) whose
+// body text Fastify refused with a 412 before, on the same store at the same revision, is
+// looked at on the next tick, once Node has parsed its body: when the whole body is there
+// and is that text, the kept 412 is sent; else its bytes are put back unread and the
+// request goes to Fastify as it came.
 // Anything else (a miss, a first refusal, any doubt) goes to Fastify, which fills what
 // the fast path reads next time. A fake with a request log, a response check, Fastify's
 // JSON logger or trustProxy has no fast path (buildApp, option fastPath).
@@ -23,12 +28,16 @@ import { hostOrigin } from '../routes/reply.js'
 import { API_PREFIX } from '../store/links.js'
 import { type AnswerCache, urlKey } from './answers.js'
 import type { Auth } from './auth.js'
-import type { AnswerHeaders, KeptAnswer, RequestJournal } from './journal.js'
+import { type AnswerHeaders, type ConstrainedLists, type KeptAnswer, keptWrite, type RequestJournal } from './journal.js'
 import { requestKey } from './rate-limit.js'
 
 const API_PATH = `${API_PREFIX}/`
+const JOB_ADD = `${API_PREFIX}/job/add`
 /** Refusals kept per scenario: one per Retry-After value seen, at most (emptied whole past it). */
 export const MAX_KEPT_REFUSALS = 64
+/** job/add bodies whose 412 is kept per scenario, at most (emptied whole past it), and the largest such body, in bytes. */
+export const MAX_KEPT_BODIES = 64
+export const MAX_KEPT_BODY = 16 * 1024
 
 /** A refusal as the slow path sent it: what the fast path writes again. */
 interface KeptRefusal extends KeptAnswer {
@@ -36,10 +45,21 @@ interface KeptRefusal extends KeptAnswer {
   readonly bytes: Buffer
 }
 
+/** A job/add body refused: for the store scope and revision, and the Content-Type, it was refused at. */
+interface KeptBodyRefusal extends KeptRefusal {
+  readonly scope: object
+  readonly revision: number
+  readonly contentType: string
+}
+
 export interface FastPath {
-  /** Answers the request and says true, or says false and leaves it untouched for Fastify. */
-  answer(raw: IncomingMessage, response: ServerResponse): boolean
-  /** After Fastify answered a request the rate limit refused (its onResponse): keeps that 429 for the fast path. */
+  /**
+   * Answers the request and says true, or says false and leaves it untouched for Fastify.
+   * A job/add whose body may be one refused before is taken (true) and looked at once its
+   * body is parsed (the next tick): answered, or given to `fallback` with its body unread.
+   */
+  answer(raw: IncomingMessage, response: ServerResponse, fallback: (raw: IncomingMessage, response: ServerResponse) => void): boolean
+  /** After Fastify answered a refusal (its onResponse): keeps a 429 of the rate limit, or a job/add body's 412, for the fast path. */
   keepRefusal(request: FastifyRequest, reply: FastifyReply): void
 }
 
@@ -84,8 +104,86 @@ export function fastPath(parts: FastPathParts): FastPath {
     else response.once('finish', () => journal.recordKept(...entry))
   }
 
+  // the job/add bodies refused, by scenario and body text; how many are kept in all (none: no POST waits a tick)
+  const bodyRefusals = new WeakMap<object, Map<string, KeptBodyRefusal>>()
+  let keptBodies = 0
+
+  /** The head of an answer Fastify sent, as it wrote it; undefined when a header was sent as several lines. */
+  const headOf = (headers: AnswerHeaders): string[] | undefined => {
+    const entries = Object.entries(headers)
+    if (entries.some(([, value]) => Array.isArray(value))) return undefined
+    return entries.flatMap(([name, value]) => (value === undefined ? [] : [name, String(value)]))
+  }
+
+  /**
+   * A job/add body, looked at once Node has parsed it: when it came whole with its head (every
+   * byte of its Content-Length buffered) and its text was refused before on this
+   * store at this revision, with this Content-Type, the kept 412 is sent and the body read as
+   * Fastify would read it. Anything else puts the bytes back, unread, for Fastify.
+   */
+  const refusedAgain = (raw: IncomingMessage, response: ServerResponse, board: Board, length: number): boolean => {
+    // every byte of the Content-Length is buffered (Node marks the message complete later)
+    if (raw.readableLength !== length || raw.readableFlowing === true || raw.readableEnded || response.headersSent) return false
+    board.activity?.catchUp()
+    if (closing() || board.faults.armed) return false
+    const headers = raw.headers
+    const user = auth.known(board, headers.authorization as string)
+    const kept = bodyRefusals.get(board.scenario)
+    if (user === undefined || kept === undefined) return false
+    const bytes = raw.read() as Buffer | null
+    if (bytes === null) return false
+    const refusal = kept.get(bytes.toString('utf8'))
+    const store = board.store
+    if (refusal === undefined || refusal.contentType !== headers['content-type'] || refusal.scope !== store.answerScope || refusal.revision !== store.answerRevision) {
+      raw.unshift(bytes)
+      return false
+    }
+    write(response, refusal.status, refusal.head, refusal.bytes)
+    record(response, board, raw, user, refusal, undefined, undefined)
+    return true
+  }
+
+  /** A job/add refused with 412 for its body, sent whole with a Content-Length: kept by its text. */
+  const keepBodyRefusal = (request: FastifyRequest, reply: FastifyReply, payload: string) => {
+    const raw = request.raw
+    const length = Number(raw.headers['content-length'])
+    const contentType = raw.headers['content-type']
+    if (reply.statusCode !== 412 || request.url !== JOB_ADD || request.limitKey !== undefined || contentType === undefined) return
+    if (!(length > 0 && length <= MAX_KEPT_BODY) || raw.headers['transfer-encoding'] !== undefined) return
+    const board = request.board
+    const write = keptWrite(request, board.store.lists as ConstrainedLists)
+    const headers = reply.getHeaders() as AnswerHeaders
+    const head = headOf(headers)
+    if (write === undefined || head === undefined) return
+    let kept = bodyRefusals.get(board.scenario)
+    if (kept === undefined) {
+      kept = new Map()
+      bodyRefusals.set(board.scenario, kept)
+    }
+    if (kept.size >= MAX_KEPT_BODIES) {
+      keptBodies -= kept.size
+      kept.clear()
+    }
+    if (!kept.has(write.text)) keptBodies += 1
+    const store = board.store
+    kept.set(write.text, { status: 412, head, bytes: Buffer.from(payload), headers, payload, write, scope: store.answerScope, revision: store.answerRevision, contentType })
+  }
+
   return {
-    answer(raw, response) {
+    answer(raw, response, fallback) {
+      if (raw.method === 'POST' && keptBodies > 0 && raw.url === JOB_ADD) {
+        const headers = raw.headers
+        const length = Number(headers['content-length'])
+        if (!(length > 0 && length <= MAX_KEPT_BODY) || headers['transfer-encoding'] !== undefined || headers.expect !== undefined) return false
+        if (headers.host === undefined || headers.authorization === undefined || headers.prefer !== undefined || closing()) return false
+        const board = boardOf(raw)
+        // the rate limit admits a request before its body is read: a window is left to Fastify's path
+        if (board === undefined || board.limiter.enabled || board.faults.armed || !bodyRefusals.has(board.scenario)) return false
+        process.nextTick(() => {
+          if (!refusedAgain(raw, response, board, length)) fallback(raw, response)
+        })
+        return true
+      }
       if (raw.method !== 'GET') return false
       const url = raw.url as string
       if (!url.startsWith(API_PATH)) return false
@@ -129,7 +227,11 @@ export function fastPath(parts: FastPathParts): FastPath {
 
     keepRefusal(request, reply) {
       const payload = request.sentPayload
-      if (request.windowOpened === undefined || request.fault !== undefined || typeof payload !== 'string' || closing()) return
+      if (request.fault !== undefined || typeof payload !== 'string' || closing()) return
+      if (request.windowOpened === undefined) {
+        keepBodyRefusal(request, reply, payload)
+        return
+      }
       const headers = reply.getHeaders() as AnswerHeaders
       const retryAfter = Number(headers['retry-after'])
       if (!Number.isSafeInteger(retryAfter)) return
@@ -141,11 +243,8 @@ export function fastPath(parts: FastPathParts): FastPath {
       }
       if (kept.has(retryAfter)) return
       if (kept.size >= MAX_KEPT_REFUSALS) kept.clear()
-      const entries = Object.entries(headers)
-      // a header sent as several lines is left to the slow path
-      if (entries.some(([, value]) => Array.isArray(value))) return
-      const head = entries.flatMap(([name, value]) => (value === undefined ? [] : [name, String(value)]))
-      kept.set(retryAfter, { status: reply.statusCode, head, bytes: Buffer.from(payload), headers, payload, retryAfter })
+      const head = headOf(headers)
+      if (head !== undefined) kept.set(retryAfter, { status: reply.statusCode, head, bytes: Buffer.from(payload), headers, payload, retryAfter })
     },
   }
 }

@@ -315,6 +315,22 @@ export interface KeptAnswer {
   /** A list page's next_page (the verdict's walks); a 429's Retry-After. */
   readonly nextPage?: boolean | undefined
   readonly retryAfter?: number | undefined
+  /** A refused job write: what record() read of its body (the text, its digest, the stale constrained fields). */
+  readonly write?: KeptWrite | undefined
+}
+
+/** What the journal records of a job write's body, kept with its refusal. */
+export interface KeptWrite {
+  readonly text: string
+  readonly digest: string
+  readonly staleFields: Record<string, string> | undefined
+}
+
+/** The same, read from a request Fastify refused (the fast path keeps it with the refusal). */
+export function keptWrite(request: FastifyRequest, lists: ConstrainedLists): KeptWrite | undefined {
+  const url = request.url
+  if (request.method !== 'POST' || !JOB_WRITE.test(url) || typeof request.rawBody !== 'string' || request.body === undefined) return undefined
+  return { text: request.rawBody, digest: shortDigest(JSON.stringify(request.body) ?? ''), staleFields: url === JOB_ADD ? staleFieldsOf(lists, request.body) : undefined }
 }
 
 /** The user name of a Basic Authorization header (never the password), or '' when there is none. */
@@ -547,9 +563,13 @@ export function requestJournal(fallback: JournalBoard, requestLog: RequestLog | 
     const observer = board.journal.observer
     // the same fields, in the same order, as record() sets for this request
     const entry: Parameters<Journal['record']>[0] = { method: raw.method as string, url, status, time: board.clock.now(), user }
+    const write = answer.write
+    const contentType = write === undefined ? undefined : raw.headers['content-type']
+    if (contentType !== undefined) entry.contentType = contentType.slice(0, 200)
     if (answer.retryAfter !== undefined) entry.retryAfter = answer.retryAfter
+    if (write !== undefined) entry.digest = write.digest
     if (observer !== undefined && answer.nextPage !== undefined && status === 200 && LIST_PAGE.test(url)) entry.nextPage = answer.nextPage
-    entry.detail = detailFrom(raw.headers, raw.rawHeaders, undefined, answer.headers, answer.payload, bodies)
+    entry.detail = detailFrom(raw.headers, raw.rawHeaders, bodies.text(write?.text), answer.headers, answer.payload, bodies)
     const header = raw.headers.authorization
     const mark = url.indexOf('?')
     board.journal.record(
@@ -559,7 +579,7 @@ export function requestJournal(fallback: JournalBoard, requestLog: RequestLog | 
         opened: limitKey !== undefined && (status < 400 || board.scenario.behaviour.rateLimitCounts === 'all'),
         windowOpened,
         fieldsRead: status === 200 && (mark < 0 ? url : url.slice(0, mark)) === JOB_FIELDS ? fieldDigests(board) : undefined,
-        staleFields: undefined,
+        staleFields: status === 412 && url === JOB_ADD ? write?.staleFields : undefined,
       },
     )
   }
