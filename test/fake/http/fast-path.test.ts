@@ -222,3 +222,21 @@ t.test("a job/add body refused before is refused again with the same bytes with 
   t.equal(added.fast, added.slow, 'after a write: the same bytes')
   t.same(await day(p.fast.app), await day(p.slow.app), 'the same journal, entry details, verdict and windows')
 })
+
+t.test('a fake with a request log or a response check has no fast path: Fastify answers every request, and the log sees each', async (t) => {
+  const url = `${API}/metrics/list`
+  const text = `${request('GET', url, { Authorization: basic() })}${request('GET', url, { Authorization: basic(), Connection: 'close' })}`
+  const logged: string[] = []
+  const logging = await pair(t, { requestLog: (request, _reply, status) => void logged.push(`${request.method} ${request.url} ${status}`) })
+  await both(logging, text)
+  const before = logging.fast.seen()
+  const { fast, slow } = await both(logging, text)
+  t.equal(fast, slow, 'a request log: the same bytes')
+  t.equal(logging.fast.seen(), before + 2, 'a request log: both answered by Fastify')
+  t.equal(logged.length, 8, 'the log saw every request of both fakes')
+  const checked = await pair(t, { checkResponses: (problem: string) => t.fail(problem) })
+  await both(checked, text)
+  const since = checked.fast.seen()
+  await both(checked, text)
+  t.equal(checked.fast.seen(), since + 2, 'a response check: both answered by Fastify')
+})
