@@ -24,7 +24,8 @@ type Plugin<O> = (app: FastifyInstance, options: O) => unknown
  * The routes a plugin registers under a prefix, as Fastify lists them to onRoute hooks:
  * a GET and then its HEAD; a GET of `/` under a prefix as the prefix, with a HEAD for it
  * and one for the prefix and a slash. Read by running the plugin on a stand-in that
- * records its routes (their handlers are never called).
+ * records its routes (their handlers are never called): it knows addHook, get, post,
+ * put, patch, delete and route; a plugin calling anything else fails at every fake's start.
  */
 export function definedRoutes<O>(plugin: Plugin<O>, prefix: string, options: O): Endpoint[] {
   const found: Endpoint[] = []
@@ -35,7 +36,17 @@ export function definedRoutes<O>(plugin: Plugin<O>, prefix: string, options: O):
     found.push({ method: 'HEAD', url })
     if (path === '/' && prefix !== '') found.push({ method: 'HEAD', url: `${prefix}/` })
   }
-  const recorder = { addHook: () => {}, get: add('GET'), post: add('POST'), put: add('PUT'), delete: add('DELETE') }
+  const recorder = {
+    addHook: () => {},
+    get: add('GET'),
+    post: add('POST'),
+    put: add('PUT'),
+    patch: add('PATCH'),
+    delete: add('DELETE'),
+    route: ({ method, url }: { method: string | string[]; url: string }) => {
+      for (const one of [method].flat()) add(one)(url)
+    },
+  }
   void plugin(recorder as unknown as FastifyInstance, options)
   return found
 }
