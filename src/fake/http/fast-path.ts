@@ -148,9 +148,14 @@ export function fastPath(parts: FastPathParts): FastPath {
     const raw = request.raw
     const length = Number(raw.headers['content-length'])
     const contentType = raw.headers['content-type']
-    if (reply.statusCode !== 412 || request.url !== JOB_ADD || request.limitKey !== undefined || contentType === undefined) return
-    if (!(length > 0 && length <= MAX_KEPT_BODY) || raw.headers['transfer-encoding'] !== undefined) return
     const board = request.board
+    // the fast path never answers a POST while a rate limit is on: nothing is kept for it then
+    if (reply.statusCode !== 412 || request.url !== JOB_ADD || board.limiter.enabled || contentType === undefined) return
+    if (!(length > 0 && length <= MAX_KEPT_BODY) || raw.headers['transfer-encoding'] !== undefined) return
+    // a text kept already (refused again through Fastify: its store moved on since) is replaced below
+    const held = bodyRefusals.get(board.scenario)?.get(request.rawBody as string)
+    const store = board.store
+    if (held !== undefined && held.scope === store.answerScope && held.revision === store.answerRevision && held.contentType === contentType) return
     const write = keptWrite(request, board.store.lists as ConstrainedLists)
     const headers = reply.getHeaders() as AnswerHeaders
     const head = headOf(headers)
@@ -165,7 +170,6 @@ export function fastPath(parts: FastPathParts): FastPath {
       kept.clear()
     }
     if (!kept.has(write.text)) keptBodies += 1
-    const store = board.store
     kept.set(write.text, { status: 412, head, bytes: Buffer.from(payload), headers, payload, write, scope: store.answerScope, revision: store.answerRevision, contentType })
   }
 
@@ -232,8 +236,7 @@ export function fastPath(parts: FastPathParts): FastPath {
         keepBodyRefusal(request, reply, payload)
         return
       }
-      const headers = reply.getHeaders() as AnswerHeaders
-      const retryAfter = Number(headers['retry-after'])
+      const retryAfter = Number(reply.getHeader('retry-after'))
       if (!Number.isSafeInteger(retryAfter)) return
       const scenario = request.board.scenario
       let kept = refusals.get(scenario)
@@ -243,6 +246,7 @@ export function fastPath(parts: FastPathParts): FastPath {
       }
       if (kept.has(retryAfter)) return
       if (kept.size >= MAX_KEPT_REFUSALS) kept.clear()
+      const headers = reply.getHeaders() as AnswerHeaders
       const head = headOf(headers)
       if (head !== undefined) kept.set(retryAfter, { status: reply.statusCode, head, bytes: Buffer.from(payload), headers, payload, retryAfter })
     },
