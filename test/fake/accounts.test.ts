@@ -131,3 +131,17 @@ t.test('a seed step that takes an account past the largest seed is refused, nami
   t.match(refused?.message, /Account "worker-3": its seed 4294967296 \(the seed 4294967290 plus 2 × the account seed step 3\) is not an integer from 0 to 4294967295/)
   t.equal(refused?.field, 'accounts')
 })
+
+t.test("a download is answered from the board of the request's account, not the first account's", async (t) => {
+  const mock = await fake(t)
+  const added = mock.account('worker-2').store.addCandidate({ name: 'Grace Hopper', resumes: [{ filename: 'grace-hopper-cv.pdf', filesize: 3210 }] })
+  const file = added.resumes[0]
+  if (file === undefined) throw new Error('the added candidate has no resume')
+  const path = new URL(file.href).pathname
+  const own = await ask(mock, 'worker-2', 'two', path)
+  t.equal(own.statusCode, 200, 'its own account downloads it')
+  t.equal(own.headers['content-disposition'], 'attachment; filename="grace-hopper-cv.pdf"', "with the name its account's record gives")
+  t.equal(own.rawPayload.length, 3210, 'and its size')
+  const other = await ask(mock, 'worker-1', 'one', path)
+  t.not(other.headers['content-disposition'], own.headers['content-disposition'], "the first account does not serve the other account's file")
+})

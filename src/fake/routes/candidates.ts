@@ -55,7 +55,8 @@ export default async function candidates(app: FastifyInstance): Promise<void> {
         },
       },
       async (request, reply) => {
-        const { board } = app
+        // the request's account's board: another account's records and files are not this one's
+        const { board } = request
         const behaviour = board.scenario.behaviour
         const type = { timesheet: behaviour.timesheetContentType, resume: behaviour.resumeContentType, document: behaviour.documentContentType }[kind]
         return sendDownload(reply, board, kind, request.params.id, type)
