@@ -87,6 +87,27 @@ export class AnswerCache {
   readonly #byUrl = new Map<string, { key: string; monthly: boolean }>()
   #indexedChars = 0
 
+  /** A label for each shared generated board kept for: accounts on other seeds or scenarios must not share keys. */
+  readonly #scopes = new WeakMap<object, string>()
+
+  /**
+   * Whose answers a store's are, in keys: its account's when its answers are its own (a fake
+   * with accounts, a store written over), else its shared generated board's, which every
+   * account still on it answers alike (`#1`, `#2`: no account name starts with `#`).
+   */
+  owner(store: Store, account: string, routed: boolean): string {
+    const scope = store.answerScope
+    if (routed && scope === store) return account
+    let label = this.#scopes.get(scope)
+    if (label === undefined) {
+      this.#labels += 1
+      label = `#${this.#labels}`
+      this.#scopes.set(scope, label)
+    }
+    return label
+  }
+  #labels = 0
+
   /** The answer for `key`, if it was made for this store at its current revision (and month). */
   get(key: string, store: Store, month: string | undefined): CachedAnswer | undefined {
     const found = this.#entries.get(key)
@@ -150,7 +171,7 @@ export interface Answers {
   readonly cache: AnswerCache
 }
 
-/** What the index by URL is keyed by: the account when its answers are its own (else ''), the origin of links, the URL as sent. */
+/** What the index by URL is keyed by: whose answers they are (AnswerCache.owner), the origin of links, the URL as sent. */
 export const urlKey = (account: string, base: string, url: string) => `${account} ${base} ${url}`
 
 /** The head of a kept JSON answer as Fastify writes it (reply headers in the order set), and as the journal shows it. */
@@ -178,12 +199,12 @@ export function registerAnswers(
     (mode: 'revision' | 'month' | 'file' | undefined, reads: ReadonlySet<string>): onRequestHookHandler =>
     (request, reply, done) => {
       if (mode === 'file') {
-        // a download is kept once sent, for the fast path alone (its route sends its own
-        // headers); on a fake of one account, whose board every download is made from
-        if (!routed && request.method === 'GET') {
+        // a download is kept once sent, for the fast path alone (its route sends its own headers)
+        if (request.method === 'GET') {
+          const owner = answers.owner(request.board.store, request.board.account, routed)
           const base = baseUrl(request)
-          const key = `${base} ${answerUrl(request.url, reads)}`
-          answers.index(urlKey('', base, request.url), key, false)
+          const key = `${owner} ${base} ${answerUrl(request.url, reads)}`
+          answers.index(urlKey(owner, base, request.url), key, false)
           request.answerKey = key
         }
       } else if (mode !== undefined && request.method === 'GET') {
@@ -191,10 +212,10 @@ export function registerAnswers(
         const month = mode === 'month' ? store.month() : undefined
         // with accounts, each account's answers are its own (not one replacing another's), but
         // for those of accounts on a shared generated board nothing was written over: the same for all
-        const own = routed && store.answerScope === store
+        const owner = answers.owner(store, request.board.account, routed)
         const base = baseUrl(request)
-        const key = own ? `${request.board.account} ${base} ${answerUrl(request.url, reads)}` : `${base} ${answerUrl(request.url, reads)}`
-        answers.index(urlKey(own ? request.board.account : '', base, request.url), key, mode === 'month')
+        const key = `${owner} ${base} ${answerUrl(request.url, reads)}`
+        answers.index(urlKey(owner, base, request.url), key, mode === 'month')
         const hit = answers.get(key, store, month)
         if (hit !== undefined) {
           request.nextPage = hit.nextPage

@@ -205,8 +205,7 @@ export function fastPath(parts: FastPathParts): FastPath {
       if (user === undefined) return false
       const store = board.store
       const origin = board.scenario.publicBaseUrl ?? hostOrigin(board, host, (raw.socket as TLSSocket).encrypted ? 'https' : 'http')
-      const own = routed && store.answerScope === store
-      const hit = answers.byUrl(urlKey(own ? board.account : '', origin, url), store)
+      const hit = answers.byUrl(urlKey(answers.owner(store, board.account, routed), origin, url), store)
       if (hit === undefined) return false
       const limiter = board.limiter
       let limitKey: string | undefined

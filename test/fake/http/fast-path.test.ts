@@ -187,6 +187,25 @@ t.test('on a fake of several accounts, each account is answered its own bytes wi
   t.same(await day(p.fast.app), await day(p.slow.app), "the first account's journal, entry details, verdict and windows")
 })
 
+t.test('accounts on other seeds, none written to, are each answered in front of Fastify when asked in turn, downloads too', async (t) => {
+  const accounts = [
+    { name: 'worker-1', password: 'one' },
+    { name: 'worker-2', password: 'two', seed: 99 },
+  ]
+  const p = await pair(t, { accounts })
+  const urls = Object.values(rows(p.fast.app))
+  // in turn: each URL asked by one account, then by the other, so neither's answer may push out the other's
+  const text = urls.flatMap((url) => [request('GET', url, { Authorization: basic('worker-1', 'one') }), request('GET', url, { Authorization: basic('worker-2', 'two') })]).join('')
+  const close = request('GET', `${API}/metrics/list`, { Authorization: basic('worker-1', 'one'), Connection: 'close' })
+  const first = await both(p, `${text}${close}`)
+  t.equal(first.fast, first.slow, 'asked first: the same bytes')
+  const before = p.fast.seen()
+  const again = await both(p, `${text}${close}`)
+  t.equal(again.fast, again.slow, 'asked again: the same bytes')
+  t.equal(p.fast.seen(), before, "asked again in turn: every answer sent in front of Fastify, neither account's pushing out the other's")
+  t.same(await day(p.fast.app), await day(p.slow.app), "the first account's journal, entry details, verdict and windows")
+})
+
 t.test("a job/add body refused before is refused again with the same bytes with the fast path as without it; any other body goes to Fastify", async (t) => {
   const p = await pair(t)
   const post = (job: object, extra: Record<string, string> = {}) => {
