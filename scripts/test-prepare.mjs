@@ -17,17 +17,19 @@
 //    of CPU of each process that makes a fake, on a clone with no build. The files are named
 //    by a digest of their schema, so a changed schema is compiled at run time as before;
 //    they are made again when a source or scenario changed since (a stamp of their texts).
-// 4. Once tap is built, `tap`, `@tapjs/core` and `tap-parser` are bundled with esbuild into a
-//    few files (test/helpers/ts-hooks.mjs resolves this repository's imports of them there):
-//    about 0.07 s of CPU a test process spent loading tap's 220 modules one by one. Made
-//    again when tap's install or build changed since (a stamp of their files).
+// 4. Once tap is built, `tap`, `@tapjs/core` and `tap-parser`, and the packages a fake loads
+//    (Fastify, ajv and the others TAP_BUNDLED names), are bundled with esbuild into a few
+//    files (test/helpers/ts-hooks.mjs resolves this repository's imports of them there):
+//    about 0.07 s of CPU a test process spent loading tap's 220 modules one by one, 0.12 s
+//    (Node 22) a process that makes a fake the fake's 250. Made again when the install or
+//    tap's build changed since (a stamp of their files).
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { cachePath, TAP_BUNDLE, TAP_BUNDLED, tapBundleStamp, transformOptions, writeCached } from '../test/helpers/ts-hooks.mjs'
+import { BUNDLED_COMMONJS, cachePath, TAP_BUNDLE, TAP_BUNDLED, tapBundleStamp, transformOptions, writeCached } from '../test/helpers/ts-hooks.mjs'
 
 const require = createRequire(import.meta.url)
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -119,8 +121,23 @@ try {
 if (bundled !== bundleStamp) {
   const partial = `${TAP_BUNDLE}.${process.pid}.tmp`
   try {
+    // a CommonJS package's entry names each export Node's import of it gives (esbuild cannot know them statically)
+    const entries = {}
+    for (const name of BUNDLED_COMMONJS) {
+      const exports = Object.keys(await import(name)).filter((key) => key !== 'default' && /^[A-Za-z_$][\w$]*$/.test(key))
+      entries[name] = `import * as m from '${name}'\nexport default m.default\n${exports.map((key) => `export const ${key} = m.${key}`).join('\n')}\n`
+    }
     await require('esbuild').build({
-      entryPoints: Object.entries(TAP_BUNDLED).map(([name, out]) => ({ in: fileURLToPath(import.meta.resolve(name)), out })),
+      entryPoints: Object.entries(TAP_BUNDLED).map(([name, out]) => ({ in: name in entries ? `bundled:${name}` : fileURLToPath(import.meta.resolve(name)), out })),
+      plugins: [
+        {
+          name: 'commonjs-entries',
+          setup(build) {
+            build.onResolve({ filter: /^bundled:/ }, (args) => ({ path: args.path.slice('bundled:'.length), namespace: 'bundled' }))
+            build.onLoad({ filter: /.*/, namespace: 'bundled' }, (args) => ({ contents: entries[args.path], resolveDir: ROOT, loader: 'js' }))
+          },
+        },
+      ],
       bundle: true,
       splitting: true,
       format: 'esm',
@@ -128,7 +145,7 @@ if (bundled !== bundleStamp) {
       target: 'node20',
       outdir: partial,
       outExtension: { '.js': '.mjs' },
-      // what the bundled CommonJS packages require at run time (tcompare's optional react-element-to-jsx-string)
+      // what the bundled packages require at run time (tcompare's react-element-to-jsx-string, a package's optional ones)
       banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
       logLevel: 'error',
     })

@@ -7,12 +7,15 @@
 // process pays no transform and no loader of its own beyond a digest and a read per file
 // (tsx's loader cost about 0.3 s a process before any test ran). Inline source maps keep
 // stack traces and tap's failure locations on the .ts lines.
-// `tap`, `@tapjs/core` and `tap-parser`, imported by this repository's files, resolve to one
-// bundle of them that scripts/test-prepare.mjs makes with esbuild (TAP_BUNDLE): tap is about
-// 220 modules, and finding, reading and linking each cost a test process about 65 ms of CPU
-// that the bundle's few files do not. Only while the bundle's stamp agrees with the tap that
-// is installed and built (a new `tap build` or install makes the test processes use tap as it
-// comes until the next `npm test` bundles it again).
+// `tap`, `@tapjs/core` and `tap-parser`, and the packages a fake loads (Fastify, ajv,
+// ajv-formats, fast-json-stringify, @fastify/basic-auth), imported by this repository's
+// files, resolve to one bundle of them that scripts/test-prepare.mjs makes with esbuild
+// (TAP_BUNDLE): tap is about 220 modules and those packages about 250 (ajv 84, semver 47
+// through Fastify), and finding, reading, linking and compiling each cost a test process
+// about 65 ms of CPU for tap and 120 ms for the fake's (Node 22) that the bundle's few files
+// do not. Only while the bundle's stamp agrees with what is installed and built (a new `tap
+// build` or install makes the test processes load the packages as they come until the next
+// `npm test` bundles them again).
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -87,13 +90,24 @@ const isTs = (url) => url.startsWith('file:') && url.endsWith('.ts') && !url.inc
 /** The bundle's folder: under a node_modules/@tapjs, so that tap's stack filter takes its frames for tap's own. */
 export const TAP_BUNDLE = join(ROOT, 'node_modules', '.cache', 'jobboard-kit-tests', 'node_modules', '@tapjs', 'bundle')
 /** The packages bundled, by the file of each in the bundle. */
-export const TAP_BUNDLED = { tap: 'tap', '@tapjs/core': 'core', 'tap-parser': 'tap-parser' }
-/** What the bundle was made from: the installed packages' manifests and tap's built Test class (its plugins). */
+export const TAP_BUNDLED = {
+  tap: 'tap',
+  '@tapjs/core': 'core',
+  'tap-parser': 'tap-parser',
+  fastify: 'fastify',
+  ajv: 'ajv',
+  'ajv-formats': 'ajv-formats',
+  'fast-json-stringify': 'fast-json-stringify',
+  '@fastify/basic-auth': 'basic-auth',
+}
+/** The CommonJS ones: bundled through an entry that names each export Node's own import of them gives. */
+export const BUNDLED_COMMONJS = ['fastify', 'ajv', 'ajv-formats', 'fast-json-stringify', '@fastify/basic-auth']
+/** What the bundle was made from: the installed packages' manifests, npm's record of the install, tap's built Test class (its plugins). */
 export function tapBundleStamp() {
   const require = createRequire(import.meta.url)
   const files = [...Object.keys(TAP_BUNDLED), '@tapjs/test'].map((name) => require.resolve(`${name}/package.json`))
-  files.push(join(dirname(files.at(-1)), 'test-built', 'dist', 'esm', 'index.js'))
-  return `bundle-1\n${files.map((file) => `${file} ${statSync(file).size} ${statSync(file).mtimeMs}`).join('\n')}\n`
+  files.push(join(dirname(files.at(-1)), 'test-built', 'dist', 'esm', 'index.js'), join(ROOT, 'node_modules', '.package-lock.json'))
+  return `bundle-2\n${files.map((file) => `${file} ${existsSync(file) ? `${statSync(file).size} ${statSync(file).mtimeMs}` : '-'}`).join('\n')}\n`
 }
 let tapBundle
 /** The bundle's URL of a bundled package imported (not required) by this repository's own sources, while the bundle is current. */
