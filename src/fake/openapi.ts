@@ -19,6 +19,14 @@ const load = createRequire(import.meta.url)
 /** Reports an answer that the document does not describe; the test suite fails on it. */
 export type ResponseCheck = (problem: string) => void
 
+/** What the response check reads of the fake a request came to (an app's routes may serve several: src/fake/shared-app.ts). */
+export interface CheckParts {
+  /** The fake's first account's board: the document's knobs and constrained values are its. */
+  readonly board: FastifyInstance['board']
+  /** Where the fake reports an answer the document does not describe; none: its answers are not checked. */
+  readonly report: ResponseCheck | undefined
+}
+
 interface HeaderObject {
   description?: string
   required?: boolean
@@ -296,14 +304,14 @@ export class ResponseValidators {
  * JSON body is valid against its schema. Answers made by an armed fault are the test's
  * own and are not checked; nor are paths no route answers.
  */
-export function checkResponses(app: FastifyInstance, report: ResponseCheck, validators: ResponseValidators = new ResponseValidators()): void {
+export function checkResponses(app: FastifyInstance, partsOf: (request: FastifyRequest) => CheckParts, validators: ResponseValidators = new ResponseValidators()): void {
   let document: Document | undefined
   // one validator per schema object of the document, bound to the board's constrained values
   const compiled = new WeakMap<object, { lists: unknown; validate: ValidateFunction }>()
   const ajv = validators.ajv
-  const validator = (schema: object) => {
+  const validator = (schema: object, board: FastifyInstance['board']) => {
     // records made with a value retired since are answered as they were: held to every value ever listed
-    const lists = app.board.store.knownLists
+    const lists = board.store.knownLists
     const known = compiled.get(schema)
     if (known?.lists === lists) return known.validate
     const validate = validators.of(bindFieldValues(schema, lists))
@@ -318,7 +326,8 @@ export function checkResponses(app: FastifyInstance, report: ResponseCheck, vali
     const method = request.method === 'HEAD' ? 'get' : request.method.toLowerCase()
     const operation = document.paths[openApiPath(route)]?.[method]
     if (!operation) return [`the document has no operation ${method.toUpperCase()} ${openApiPath(route)}`]
-    const behaviour = app.board.scenario.behaviour
+    const board = partsOf(request).board
+    const behaviour = board.scenario.behaviour
     const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? undefined : null
     // the document gives the fake at its defaults; a profile's knobs (docs/profile.md) change
     // some answers in ways it names: map those back to what the document describes
@@ -361,13 +370,15 @@ export function checkResponses(app: FastifyInstance, report: ResponseCheck, vali
     const metrics = (body as { metrics?: unknown })?.metrics
     if (extraLabels.length > 0 && Array.isArray(metrics)) body = { ...(body as object), metrics: metrics.filter((m) => !extraLabels.includes((m as { label?: string })?.label ?? '')) }
     if (body !== undefined && schema) {
-      const validate = validator(schema)
+      const validate = validator(schema, board)
       if (!validate(body)) problems.push(`the ${status} body breaks the document's schema: ${ajv.errorsText(validate.errors)}; body ${text?.slice(0, 300)}`)
     }
     return problems
   }
 
   app.addHook('onSend', async (request, reply, payload) => {
+    const { report } = partsOf(request)
+    if (report === undefined) return payload
     const problems = check(request, reply, payload)
     if (problems.length > 0) report(`${request.method} ${request.url} answered ${reply.statusCode}, which the OpenAPI document does not describe: ${problems.join('; ')}`)
     return payload

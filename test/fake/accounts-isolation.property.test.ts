@@ -7,50 +7,13 @@ import t from 'tap'
 import { basic, board } from '../helpers/board.js'
 import { runs } from '../helpers/deep.js'
 import { PROPERTY_SEED } from '../helpers/hostile.js'
+import { snapshotOf, step } from '../helpers/isolation-steps.js'
 
 const ACCOUNTS = [
   { name: 'worker-1', password: 'one' },
   { name: 'worker-2', password: 'two' },
 ] as const
 type Name = (typeof ACCOUNTS)[number]['name']
-
-const JOB = {
-  published: 1, featured: 0, job_title: 'Locum Vet', job_reference: 'L-1', job_industry: 'Veterinary Surgeon', job_telecommute: 'no',
-  job_location: 'York', job_type: 'Full time', contract_type: 'Locum', job_description: 'Cover', contact_name: 'A', contact_email: 'a@example.com',
-  salary_visible: '£50/h', salary_precise: '50', salary_unit: 'Per hour', salary_currency: 'GBP', require_cv: 0,
-}
-
-/** One step: an API request with the account's credentials (or a wrong password), or a control call on the account. */
-type Step =
-  | { kind: 'api'; method: 'GET' | 'POST'; url: string; payload?: object; wrongPassword?: boolean }
-  | { kind: 'control'; method: 'GET' | 'POST' | 'DELETE'; path: string; payload?: object }
-  | { kind: 'in-process'; call: 'advance' | 'fault' | 'candidate' | 'clear-requests' }
-
-const step: fc.Arbitrary<Step> = fc.oneof(
-  fc.constantFrom<Step>(
-    { kind: 'api', method: 'GET', url: '/api/v1/candidates/list' },
-    { kind: 'api', method: 'GET', url: '/api/v1/metrics/list' },
-    { kind: 'api', method: 'GET', url: '/api/v1/job/fields' },
-    { kind: 'api', method: 'GET', url: '/api/v1/applications/list?since=2026-11-01+00:00' },
-    { kind: 'api', method: 'POST', url: '/api/v1/job/add', payload: JOB },
-    { kind: 'api', method: 'GET', url: '/api/v1/metrics/list', wrongPassword: true },
-    { kind: 'control', method: 'POST', path: 'faults', payload: { path: '/api/v1/*', status: 503, times: 2 } },
-    { kind: 'control', method: 'DELETE', path: 'faults' },
-    { kind: 'control', method: 'DELETE', path: 'requests' },
-    { kind: 'control', method: 'DELETE', path: 'rate-limits' },
-    { kind: 'control', method: 'POST', path: 'reset', payload: {} },
-    { kind: 'control', method: 'POST', path: 'candidates', payload: { name: 'Ada Lovelace' } },
-    { kind: 'control', method: 'POST', path: 'job-fields', payload: { retire: { job_type: ['Night time'] } } },
-    { kind: 'control', method: 'GET', path: 'verdict' },
-    { kind: 'in-process', call: 'advance' },
-    { kind: 'in-process', call: 'fault' },
-    { kind: 'in-process', call: 'candidate' },
-    { kind: 'in-process', call: 'clear-requests' },
-  ),
-  fc.integer({ min: 1, max: 60 }).map<Step>((id) => ({ kind: 'api', method: 'GET', url: `/api/v1/candidates/details/${id}` })),
-  fc.integer({ min: 1, max: 20 }).map<Step>((id) => ({ kind: 'api', method: 'POST', url: '/api/v1/job/close', payload: { id } })),
-  fc.integer({ min: 1, max: 4000 }).map<Step>((seconds) => ({ kind: 'control', method: 'POST', path: 'clock/advance', payload: { seconds } })),
-)
 
 t.test("no interleaving of two accounts' requests and control calls changes the other account", async (t) => {
   let failures = 0
@@ -59,16 +22,7 @@ t.test("no interleaving of two accounts' requests and control calls changes the 
       const app = await board(t, { accounts: ACCOUNTS.map((a) => ({ ...a })), rateLimitWindow: 900 })
       const controller = (name: Name) => app.accounts.require(name).controller
       // everything of an account another's request could disturb
-      const snapshot = (name: Name) => {
-        const own = controller(name)
-        return JSON.stringify({
-          state: own.exportState({ form: 'compact' }),
-          now: own.clock.now(),
-          journal: own.requests(),
-          windows: own.rateLimits(),
-          faults: own.faults(),
-        })
-      }
+      const snapshot = (name: Name) => snapshotOf(controller(name))
       for (const [name, one] of steps) {
         const other: Name = name === 'worker-1' ? 'worker-2' : 'worker-1'
         const password = ACCOUNTS.find((a) => a.name === name)?.password as string

@@ -6,7 +6,6 @@ import t from 'tap'
 import { parse } from 'yaml'
 import { buildApp } from '../../src/fake/app.js'
 import { FORMATS } from '../../schemas/formats.js'
-import { messageAnswer } from '../../schemas/index.js'
 import { API_PREFIX } from '../../src/fake/store/links.js'
 import { board, call, type Json } from '../helpers/board.js'
 import { runToEnd } from '../helpers/cli.js'
@@ -128,19 +127,18 @@ t.test('the response check reports an answer the document does not describe', as
   const problems: string[] = []
   const app = await buildApp({ clock: 'virtual', rateLimitWindow: 0, checkResponses: (problem) => problems.push(problem) })
   t.teardown(() => app.close())
-  // routes the fake does not have, answering what their schema does not allow
-  app.get('/api/v1/broken/short', { schema: { response: { 200: messageAnswer } } }, async (_request, reply) =>
-    reply.type('application/json').send(JSON.stringify({ status: 200 })),
-  )
-  app.get('/api/v1/broken/teapot', async (_request, reply) => reply.code(418).type('application/json').send('{"status":418,"message":"short and stout"}'))
-  app.get('/api/v1/broken/limited', async (_request, reply) => reply.code(429).type('application/json').send('{"status":429,"message":"wait"}'))
-  t.equal((await call(app, '/api/v1/broken/short')).status, 200)
-  t.match(problems.shift(), /GET \/api\/v1\/broken\/short answered 200.*must have required property 'message'/)
-  t.equal((await call(app, '/api/v1/broken/teapot')).status, 418)
-  t.match(problems.shift(), /status 418 is not among those documented \(400, 401, 429, 500, 503\)/)
-  t.equal((await call(app, '/api/v1/broken/limited')).status, 429)
-  t.match(problems.shift(), /lacks the documented header Retry-After/)
+  // routes added to the fake's app answer before its own (an override), through the same
+  // hooks: these answer what the document does not allow for the fake's routes they stand for
+  app.get('/api/v1/metrics/list', async (_request, reply) => reply.type('application/json').send(JSON.stringify({ status: 200 })))
+  app.get('/api/v1/candidates/list', async (_request, reply) => reply.code(418).type('application/json').send('{"status":418,"message":"short and stout"}'))
+  app.get('/api/v1/timesheets/list', async (_request, reply) => reply.code(429).type('application/json').send('{"status":429,"message":"wait"}'))
   t.equal((await call(app, '/api/v1/metrics/list')).status, 200)
+  t.match(problems.shift(), /GET \/api\/v1\/metrics\/list answered 200.*must have required property 'metrics'/)
+  t.equal((await call(app, '/api/v1/candidates/list')).status, 418)
+  t.match(problems.shift(), /status 418 is not among those documented \(200, 400, 401, /)
+  t.equal((await call(app, '/api/v1/timesheets/list')).status, 429)
+  t.match(problems.shift(), /lacks the documented header Retry-After/)
+  t.equal((await call(app, '/api/v1/applications/list')).status, 200)
   t.same(problems, [], 'and is quiet about an answer that fits')
 })
 

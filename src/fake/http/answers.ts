@@ -165,10 +165,19 @@ export class AnswerCache {
 }
 
 export interface Answers {
-  /** The payload to send: links on the request's origin; a fresh 200 of a cached route is kept. */
+  /** The payload to send: links on the request's origin; a fresh 200 of a cached route is kept (in its fake's cache). */
   keep(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown
-  /** The answers kept, for the fast path (fast-path.ts). */
-  readonly cache: AnswerCache
+}
+
+/** What the answer hooks read of the fake a request came to (an app's routes may serve several: src/fake/shared-app.ts). */
+export interface AnswerParts {
+  /** The fake's first account's board: the request's, for one refused before onRequest chose one. */
+  readonly board: Board
+  /** Whether the fake serves declared accounts (each its own answers). */
+  readonly routed: boolean
+  /** The fake's kept answers (the fast path's too). */
+  readonly answers: AnswerCache
+  readonly journal: { watchClose(request: FastifyRequest, reply: FastifyReply): void }
 }
 
 /** What the index by URL is keyed by: whose answers they are (AnswerCache.owner), the origin of links, the URL as sent. */
@@ -185,19 +194,14 @@ function headOf(contentType: string, body: Buffer): Pick<CachedAnswer, 'head' | 
  * GET from the cache when its route's answers are kept (config.answerCache), or goes on to
  * the handler, watched by `watchClose` unless a fault already has it watched.
  */
-export function registerAnswers(
-  app: FastifyInstance,
-  fallback: Board,
-  watchClose: (request: FastifyRequest, reply: FastifyReply) => void,
-  routed = false,
-): Answers {
+export function registerAnswers(app: FastifyInstance, partsOf: (request: FastifyRequest) => AnswerParts): Answers {
   // the request's account's board; the first account's for one refused before onRequest chose one
-  const boardOf = (request: FastifyRequest): Board => (request.board as Board | null) ?? fallback
-  const answers = new AnswerCache()
+  const boardOf = (request: FastifyRequest): Board => (request.board as Board | null) ?? partsOf(request).board
 
   const answerFrom =
     (mode: 'revision' | 'month' | 'file' | undefined, reads: ReadonlySet<string>): onRequestHookHandler =>
     (request, reply, done) => {
+      const { answers, routed, journal } = partsOf(request)
       if (mode === 'file') {
         // a download is kept once sent, for the fast path alone (its route sends its own headers)
         if (request.method === 'GET') {
@@ -226,7 +230,7 @@ export function registerAnswers(
         request.answerMonth = month
       }
       // a request that met a fault is watched already
-      if (request.fault === undefined) watchClose(request, reply)
+      if (request.fault === undefined) journal.watchClose(request, reply)
       done()
     }
   app.addHook('onRoute', (route) => {
@@ -255,7 +259,7 @@ export function registerAnswers(
     if (entries.some(([, value]) => typeof value !== 'string')) return
     const contentType = String(headers['content-type'])
     const { store } = boardOf(request)
-    answers.set(key, {
+    partsOf(request).answers.set(key, {
       body,
       contentType,
       store: store.answerScope,
@@ -281,7 +285,7 @@ export function registerAnswers(
         const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8')
         const { store } = boardOf(request)
         const body = Buffer.from(out)
-        answers.set(key, {
+        partsOf(request).answers.set(key, {
           body,
           contentType,
           store: store.answerScope,
@@ -293,6 +297,5 @@ export function registerAnswers(
       }
       return out
     },
-    cache: answers,
   }
 }

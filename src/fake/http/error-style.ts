@@ -105,11 +105,12 @@ export function hostRequired(request: FastifyRequest, reply: FastifyReply, polic
   return true
 }
 
-/** The one error handler, and the 404 of paths no route answers (the whole API is behind auth, those paths included). */
-export function registerErrorAnswers(app: FastifyInstance, policy: ErrorPolicy, auth: Auth): void {
+/** The one error handler, and (`notFound`) the 404 of paths no route answers (the whole API is behind auth, those paths included). */
+export function registerErrorAnswers(app: FastifyInstance, policy: ErrorPolicy, auth: Auth, notFound = true): void {
   app.setErrorHandler((error, request, reply) =>
     sendError(request, reply, (error as FastifyError).code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? bodyTooLarge(request) : error, policy),
   )
+  if (!notFound) return
   app.setNotFoundHandler(
     {
       preHandler: async (request: FastifyRequest, reply: FastifyReply) => {

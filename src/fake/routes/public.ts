@@ -1,7 +1,7 @@
 // The public page of a job, the URL job/add answers with: outside /api/v1, no auth.
 // 200 while published, 200 saying applications are closed once expired, 404 once
 // closed or deleted (and for ids never made).
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { id as idSchema } from '../../../schemas/common.js'
 
 const escapeHtml = (text: string) =>
@@ -15,11 +15,12 @@ function notFound(reply: FastifyReply): FastifyReply {
   return reply.code(404).type('text/html; charset=utf-8').send(page('Job not found', '<h1>Job not found</h1><p>This job is not on the board.</p>'))
 }
 
-export default async function publicPages(app: FastifyInstance): Promise<void> {
-  const handler = async (request: { params: { id: string } }, reply: FastifyReply) => {
+/** The job pages, of the board `boardOf` gives for a request: the fake's first account's (the app's routes may serve several fakes). */
+export default async function publicPages(app: FastifyInstance, boardOf: (request: FastifyRequest) => FastifyInstance['board']): Promise<void> {
+  const handler = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
     // an id as the API's id schema has it; anything else is a page that is not there
     const id = /^[1-9][0-9]*$/.test(request.params.id) ? Number(request.params.id) : NaN
-    const view = id <= idSchema.maximum ? app.board.store.jobView(id) : undefined
+    const view = id <= idSchema.maximum ? boardOf(request).store.jobView(id) : undefined
     if (!view || view.state === 'unpublished') return notFound(reply)
     const { job, state } = view
     const status =

@@ -9,6 +9,7 @@
 // (Collection's overlay and tombstones, its own Metrics, Owners and job lifecycle).
 import { UK_LOCATIONS } from '../../../schemas/values.js'
 import { deepFreeze } from '../../core/freeze.js'
+import { RecentMap } from '../../core/recent.js'
 import { reseedableFaker } from '../../core/random.js'
 import { boardLists, type BoardLists, type LoadedScenario } from '../scenario.js'
 import { isMonotone, type BaseRecords } from './collection.js'
@@ -106,22 +107,16 @@ function build(key: string, scenario: LoadedScenario, progress: ((share: number)
  * a process that serves 64 accounts or runs a suite of fakes on one scenario and seed
  * would otherwise build and hold the same board 64 times.
  */
-const BUILT = new Map<string, SharedBoard>()
 /** Generated boards kept: a few scenarios and seeds in turn (a suite's), never the memory of many large ones. */
 const MAX_BUILT = 4
+const BUILT = new RecentMap<string, SharedBoard>(MAX_BUILT)
 
 /** The generated board of this scenario and seed: the one built before in this process, or built now. */
 export function sharedBoard(scenario: LoadedScenario, progress?: (share: number) => void): SharedBoard {
   const key = sharedKey(scenario)
   const found = BUILT.get(key)
-  if (found !== undefined) {
-    // the most recently used last, so the least recently used goes first
-    BUILT.delete(key)
-    BUILT.set(key, found)
-    return found
-  }
+  if (found !== undefined) return found
   const made = build(key, scenario, progress)
-  if (BUILT.size >= MAX_BUILT) BUILT.delete(BUILT.keys().next().value as string)
   BUILT.set(key, made)
   return made
 }

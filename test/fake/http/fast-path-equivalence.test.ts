@@ -20,6 +20,7 @@ import { entryDetail } from '../../../src/fake/http/journal-detail.js'
 import type { HeldEntry } from '../../../src/fake/http/journal.js'
 import { jobInputSample } from '../../fixtures/samples.js'
 import { basic } from '../../helpers/board.js'
+import { routedCount } from '../../helpers/routed.js'
 import { rawRequest } from '../../helpers/socket.js'
 
 const API = '/api/v1'
@@ -32,7 +33,7 @@ interface Side {
   connections: Agent[]
   turn: number
   control: Agent
-  /** API requests Fastify's own hooks saw (the fast path's never reach them). */
+  /** API requests handed to its routes (the fast path's never are). */
   fastify: () => number
 }
 
@@ -62,11 +63,8 @@ interface Ask {
 async function pair(t: Test, options: BuildOptions = {}): Promise<Pair> {
   const side = async (fastPath: boolean): Promise<Side> => {
     const app = await buildApp({ clock: 'virtual', rateLimitWindow: 0, ...options, fastPath })
-    // the API requests Fastify's hooks see (added before it listens): the fast path's answers never reach them
-    let fastify = 0
-    app.addHook('onResponse', async (request) => {
-      fastify += request.url.startsWith(`${API}/`) ? 1 : 0
-    })
+    // the API requests handed to its routes: the fast path's answers never are
+    const fastify = routedCount(t, app, `${API}/`)
     const port = Number(new URL(await app.listen({ port: 0, host: '127.0.0.1' })).port)
     const connections = [1, 2, 3].map(() => new Agent({ keepAlive: true, maxSockets: 1 }))
     const control = new Agent({ keepAlive: true, maxSockets: 1 })
@@ -74,7 +72,7 @@ async function pair(t: Test, options: BuildOptions = {}): Promise<Pair> {
       for (const agent of [...connections, control]) agent.destroy()
       if (app.server.listening) await app.close()
     })
-    return { app, port, connections, turn: 0, control, fastify: () => fastify }
+    return { app, port, connections, turn: 0, control, fastify }
   }
   return { fast: await side(true), slow: await side(false), compared: new Map() }
 }

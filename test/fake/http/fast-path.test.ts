@@ -3,7 +3,7 @@
 // (fastPath: false) give the same status lines, headers in the same order and bodies
 // (only Date may differ), pipelined on one kept-alive connection, a HEAD among them; and
 // leave the same journal, entry details, verdict and rate-limit windows. The fast fake is
-// shown to have answered them in front of Fastify (its onResponse hook never saw them).
+// shown to have answered them in front of Fastify (it never handed them to its routes).
 import type { FastifyInstance } from 'fastify'
 import { connect } from 'node:net'
 import t, { type Test } from 'tap'
@@ -11,6 +11,7 @@ import { formatTimestamp } from '../../../src/core/time.js'
 import { buildApp, type BuildOptions } from '../../../src/fake/app.js'
 import { jobInputSample } from '../../fixtures/samples.js'
 import { basic } from '../../helpers/board.js'
+import { routedCount } from '../../helpers/routed.js'
 import { listening } from '../../helpers/socket.js'
 
 const API = '/api/v1'
@@ -50,18 +51,14 @@ interface Pair {
 /** Two fakes of the same options, one with the fast path and one without; the fast one counts the API requests Fastify saw. */
 async function pair(t: Test, options: BuildOptions = {}): Promise<Pair> {
   const slow = await listening(t, { ...options, fastPath: false })
-  // its hook is added before it listens (listening() builds and listens at once)
   const app = await buildApp({ clock: 'virtual', rateLimitWindow: 0, ...options })
   t.teardown(() => app.close())
-  let seen = 0
-  app.addHook('onResponse', (request, _reply, done) => {
-    if (request.url.startsWith(`${API}/`)) seen += 1
-    done()
-  })
+  // the requests the fake handed to its routes: what the fast path did not answer
+  const seen = routedCount(t, app, `${API}/`)
   await app.listen({ port: 0, host: '127.0.0.1' })
   const address = app.server.address()
   if (address === null || typeof address === 'string') throw new Error('no TCP address')
-  return { fast: { app, port: address.port, seen: () => seen }, slow }
+  return { fast: { app, port: address.port, seen }, slow }
 }
 
 /** Sends the same text to both; the bytes of each with dates blanked. */
