@@ -6,7 +6,6 @@ import { credentialChecker } from './http/auth.js'
 import { createClock, type Clock } from '../core/clock.js'
 import type { LoadedActivity } from './activity/load.js'
 import { ActivityPlayer } from './activity/play.js'
-import { FileCache } from './http/downloads.js'
 import { Faults } from './http/faults.js'
 import { Journal, JOURNAL_SIZE } from './http/journal.js'
 import { VerdictEvaluator } from './verdict/evaluator.js'
@@ -42,8 +41,6 @@ export class Board {
   /** Judges the client's requests as the journal records them (undefined with the verdict off). */
   readonly verdict: VerdictEvaluator | undefined
   readonly faults = new Faults()
-  /** Download files made at the current store's revision, kept as bytes (src/fake/http/downloads.ts). */
-  readonly downloads = new FileCache()
   /** The extra record fields the routes' serializers were built with: a later board must keep them. */
   #extraFields: LoadedScenario['behaviour']['extraFields'] | undefined
   /** Compiled scenario and state schemas, so that resets and restores do not compile them again. */
@@ -151,7 +148,6 @@ export class Board {
     this.checkCredentials = credentialChecker(scenario.credentials)
     this.journal.clear()
     this.faults.clear()
-    this.downloads.clear()
     this.activity?.stop()
     this.activity = undefined
     if (day) this.#startDay()

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream'
 import { behaviourProperties } from '../../../schemas/behaviour.js'
 import { boardError } from '../../core/errors.js'
 import type { Board } from '../board.js'
+import { FILES } from '../http/downloads.js'
 import { isInProcess, ORIGIN_HEADER } from '../http/in-process.js'
 import { API_PREFIX, type FileKind } from '../store/links.js'
 import type { Page } from '../store/store.js'
@@ -90,13 +91,13 @@ export function contentDisposition(filename: string): string {
 }
 
 /**
- * A download: the file's bytes as made once for this revision of the board (the board's
- * file cache), or, for a file too large to hold, streamed piece by piece as it is made.
+ * A download: the file's bytes as made once in this process (http/downloads.ts), or, for a
+ * file too large to hold, streamed piece by piece as it is made.
  */
 export function sendDownload(reply: FastifyReply, board: Board, kind: FileKind | 'attachment', id: number, contentType: string): FastifyReply {
   const store = board.store
   const download = store.download(kind, id)
-  const bytes = board.downloads.bytes(`${kind} ${id}`, store, download)
+  const bytes = FILES.bytes(download)
   return reply
     .header('content-type', contentType)
     .header('content-length', String(download.size))

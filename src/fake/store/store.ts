@@ -57,6 +57,8 @@ export type { ListQuery }
 export interface Download {
   filename: string
   size: number
+  /** What the bytes are a pure function of (seed, kind, id, name, size, label, time), as text: the same text, the same bytes. */
+  identity: string
   chunks(): Iterable<Buffer>
 }
 
@@ -540,11 +542,10 @@ export class Store implements BoardParts {
   download(kind: FileKind | 'attachment', id: number): Download {
     const seed = this.scenario.seed
     // the file names its record in its one line of text, so a client that opens it can tell
-    const make = (filename: string, size: number, key: string, label: string, createdAt: string): Download => ({
-      filename,
-      size,
-      chunks: () => filePieces({ seed, key, id, filename, size, label: `${label}: ${filename}`, createdAt }),
-    })
+    const make = (filename: string, size: number, key: string, label: string, createdAt: string): Download => {
+      const spec = { seed, key, id, filename, size, label: `${label}: ${filename}`, createdAt }
+      return { filename, size, identity: JSON.stringify(spec), chunks: () => filePieces(spec) }
+    }
     if (kind === 'attachment') {
       const found = this.applications.get(id)
       if (!found) throw boardError.notFound('Application attachment', id)

@@ -1,11 +1,12 @@
 // A repeated download sends the bytes made the first time: the same headers and bytes
 // as a board that never sent the file, over inject and a socket; a reset or an imported
 // state brings the new board's files; the kept files stay within their byte bound, the
-// least recently sent going first, and a file over the per-entry bound is not kept.
+// least recently sent going first, a file over the per-entry bound is not kept, and a
+// file whose record changed is made anew.
 import t from 'tap'
 import { createHash } from 'node:crypto'
-import { FileCache } from '../../../src/fake/http/downloads.js'
-import type { Download, Store } from '../../../src/fake/store/store.js'
+import { FILES, FileCache } from '../../../src/fake/http/downloads.js'
+import type { Download } from '../../../src/fake/store/store.js'
 import { AUTH, board, call } from '../../helpers/board.js'
 import { listening } from '../../helpers/socket.js'
 
@@ -27,8 +28,9 @@ t.test('a repeated download answers the same headers and bytes as a board that n
   const warm = await board(t)
   const cold = await board(t)
   const paths = await filePaths(warm)
+  const held = FILES.size
   for (const path of paths) await call(warm, path)
-  t.ok(warm.board.downloads.size > 0, 'the first downloads were kept')
+  t.ok(FILES.size > held, 'the first downloads were kept')
   for (const path of paths) {
     const again = await call(warm, path)
     const fresh = await call(cold, path)
@@ -77,11 +79,12 @@ t.test('after an imported state changes a file\'s size, the download has the new
   t.equal(after.raw.rawPayload.length, file.filesize)
 })
 
-/** A download of `size` bytes whose pieces are counted when made. */
-function fakeDownload(size: number, made: { count: number }, fill = 1): Download {
+/** A download of `size` bytes whose pieces are counted when made; its identity names it (and the fill). */
+function fakeDownload(name: string, size: number, made: { count: number }, fill = 1): Download {
   return {
-    filename: `f${size}.bin`,
+    filename: `${name}.bin`,
     size,
+    identity: `${name} ${size} ${fill}`,
     chunks: () => {
       made.count += 1
       return [Buffer.alloc(size, fill)]
@@ -90,41 +93,45 @@ function fakeDownload(size: number, made: { count: number }, fill = 1): Download
 }
 
 t.test('the kept files stay within their byte bound, the least recently sent going first', async (t) => {
-  const store = {} as Store
-  Object.defineProperty(store, 'revision', { value: 1 })
   const cache = new FileCache(1000, 400)
   const made = { a: { count: 0 }, b: { count: 0 }, c: { count: 0 } }
-  cache.bytes('a', store, fakeDownload(400, made.a))
-  cache.bytes('b', store, fakeDownload(400, made.b))
-  cache.bytes('a', store, fakeDownload(400, made.a))
+  cache.bytes(fakeDownload('a', 400, made.a))
+  cache.bytes(fakeDownload('b', 400, made.b))
+  cache.bytes(fakeDownload('a', 400, made.a))
   t.equal(made.a.count, 1, 'a second send of a kept file makes nothing')
-  cache.bytes('c', store, fakeDownload(400, made.c))
+  cache.bytes(fakeDownload('c', 400, made.c))
   t.ok(cache.heldBytes <= 1000, `${cache.heldBytes} bytes held`)
-  cache.bytes('a', store, fakeDownload(400, made.a))
+  cache.bytes(fakeDownload('a', 400, made.a))
   t.equal(made.a.count, 1, 'the file sent last before the new one stayed')
-  cache.bytes('b', store, fakeDownload(400, made.b))
+  cache.bytes(fakeDownload('b', 400, made.b))
   t.equal(made.b.count, 2, 'the least recently sent one went and is made again')
 })
 
 t.test('a file over the per-entry bound is not kept whole: the caller streams it', async (t) => {
-  const store = {} as Store
-  Object.defineProperty(store, 'revision', { value: 1 })
   const cache = new FileCache(1000, 400)
   const made = { count: 0 }
-  t.equal(cache.bytes('big', store, fakeDownload(401, made)), undefined)
+  t.equal(cache.bytes(fakeDownload('big', 401, made)), undefined)
   t.equal(made.count, 0, 'nothing was made')
   t.equal(cache.size, 0)
 })
 
-t.test('a write to the board makes the kept files stale', async (t) => {
-  let revision = 1
-  const store = {} as Store
-  Object.defineProperty(store, 'revision', { get: () => revision })
+t.test('a file whose record changed is made anew, and kept beside the one before', async (t) => {
   const cache = new FileCache()
   const made = { count: 0 }
-  const first = cache.bytes('a', store, fakeDownload(10, made, 1))
-  revision = 2
-  const second = cache.bytes('a', store, fakeDownload(10, made, 2))
-  t.equal(made.count, 2, 'made again at the new revision')
+  const first = cache.bytes(fakeDownload('a', 10, made, 1))
+  const second = cache.bytes(fakeDownload('a', 10, made, 2))
+  t.equal(made.count, 2, 'made again for the new identity')
   t.not(first?.[0], second?.[0])
+  t.equal(cache.bytes(fakeDownload('a', 10, made, 1)), first, 'the first is still kept')
+  t.equal(made.count, 2)
+})
+
+t.test('another fake of the same scenario and seed sends the same file bytes', async (t) => {
+  const app = await board(t)
+  const path = `/api/v1/candidates/resume/${[...app.board.store.files.resume.values()][0]?.id}`
+  const before = await call(app, path)
+  const other = await board(t)
+  const again = await call(other, path)
+  t.equal(again.status, 200)
+  t.equal(digest(again.raw.rawPayload), digest(before.raw.rawPayload))
 })
