@@ -22,7 +22,7 @@ import { registerShutdown } from './http/shutdown.js'
 import control, { CONTROL_PREFIX } from './routes/control.js'
 import ui, { UI_PATH } from './ui/routes.js'
 import { handedOnId, lazyApp } from './lazy.js'
-import { type FakeParts, fakeOf, sharedApp, tagFake, wire, wireAnswers } from './shared-app.js'
+import { type FakeParts, fakeOf, routeOptions, sharedApp, tagFake, wire, wireAnswers } from './shared-app.js'
 import type { Endpoint } from './lazy.js'
 
 declare module 'fastify' {
@@ -208,7 +208,8 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   decorate(app)
   // A request no route of this app answers (an inject of any of the fake's routes) is handed
   // on before its body is read; one a caller added a route for is this app's own: the same
-  // hooks then answer it as the fake's own routes (an override; not in the OpenAPI document)
+  // hooks then answer it as the fake's own routes (an override; not in the OpenAPI document).
+  // They are added with the first such route: until then an inject passes one hook here
   let ownRoutes = false
   app.addHook('onRequest', (request, reply, done) => {
     // every request of this app is the fake's: tagged before any hook reads it
@@ -220,12 +221,16 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
     handOff(request.raw, reply.raw)
     done()
   })
-  app.addHook('onRoute', () => {
+  app.addHook('onRoute', (route) => {
+    if (ownRoutes) return
     ownRoutes = true
+    // Fastify gives a route the hooks its context has once the registering plugin is done: these included
+    wire(app, false, board, endpoints, shared.statusPolicy)
+    wireAnswers(app, shared.answers, shared.statusPolicy, shared.auth, false)
+    if (responseCheck !== undefined) checkResponses(app, fakeOf, responseValidators)
+    // what wire's onRoute does for the routes after this one
+    routeOptions(route, endpoints)
   })
-  wire(app, false, board, endpoints, shared.statusPolicy)
-  wireAnswers(app, shared.answers, shared.statusPolicy, shared.auth, false)
-  if (responseCheck !== undefined) checkResponses(app, fakeOf, responseValidators)
   // the day's timer must not outlive the fake; nor the app built on first use
   app.addHook('onClose', async () => {
     for (const built of accounts.builtBoards()) built.activity?.stop()

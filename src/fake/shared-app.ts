@@ -7,7 +7,7 @@
 // the shared app's routing, whose every hook reads the request's fake from the tag.
 // Registering some 40 routes is most of what a Fastify app costs to make (a later fake of
 // the same shape paid it again: 14 ms to its first answer); a fake now costs its own state.
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { accountUrl, type Accounts } from './accounts.js'
 import type { Board } from './board.js'
@@ -128,6 +128,17 @@ function commonOptions(options: ResolvedOptions, statusPolicy: ErrorPolicy, auth
   }
 }
 
+/** What every route of the fake is given as it is registered (wire's onRoute): its documented errors, and its listing in `endpoints`. */
+export function routeOptions(route: RouteOptions, endpoints: Endpoint[] | undefined): void {
+  // the catch-all routes of the lazily built areas are not listed: the areas' own routes are (definedRoutes)
+  if (route.config?.[HANDED_ON] === true) return
+  if (endpoints !== undefined) for (const method of [route.method].flat()) endpoints.push({ method, url: route.url })
+  const method = [route.method].flat()[0] as string
+  route.config = { ...route.config, errors: documentedErrors(method, route.schema) }
+  // the API's routes describe every error they may answer, for the OpenAPI document
+  if (route.url.startsWith(`${API_PREFIX}/`)) route.schema = withErrorAnswers(method, route.schema)
+}
+
 const underApi = (url: string) => url.startsWith(`${API_PREFIX}/`) || url === API_PREFIX || url.startsWith(`${API_PREFIX}?`)
 
 /**
@@ -139,15 +150,7 @@ const underApi = (url: string) => url.startsWith(`${API_PREFIX}/`) || url === AP
  */
 export function wire(instance: FastifyInstance, top: boolean, board: Board, endpoints: Endpoint[] | undefined, statusPolicy: ErrorPolicy): void {
   instance.setSerializerCompiler(serializerCompiler)
-  instance.addHook('onRoute', (route) => {
-    // the catch-all routes of the lazily built areas are not listed: the areas' own routes are (definedRoutes)
-    if (route.config?.[HANDED_ON] === true) return
-    if (endpoints !== undefined) for (const method of [route.method].flat()) endpoints.push({ method, url: route.url })
-    const method = [route.method].flat()[0] as string
-    route.config = { ...route.config, errors: documentedErrors(method, route.schema) }
-    // the API's routes describe every error they may answer, for the OpenAPI document
-    if (route.url.startsWith(`${API_PREFIX}/`)) route.schema = withErrorAnswers(method, route.schema)
-  })
+  instance.addHook('onRoute', (route) => routeOptions(route, endpoints))
   instance.decorateRequest('board', null as unknown as Board)
   instance.decorateRequest('apiUser', '')
   instance.decorateRequest('limitKey', undefined)
