@@ -21,9 +21,8 @@ import { logMode, type RequestLog } from './http/log.js'
 import { registerShutdown } from './http/shutdown.js'
 import control, { CONTROL_PREFIX } from './routes/control.js'
 import ui, { UI_PATH } from './ui/routes.js'
-import { handedOnId, lazyApp } from './lazy.js'
+import { type Endpoint, handedOnId, lazyApp } from './lazy.js'
 import { type FakeParts, fakeOf, routeOptions, sharedApp, tagFake, wire, wireAnswers } from './shared-app.js'
-import type { Endpoint } from './lazy.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -147,7 +146,6 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   const shared = await sharedApp({
     options,
     board,
-    json,
     validators: responseValidators,
     checked: responseCheck !== undefined,
     ...(json ? { log: app.log } : {}),

@@ -103,7 +103,6 @@ export interface Shape {
   readonly options: ResolvedOptions
   /** The first fake's first board: the routes' schemas and the document read its scenario (the same for every fake of the shape). */
   readonly board: Board
-  readonly json: boolean
   /** The response check's compiled validators, when the fakes' answers are checked. */
   readonly validators: ResponseValidators | undefined
   readonly checked: boolean
