@@ -164,7 +164,7 @@ export function wire(instance: FastifyInstance, top: boolean, board: Board, endp
   instance.decorateRequest('sentPayload', undefined)
 
   // validators read the board of each request: the fakes of a shape (and a fake's accounts) each have their own
-  registerBodies(instance, board, true)
+  registerBodies(instance, board)
   registerDrain(instance)
 
   instance.addHook('onRequest', (request, reply, done) => {

@@ -224,19 +224,20 @@ function textCompiled(schema: object): ValidateFunction {
   return compiled
 }
 
-/** The validator compiler and the JSON body parser of the whole app. */
-export function registerBodies(app: FastifyInstance, board: Board, routed = false): void {
-  // A validator is given the data alone: with accounts, each request's parts are tied to its
-  // account's board before validation (a validator never sees two requests' parts at once,
-  // but a part is the key, so no ordering is relied upon). A fake of one account has one board.
+/**
+ * The validator compiler and the JSON body parser of an app. Its routes serve several
+ * boards (every fake of a shape, every account of a fake: src/fake/shared-app.ts), so a
+ * validator, given the data alone, finds the request's board by its parts, tied to it
+ * before validation (a validator never sees two requests' parts at once, but a part is the
+ * key, so no ordering is relied upon); `fallback` for data no request part is.
+ */
+export function registerBodies(app: FastifyInstance, fallback: Board): void {
   const validating = new WeakMap<object, Board>()
-  const boardOf = routed ? (data: unknown) => (typeof data === 'object' && data !== null ? validating.get(data) : undefined) ?? board : () => board
-  if (routed) {
-    app.addHook('preValidation', (request, _reply, done) => {
-      for (const part of [request.body, request.query, request.params]) if (typeof part === 'object' && part !== null) validating.set(part, request.board)
-      done()
-    })
-  }
+  const boardOf = (data: unknown) => (typeof data === 'object' && data !== null ? validating.get(data) : undefined) ?? fallback
+  app.addHook('preValidation', (request, _reply, done) => {
+    for (const part of [request.body, request.query, request.params]) if (typeof part === 'object' && part !== null) validating.set(part, request.board)
+    done()
+  })
   // query strings and paths are text: coerce them; JSON bodies are validated as sent
   const refusals = refusalMemo()
   app.setValidatorCompiler(({ schema, httpPart, url }) => (httpPart === 'body' ? bodyValidator(boardOf, schema, url, refusals) : textValidator(boardOf, () => textCompiled(schema), schema)))
