@@ -24,28 +24,31 @@ export const MALFORMED_SINCE = 'not-a-time'
 
 /**
  * Full requests the run needs for nothing else, spent by the checks that must not use up
- * another's window: pages of marketing/list past the two any list is read to. The kit
- * sends only the query parameters the spec defines (since, page, vacancy).
+ * another's window: pages of marketing/list far past the last page of any list the kit
+ * reads, so that no walk of the list (every page by next_page, or its last pages) asks one
+ * of them. Fixed numbers, so that a run inside an earlier run's windows leaves them out by
+ * the ledger as it does every other request. The kit sends only the query parameters the
+ * spec defines (since, page, vacancy).
  */
 export const SPARE = {
   path: '/marketing/list',
   pages: {
-    withoutCredentials: 3,
-    wrongCredentials: 4,
-    rateLimit: 5,
-    wrongPassword: 6,
-    fresh: 7,
+    withoutCredentials: 1000,
+    wrongCredentials: 1001,
+    rateLimit: 1002,
+    wrongPassword: 1003,
+    fresh: 1004,
     // the spec's authentication sent otherwise (http.ts AUTH_FORMS): a full request each, so that a deployment that
     // counts a refused request against the window (or wrongly lets one in) spends no window another check needs
-    bearer: 8,
-    digest: 9,
-    garbage: 10,
-    'malformed-base64': 11,
-    'no-colon': 12,
-    'lower-case-scheme': 13,
+    bearer: 1005,
+    digest: 1006,
+    garbage: 1007,
+    'malformed-base64': 1008,
+    'no-colon': 1009,
+    'lower-case-scheme': 1010,
     // a GET with a Content-Type, answered as without it (withContentType): a full request each where the window forbids asking a page twice
-    contentTypeJson: 14,
-    contentTypeText: 15,
+    contentTypeJson: 1011,
+    contentTypeText: 1012,
   },
 } as const
 
@@ -259,10 +262,9 @@ export class Plan {
   /**
    * The last page of an answer, worked out from its first page's total and size: the
    * first page itself or the second when it is one of them (asked once), else that page
-   * asked with the same filter. A page the auth and rate-limit checks spend (SPARE) is
-   * left to them where there is a window: the budget of that full request is theirs.
+   * asked with the same filter.
    */
-  async #last(list: ListDef, what: string, first: Got, second: () => Promise<Got>, query: Record<string, string | number | undefined>): Promise<Got> {
+  async #last(what: string, first: Got, second: () => Promise<Got>, path: string, query: Record<string, string | number | undefined>): Promise<Got> {
     if (first.kind !== 'answer') return first.kind === 'not-made' ? first : notMade(`${what} has no answer (${first.reason})`, isServiceError(first.cause) ? 'error' : 'unavailable')
     const page = pageOf(first)
     if (!page) return notMade(`${what} ${notAPage(first)}`)
@@ -271,23 +273,19 @@ export class Plan {
     const last = lastPageOf(total, page.data.length)
     if (last === 1) return first
     if (last === 2) return second()
-    const spare = Object.values(SPARE.pages) as number[]
-    if (this.#client.limited && list === MARKETING && Object.keys(query).length === 0 && spare.includes(last) && (this.#selected('auth') || this.#selected('rate-limit'))) {
-      return notMade(`not due this run: page ${last} of ${list.endpoint} is a spare full request of the auth and rate-limit checks`, 'not-due')
-    }
-    return this.#client.get(this.#client.api(list.path, { ...query, page: last }))
+    return this.#client.get(this.#client.api(path, { ...query, page: last }))
   }
 
   /** The last page of a list without a filter. */
   lastPage(list: ListDef): Promise<Got> {
-    return this.#once(`last ${list.path}`, async () => this.#last(list, `the first page of ${list.endpoint}`, await this.first(list), () => this.next(list), {}))
+    return this.#once(`last ${list.path}`, async () => this.#last(`the first page of ${list.endpoint}`, await this.first(list), () => this.next(list), list.path, {}))
   }
 
   /** The last page of the answer with since. */
   sinceLast(list: ListDef): Promise<Got> {
     return this.#once(`since-last ${list.path}`, async () => {
       const since = await this.sinceValue(list)
-      return this.#last(list, 'the answer with since', await this.since(list), () => this.sinceNext(list), { since })
+      return this.#last('the answer with since', await this.since(list), () => this.sinceNext(list), list.path, { since })
     })
   }
 
@@ -295,25 +293,22 @@ export class Plan {
   vacancyLast(): Promise<Got> {
     return this.#once('vacancy-last', async () => {
       const vacancy = await this.vacancyId()
-      return this.#last(APPLICATIONS, 'the answer for one vacancy', await this.vacancy(), () => this.vacancyNext(), { vacancy })
+      return this.#last('the answer for one vacancy', await this.vacancy(), () => this.vacancyNext(), APPLICATIONS.path, { vacancy })
     })
   }
 
   /**
    * A page past the last of a list, without a filter: the page after the last that the
-   * first page's total and size give, and past every page the run asks otherwise
-   * (page 2, and marketing's SPARE pages). outOfRange() (the profile point) is one of these.
+   * first page's total and size give (page 3 at least: past the two every list is read to;
+   * never one of marketing's SPARE pages). outOfRange() (the profile point) is one of these.
    */
   pastLast(list: ListDef): Promise<{ page: number; got: Got }> {
     return this.#once(`past-last ${list.path}`, async () => {
       const first = await this.first(list)
-      const page = first.kind === 'answer' ? pageOf(first) : undefined
-      const total = page ? int(page.total) : undefined
-      if (!page || total === undefined || page.data.length === 0) {
+      const past = pastLastOf(first)
+      if (past === undefined) {
         return { page: 0, got: first.kind === 'answer' ? notMade(`the first page of ${list.endpoint} gives no total and page size to work out its last page from`) : await this.#notMade(`the first page of ${list.endpoint} has no answer`, list) }
       }
-      const last = lastPageOf(total, page.data.length)
-      const past = Math.max(last + 1, list === MARKETING ? Math.max(...Object.values(SPARE.pages)) + 1 : 3)
       return { page: past, got: await this.#client.get(this.#client.api(list.path, { page: past })) }
     })
   }
@@ -596,8 +591,8 @@ export class Plan {
 
   /**
    * A page past the last of one list, for the profile's outOfRangePage: a full request the
-   * run needs for nothing else (the lists are read to page 2; marketing's pages 3 to 5 are
-   * SPARE). The last page is worked out from the first page's total and size.
+   * run needs for nothing else. The last page is worked out from the first page's total
+   * and size.
    */
   outOfRange(): Promise<{ list: ListDef; page: number; got: Got } | undefined> {
     return this.#once('out-of-range', async () => {
@@ -648,6 +643,17 @@ export class Plan {
 
 /** The number of the last page of an answer of `total` records in pages of `size` (1 for none). */
 export const lastPageOf = (total: number, size: number) => (size === 0 ? 1 : Math.max(1, Math.ceil(total / size)))
+
+/** The page past the last of a list by its first page's total and size (page 3 at least, and none of SPARE's), or undefined when the first page gives neither. */
+function pastLastOf(first: Got): number | undefined {
+  const page = first.kind === 'answer' ? pageOf(first) : undefined
+  const total = page ? int(page.total) : undefined
+  if (!page || total === undefined || page.data.length === 0) return undefined
+  const spare: readonly number[] = Object.values(SPARE.pages)
+  let past = Math.max(lastPageOf(total, page.data.length) + 1, 3)
+  while (spare.includes(past)) past++
+  return past
+}
 
 /** The page an outcome holds, or a Skip naming why there is none. */
 export function pageOrSkip(got: Got, what: string): Page {

@@ -37,7 +37,7 @@ t.test('a second run fills what the first could not see, keeps what it cannot se
   t.match(second.output, /merged with the earlier file/)
   t.match(second.output, / {2}deployment: the file was recorded from http:\/\/127\.0\.0\.1:\d+, this run asked http:\/\/127\.0\.0\.1:\d+/, 'another origin is said')
   t.match(second.output, / {2}changed: notFoundBody json → text \(GET \/api\/v1\/candidates\/details\/2147483647\)/, 'the change is printed with the request that showed it')
-  t.match(second.output, / {2}filled: authStatus 401 \(GET \/api\/v1\/marketing\/list\?page=3\)/, 'a point the first could not see is filled')
+  t.match(second.output, / {2}filled: authStatus 401 \(GET \/api\/v1\/marketing\/list\?page=\d+\)/, 'a point the first could not see is filled')
   t.equal(point(file, 'notFoundBody')?.value, 'text', 'the changed point is updated')
   t.equal(point(file, 'authStatus')?.value, 401)
   t.equal(point(file, 'rateLimitBody')?.value, 'json', 'a point this run could not see keeps its earlier value')
