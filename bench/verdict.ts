@@ -6,7 +6,7 @@
 // cost the journal and the evaluator. The journal keeps its last 10,000 entries; the
 // verdict covers all 100,000. Reports only.
 import { performance } from 'node:perf_hooks'
-import { JOURNAL_SIZE } from '../src/fake/http/journal.js'
+import { JOURNAL_SIZE } from '../src/watch/journal.js'
 import { createMockServer } from '../src/fake/server.js'
 
 export interface VerdictScaleFigures {

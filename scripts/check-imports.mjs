@@ -1,34 +1,54 @@
-// `npm run lint`'s import check: the package's folders depend on each other one way only.
-// Fails (exit 1) on any import circle among src/ and schemas/, and on an import that goes
-// against the layers of docs/architecture.md: core and schemas use no product; the
-// profile uses core; the fake and the contract kit use core and the profile, never each
-// other (the contract kit must work against any deployment, so it cannot lean on the
-// fake's store); the recorder (`jobboard-kit record`) uses the contract kit's client to
-// read a deployment and the fake's scenario loader to check what it writes, so it sits
-// above both; the proxy (`jobboard-kit proxy`) uses the fake's journal, verdict and page
-// and the contract kit's answer checks (and may use the recorder), above all three; the
-// command line and src/index.ts may use everything.
+// `npm run lint`'s import check: the structure drawing of src/ and schemas/ (madge), held to
+// the layers of docs/architecture.md. Fails (exit 1) on an import circle, and on an arrow
+// that runs back up: an import of a layer the importing folder may not use. The layers,
+// from the bottom: schemas use nothing of src/; core (what every product uses) uses
+// schemas alone; the profile uses core; the watching layer (src/watch: the journal, the
+// verdict, the page and the verdict's outputs) uses core, taking exchanges from any
+// source and knowing none of them; the fake uses the watching layer, core and the profile,
+// and the contract kit core and the profile, never each other (the kit must work against
+// any deployment, so it cannot lean on the fake's store); the recorder (`jobboard-kit
+// record`) reads a deployment with the kit's client and checks what it writes with the
+// fake's scenario format, so it sits above both; the proxy (`jobboard-kit proxy`) feeds
+// the watching layer, holds answers to the kit's checks and may record, above all of them
+// and never the fake's; the command line and src/index.ts may use everything.
+//
+// The recorder and the proxy may enter another product only by its face, never its
+// internals, and that holds through any chain of imports (a third file that enters it for
+// them is still their reach): FACES.
 import madge from 'madge'
 
-/** The folders of src/ a folder may import from (besides itself and schemas/). */
+/** The folders of src/ a folder may import from directly (besides itself and schemas/). */
 const ALLOWED = {
   core: [],
   profile: ['core'],
-  fake: ['core', 'profile'],
+  watch: ['core'],
+  fake: ['core', 'profile', 'watch'],
   contract: ['core', 'profile'],
   record: ['core', 'profile', 'fake', 'contract'],
-  proxy: ['core', 'profile', 'fake', 'contract', 'record'],
-  cli: ['core', 'profile', 'fake', 'contract', 'record', 'proxy'],
+  proxy: ['core', 'profile', 'watch', 'contract', 'record'],
+  cli: ['core', 'profile', 'watch', 'fake', 'contract', 'record', 'proxy'],
 }
 
-/** Folders a layer may not reach into even where it may use the product: the recorder reads the scenario format, never the board; nor does the proxy, which stands before another. */
-const FORBIDDEN = { record: ['src/fake/store/'], proxy: ['src/fake/store/'] }
+/**
+ * The faces of the products the recorder and the proxy use: where they may enter each,
+ * directly or through any chain of imports (a third file that enters it for them is still
+ * their reach). Of the fake only its scenario format (scenario.ts: load and check a
+ * scenario, what the recorder writes; the proxy itself imports nothing of src/fake, as
+ * ALLOWED says, and reaches this face only through the recorder); of the contract kit
+ * anything but the checks of a run (groups/). Once entered by its face, what a product's
+ * own files import is its own business.
+ */
+const FACES = {
+  fake: { users: ['record', 'proxy'], face: (file) => file === 'src/fake/scenario.ts', says: 'only by src/fake/scenario.ts' },
+  contract: { users: ['record', 'proxy'], face: (file) => !file.startsWith('src/contract/groups/'), says: 'never by src/contract/groups/' },
+}
 
 const graph = await madge(['src', 'schemas'], {
   baseDir: new URL('..', import.meta.url).pathname,
   fileExtensions: ['ts'],
   tsConfig: new URL('../tsconfig.json', import.meta.url).pathname,
 })
+const imports = graph.obj()
 const problems = []
 for (const circle of graph.circular()) problems.push(`import circle: ${[...circle, circle[0]].join(' → ')}`)
 
@@ -37,20 +57,44 @@ const layerOf = (file) => {
   const match = /^src\/([^/]+)\//.exec(file)
   return match ? match[1] : file === 'src/index.ts' ? 'face' : 'root'
 }
-for (const [file, imports] of Object.entries(graph.obj())) {
+const shown = (layers) => [...layers, 'schemas'].map((l) => (l === 'schemas' ? 'schemas/' : `src/${l}/`)).join(', ')
+for (const [file, targets] of Object.entries(imports)) {
   const from = layerOf(file)
   if (from === 'root') problems.push(`${file}: src/ holds only index.ts and the product folders (docs/architecture.md)`)
-  for (const target of imports) {
+  for (const target of targets) {
     const to = layerOf(target)
     if (to === from || to === 'schemas' || from === 'face') continue
-    if (from === 'schemas') problems.push(`${file} imports ${target}: schemas/ import nothing from src/`)
-    else if ((FORBIDDEN[from] ?? []).some((folder) => target.startsWith(folder))) problems.push(`${file} imports ${target}: src/${from}/ may not use ${FORBIDDEN[from].join(', ')}`)
-    else if (!(ALLOWED[from] ?? []).includes(to)) problems.push(`${file} imports ${target}: src/${from}/ may import only from ${[...(ALLOWED[from] ?? []), 'schemas'].map((l) => (l === 'schemas' ? 'schemas/' : `src/${l}/`)).join(', ')}`)
+    if (from === 'schemas') problems.push(`${file} imports ${target}: runs back up (schemas/ import nothing from src/)`)
+    else if (!(ALLOWED[from] ?? []).includes(to)) problems.push(`${file} imports ${target}: runs back up or across (src/${from}/ may import only from ${shown(ALLOWED[from] ?? [])})`)
   }
 }
-const files = Object.keys(graph.obj()).length
+
+/** Each chain of imports from `file` that enters a product past its face for `user`: the shortest to each such entry, breadth first. */
+function entries(file, user) {
+  const before = new Map([[file, undefined]])
+  const queue = [file]
+  const found = []
+  while (queue.length > 0) {
+    const at = queue.shift()
+    for (const next of imports[at] ?? []) {
+      const into = FACES[layerOf(next)]
+      if (layerOf(next) !== layerOf(at) && into?.users.includes(user) && !into.face(next)) {
+        const chain = [next]
+        for (let step = at; step !== undefined; step = before.get(step)) chain.unshift(step)
+        found.push(`${chain.join(' → ')}: src/${user}/ may enter src/${layerOf(next)}/ ${into.says}, even through another file`)
+      }
+      if (before.has(next)) continue
+      before.set(next, at)
+      queue.push(next)
+    }
+  }
+  return found
+}
+for (const file of Object.keys(imports)) problems.push(...new Set(entries(file, layerOf(file))))
+
+const files = Object.keys(imports).length
 if (problems.length > 0) {
   process.stderr.write(`${problems.join('\n')}\n${problems.length} import problem(s) in ${files} files\n`)
   process.exit(1)
 }
-process.stdout.write(`imports: ${files} files, no circle, every import along the layers\n`)
+process.stdout.write(`imports: ${files} files, no circle, no arrow running back up, no reach past a face\n`)

@@ -5,9 +5,9 @@
 import type { Command } from 'commander'
 import { writeFile } from 'node:fs/promises'
 import type { MockServer } from '../fake/server.js'
-import { verdictJson, verdictJunit, verdictText } from '../fake/verdict/account.js'
-import { dayFile } from '../fake/ui/routes.js'
-import type { DetailedVerdict, Shown, Verdict } from '../fake/verdict/evaluator.js'
+import { verdictJson, verdictJunit, verdictText } from '../watch/verdict/account.js'
+import { boardDayFile } from '../fake/board-view.js'
+import type { DetailedVerdict, Shown, Verdict } from '../watch/verdict/evaluator.js'
 import type { JournalEntry } from '../core/types.js'
 
 interface Output {
@@ -85,7 +85,7 @@ export async function shutdownVerdict(server: MockServer, options: ShutdownVerdi
   if (options.verdictJson) writes.push(writeFile(options.verdictJson, `${JSON.stringify(verdictJson(verdict), null, 2)}\n`))
   if (options.verdictJunit) writes.push(writeFile(options.verdictJunit, verdictJunit(verdict)))
   // the page of /__mock/ui with its day inside: imported only when asked for
-  if (options.verdictHtml) writes.push(dayFile(server.app.board, server.app.controller).then((html) => writeFile(options.verdictHtml as string, html)))
+  if (options.verdictHtml) writes.push(boardDayFile(server.app.board, server.app.controller).then((html) => writeFile(options.verdictHtml as string, html)))
   const results = await Promise.allSettled(writes)
   for (const result of results) if (result.status === 'rejected') err.write(`jobboard-kit: cannot write the verdict: ${(result.reason as Error).message}\n`)
   if (log) log.write(verdictText(verdict))

@@ -10,7 +10,7 @@
 import { API_PREFIX } from '../../schemas/common.js'
 import { applicationDetail, candidateDetail, jobAddAnswer, messageAnswer, metricsAnswer } from '../../schemas/index.js'
 import { FIELD_VALUES } from '../../schemas/values.js'
-import { findFieldLists, valuesFrom } from './groups/fields.js'
+import { findFieldLists, valuesFrom } from './field-lists.js'
 import { isTimesheetType } from './groups/resources.js'
 import { linkProblems, repeatedRecords } from './groups/lists.js'
 import { WIRE_CHECKS, WIRE_ENDPOINT } from './groups/wire.js'

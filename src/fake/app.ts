@@ -20,7 +20,8 @@ import { requestJournal } from './http/journal.js'
 import { logMode, type RequestLog } from './http/log.js'
 import { registerShutdown } from './http/shutdown.js'
 import control, { CONTROL_PREFIX } from './routes/control.js'
-import ui, { UI_PATH } from './ui/routes.js'
+import ui, { UI_PATH } from '../watch/ui/routes.js'
+import { pageSource } from './board-view.js'
 import { type Endpoint, handedOnId, lazyApp } from './lazy.js'
 import { type FakeParts, fakeOf, routeOptions, sharedApp, tagFake, wire, wireAnswers } from './shared-app.js'
 
@@ -167,8 +168,8 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
     if (options.control) {
       // /__mock/… acts on the first account, /__mock/accounts/{name}/… on that one (accountUrl)
       await inner.register(control, { prefix: CONTROL_PREFIX, accounts, stateBodyLimit: options.stateBodyLimit, ...(options.controlToken ? { token: options.controlToken } : {}) })
-      // the page of the fake's day (/__mock/accounts/{name}/ui too): its page is imported on its first request (src/fake/ui/)
-      await inner.register(ui, { prefix: UI_PATH, ...(options.controlToken ? { token: options.controlToken } : {}) })
+      // the page of the fake's day (/__mock/accounts/{name}/ui too): the watching layer's, src/watch/ui/, over this fake's accounts: src/fake/board-view.ts
+      await inner.register(ui, { prefix: UI_PATH, source: pageSource(accounts), ...(options.controlToken ? { token: options.controlToken } : {}) })
     }
     await inner.ready()
     return inner

@@ -15,7 +15,7 @@ import { logMode, prettyRequestLog } from './http/log.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
 import { applyProfile, loadProfile, type ProfileOverride } from '../profile/profile.js'
 import type { ListQuery, Page } from './store/store.js'
-import type { DetailedVerdict } from './verdict/evaluator.js'
+import type { DetailedVerdict } from '../watch/verdict/evaluator.js'
 import type {
   Application,
   ApplicationSeed,
@@ -84,7 +84,7 @@ export interface MockAccount {
   readonly rateLimits: { list(): ReturnType<Controller['rateLimits']>; clear(): void }
   /**
    * The verdict on the client's requests since the journal was last emptied (all API
-   * users, or one): the rules of src/fake/verdict/rules.ts, and the requests its findings name.
+   * users, or one): the rules of src/watch/verdict/rules.ts, and the requests its findings name.
    */
   verdict(options?: { user?: string }): DetailedVerdict
   /** The copy-in-step oracle: the client's copy of lists, judged; it joins the verdict as copy-in-step. */

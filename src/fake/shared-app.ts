@@ -31,7 +31,7 @@ import type { Shutdown } from './http/shutdown.js'
 import applications from './routes/applications.js'
 import candidates from './routes/candidates.js'
 import control, { CONTROL_PREFIX } from './routes/control.js'
-import { registerHealth } from './routes/health.js'
+import { registerHealth } from '../watch/health.js'
 import jobs from './routes/jobs.js'
 import marketing from './routes/marketing.js'
 import metrics from './routes/metrics.js'
@@ -40,7 +40,7 @@ import { withErrorAnswers } from './routes/schemas.js'
 import { RecentMap } from '../core/recent.js'
 import { sharedKey } from './store/shared.js'
 import timesheets from './routes/timesheets.js'
-import ui, { UI_PATH } from './ui/routes.js'
+import ui, { UI_PATH, type UiOptions } from '../watch/ui/routes.js'
 import { API_PREFIX } from './store/links.js'
 import { definedRoutes, type Endpoint, HANDED_ON, type LazyApp } from './lazy.js'
 
@@ -159,7 +159,7 @@ export function wire(instance: FastifyInstance, top: boolean, board: Board, endp
   instance.decorateRequest('answerMonth', undefined)
   instance.decorateRequest('nextPage', undefined)
   instance.decorateRequest('handedOn', false)
-  // what the journal shows of a request and its answer (src/fake/http/journal.ts)
+  // what the journal shows of a request and its answer (src/fake/http/journal.ts, src/watch/journal.ts)
   instance.decorateRequest('rawBody', undefined)
   instance.decorateRequest('sentPayload', undefined)
 
@@ -264,7 +264,7 @@ async function build(shape: Shape): Promise<SharedApp> {
   registerDocument(app)
   // the document's routes, answered by the fake's app built on first use
   handOn(app, endpoints, OPENAPI_URLS, definedRoutes(openApiRoutes, '', undefined))
-  // answered whatever --control says, without the token: the container's health check (routes/health.ts)
+  // answered whatever --control says, without the token: the container's health check (src/watch/health.ts)
   registerHealth(app)
   const admission = apiAdmission(auth, options.prefer, statusPolicy)
   await app.register(
@@ -286,7 +286,7 @@ async function build(shape: Shape): Promise<SharedApp> {
   if (options.control) {
     // the routes as the control plugins register them: their options change nothing of which
     const controlOptions = { accounts: undefined as unknown as Accounts, stateBodyLimit: options.stateBodyLimit }
-    handOn(app, endpoints, CONTROL_URLS, [...definedRoutes(control, CONTROL_PREFIX, controlOptions), ...definedRoutes(ui, UI_PATH, {})])
+    handOn(app, endpoints, CONTROL_URLS, [...definedRoutes(control, CONTROL_PREFIX, controlOptions), ...definedRoutes(ui, UI_PATH, { source: undefined as unknown as UiOptions['source'] })])
   }
   await app.ready()
   return {

@@ -16,7 +16,7 @@
 import { type Agent as HttpAgent, type IncomingMessage, request as httpRequest, type OutgoingHttpHeaders, type ServerResponse } from 'node:http'
 import { type Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import { pipeline } from 'node:stream'
-import { TEXT_TYPE } from '../fake/http/journal.js'
+import { TEXT_TYPE } from '../watch/exchange.js'
 import type { AnswerMemo, KeptAnswer } from './answer-memo.js'
 import type { LinkRewriter } from './links.js'
 

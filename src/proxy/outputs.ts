@@ -1,15 +1,15 @@
 // What the proxy writes when it stops (SIGINT or SIGTERM): a plain-text report and a
 // JUnit file, each in two sections, what staging broke (the violations, rule by rule,
-// with the spec's words) and what the client broke (the fake's verdict, as `serve`
-// writes it: verdict/account.ts). Nothing here holds a credential: violations and
+// with the spec's words) and what the client broke (the verdict, as `serve`
+// writes it: src/watch/verdict/account.ts). Nothing here holds a credential: violations and
 // verdict findings name requests by the journal's redacted URLs.
 import { writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import type { Builder } from 'junit-report-builder'
 import { wordsText } from '../contract/rules.js'
-import { journalWindow } from '../fake/ui/routes.js'
-import { verdictText } from '../fake/verdict/account.js'
-import { ruleById, type RuleId } from '../fake/verdict/rules.js'
+import { dayFile } from '../watch/ui/routes.js'
+import { verdictText } from '../watch/verdict/account.js'
+import { ruleById, type RuleId } from '../watch/verdict/rules.js'
 import { NOT_EXERCISED_BEHIND_A_PROXY, type RunningProxy, type Violation } from './server.js'
 
 /** junit-report-builder, loaded on the first JUnit file (CommonJS: its module.exports is the builder). */
@@ -72,10 +72,8 @@ export function proxyJunit(proxy: Pick<RunningProxy, 'violations' | 'verdict'>):
  * the proxy holds (its newest 10,000 entries) and what staging and the client broke inside,
  * as `serve --verdict-html` writes the fake's day. The page's module is imported only here.
  */
-export async function proxyHtml(proxy: Pick<RunningProxy, 'journal' | 'view'>, now: string): Promise<string> {
-  const { dayHtml } = await import('../fake/ui/page.js')
-  const { entries } = journalWindow(proxy, 0, proxy.journal.size)
-  return dayHtml({ journal: entries, board: proxy.view() }, `Written at ${now} when the proxy stopped: ${entries.length} requests, the newest the journal held.`)
+export function proxyHtml(proxy: Pick<RunningProxy, 'journal' | 'view'>, now: string): Promise<string> {
+  return dayFile(proxy, (requests) => `Written at ${now} when the proxy stopped: ${requests} requests, the newest the journal held.`)
 }
 
 /** Writes the files asked for; answers whether staging broke a rule or the client's verdict failed. */

@@ -1,13 +1,13 @@
 // `jobboard-kit proxy`: a pass-through in front of a deployment that checks every answer
-// against the contract kit's rules and judges the client by the fake's verdict, at no
-// cost in requests (docs/proxy.md). One node:http server: a request under /__mock goes to
-// a small Fastify app (the proxy's own routes and the page of src/fake/ui) and never
-// upstream; every other request goes upstream as sent (forward.ts). Each is then written
-// in a journal of the fake's kind (src/fake/http/journal.ts: the same bounds, the same
-// redaction when shown), judged by the fake's verdict evaluator from what the answers
-// said (no board behind it: the copy oracle judges a client's copy against the records
-// that passed through, copy.ts), and its answer held to the contract kit's checks of one
-// answer (src/contract/answer.ts).
+// against the contract kit's rules and judges the client by the verdict the fake holds its
+// clients to, at no cost in requests (docs/proxy.md). One node:http server: a request
+// under /__mock goes to a small Fastify app (the proxy's own routes and the page of
+// src/watch/ui) and never upstream; every other request goes upstream as sent
+// (forward.ts). Each is then handed to the watching layer as an exchange (src/watch/: the
+// journal, with the fake's bounds and redaction when shown, and through it the verdict's
+// evaluator, fed what the answers said: no board behind it; the copy oracle judges a
+// client's copy against the records that passed through, copy.ts), and its answer held to
+// the contract kit's checks of one answer (src/contract/answer.ts).
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { copyBody, verdictQuery } from '../../schemas/control.js'
 import { createHash, timingSafeEqual } from 'node:crypto'
@@ -21,17 +21,17 @@ import type { CopyBody } from '../core/types.js'
 import { createClock } from '../core/clock.js'
 import { formatTimestamp } from '../core/time.js'
 import { AnswerChecks } from '../contract/answer.js'
-import { findFieldLists } from '../contract/groups/fields.js'
+import { findFieldLists } from '../contract/field-lists.js'
 import { wordsText } from '../contract/rules.js'
 import { isDownloadPath, lenientJson } from '../contract/wire.js'
-import { entryDetail } from '../fake/http/journal-detail.js'
-import { COPY_BODY_LIMIT } from '../fake/routes/control.js'
-import { HEALTH_PATH, registerHealth } from '../fake/routes/health.js'
-import { judgeCopy } from '../fake/verdict/copy.js'
-import { BASIC_GIVEN, basicUser, type ConstrainedLists, type Detail, JOURNAL_SIZE, Journal, listDigests, shortDigest, staleFieldsOf, TEXT_TYPE } from '../fake/http/journal.js'
-import ui, { UI_PATH, verdictView } from '../fake/ui/routes.js'
-import { type DetailedVerdict, LIST_PATHS, type ListName, type Observed, VerdictEvaluator } from '../fake/verdict/evaluator.js'
-import { verdictJson } from '../fake/verdict/account.js'
+import { entryDetail } from '../watch/journal-detail.js'
+import { HEALTH_PATH, registerHealth } from '../watch/health.js'
+import { COPY_BODY_LIMIT, judgeCopy } from '../watch/verdict/copy.js'
+import { BASIC_GIVEN, basicUser, type ConstrainedLists, type Detail, listDigests, shortDigest, staleFieldsOf, TEXT_TYPE } from '../watch/exchange.js'
+import { JOURNAL_SIZE, Journal } from '../watch/journal.js'
+import ui, { UI_PATH, verdictView } from '../watch/ui/routes.js'
+import { type DetailedVerdict, LIST_PATHS, type ListName, VerdictEvaluator } from '../watch/verdict/evaluator.js'
+import { verdictJson } from '../watch/verdict/account.js'
 import { type LoadedProfile, loadProfile } from '../profile/profile.js'
 import { LIST_OF_PATH, PassedRecords } from './copy.js'
 import { AnswerMemo } from './answer-memo.js'
@@ -202,7 +202,7 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
   const evaluator = new VerdictEvaluator({ windowSeconds: () => SPEC_WINDOW_SECONDS, now })
   /** The copy oracle's truth: the newest version of each record that passed through, per credential. */
   const passedRecords = new PassedRecords(now)
-  const journal = new Journal(JOURNAL_SIZE)
+  const journal = new Journal(JOURNAL_SIZE, evaluator)
   let violations: Violation[] = []
   let droppedViolations = 0
   const observations = new Map<string, Observation>()
@@ -269,19 +269,6 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
       headersDropped: false,
       bodiesDropped: false,
     }
-    const id = journal.record({
-      method,
-      url: clientUrl,
-      status: passed.status,
-      time,
-      user,
-      ...(fault === undefined ? {} : { fault: fault.slice(0, 500) }),
-      ...(method === 'POST' && contentType !== undefined ? { contentType: contentType.slice(0, 200) } : {}),
-      ...(Number.isFinite(retryAfter) ? { retryAfter } : {}),
-      ...(write ? { digest: shortDigest(requestJson === undefined ? (requestText as string) : (JSON.stringify(requestJson) ?? '')) } : {}),
-      ...(nextPage === undefined ? {} : { nextPage }),
-      detail,
-    })
     // the verdict: what the upstream's answers said stands for what the fake's board knows
     const key = `${user} ${method} ${clientUrl}`
     const windowOpened = passed.status === 429 ? answered.get(key) : undefined
@@ -301,26 +288,31 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
       }
     }
     const stale = status === 412 && method === 'POST' && path === '/api/v1/job/add' && lastFields !== undefined ? staleFieldsOf(lastFields, requestJson) : undefined
-    const observed: Observed = {
-      id,
-      method,
-      url: clientUrl,
-      status,
-      time,
-      user,
-      credentials: authorization !== undefined && BASIC_GIVEN.test(authorization),
-      // a note (a malformed request, a bound) is no fault: only an answer the upstream or the proxy spoiled is
-      fault: passed.fault !== undefined || passed.truncated !== undefined ? fault : undefined,
-      contentType: method === 'POST' ? contentType : undefined,
-      retryAfter: Number.isFinite(retryAfter) ? retryAfter : undefined,
-      digest: write ? shortDigest(requestJson === undefined ? (requestText as string) : (JSON.stringify(requestJson) ?? '')) : undefined,
-      nextPage,
-      opened,
-      windowOpened,
-      fieldsRead,
-      staleFields: stale,
-    }
-    evaluator.observe(observed)
+    // the exchange, into the journal and through it to the verdict (src/watch/exchange.ts)
+    const id = journal.record(
+      {
+        method,
+        url: clientUrl,
+        status: passed.status,
+        time,
+        user,
+        ...(fault === undefined ? {} : { fault: fault.slice(0, 500) }),
+        ...(method === 'POST' && contentType !== undefined ? { contentType: contentType.slice(0, 200) } : {}),
+        ...(Number.isFinite(retryAfter) ? { retryAfter } : {}),
+        ...(write ? { digest: shortDigest(requestJson === undefined ? (requestText as string) : (JSON.stringify(requestJson) ?? '')) } : {}),
+        ...(nextPage === undefined ? {} : { nextPage }),
+        detail,
+      },
+      {
+        credentials: authorization !== undefined && BASIC_GIVEN.test(authorization),
+        opened,
+        windowOpened,
+        fieldsRead,
+        staleFields: stale,
+        // judged as the body said (a job write's 412 sent as HTTP 200); a note (a malformed request, a bound) is no fault: only an answer the upstream or the proxy spoiled is
+        judged: { status, fault: passed.fault !== undefined || passed.truncated !== undefined ? fault : undefined },
+      },
+    )
     // the answer against the contract kit's rules of one answer
     if (passed.fault === undefined && passed.status > 0) {
       const seen = {
@@ -415,8 +407,8 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
   }
 
   const clear = () => {
+    // the verdict with it
     journal.clear()
-    evaluator.clear()
     violations = []
     droppedViolations = 0
     observations.clear()
@@ -443,7 +435,7 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
   })
   const expected = options.controlToken === undefined ? undefined : createHash('sha256').update(`Bearer ${options.controlToken}`).digest()
   const guard = async (request: FastifyRequest, reply: FastifyReply) => {
-    // the health check is answered whatever --control says, without the token (src/fake/routes/health.ts)
+    // the health check is answered whatever --control says, without the token (src/watch/health.ts)
     if (request.routeOptions.url === HEALTH_PATH) return
     if (!control) return reply.status(404).send({ status: 404, message: 'The /__mock routes are off on this proxy (--control off). A /__mock request never goes upstream.' })
     if (request.url.startsWith(`${UI_PATH}`) || expected === undefined) return
@@ -486,7 +478,7 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
     observations: [...observations.values()],
   }))
   app.get('/__mock/verdict', async () => proxyVerdict())
-  // the fake's own oracle (src/fake/verdict/copy.ts) and its checks of the body, judging against what passed through
+  // the fake's own oracle (src/watch/verdict/copy.ts) and its checks of the body, judging against what passed through
   const validators = new Validators({})
   const checked = <T>(schema: object, input: unknown, part: 'body' | 'querystring'): T => {
     const validate = validators.get(schema)
@@ -511,13 +503,11 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
     clear()
     return { status: 200, message: 'The journal, the verdict and the violations are empty.' }
   })
+  const pageSource = { journal, view, base: UI_PATH }
   void app.register(ui, {
     prefix: UI_PATH,
     ...(options.controlToken ? { token: options.controlToken } : {}),
-    source: {
-      journal,
-      view,
-    },
+    source: () => pageSource,
   })
 
   return {

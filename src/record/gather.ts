@@ -16,7 +16,7 @@ import { FIELD_NAMES, MARKETING_ACTIONS, METRIC_LABELS, MONTH_NAMES, MONTH_SHORT
 import { hash32 } from '../core/random.js'
 import { formatTimestamp, parseTime } from '../core/time.js'
 import type { ApplicationSeed, CandidateSeed, GuestSeed, JobSeed, MarketingSeed, Scenario, ScenarioFile, TimesheetSeed } from '../core/types.js'
-import { findFieldLists } from '../contract/groups/fields.js'
+import { findFieldLists } from '../contract/field-lists.js'
 import { APPLICATIONS, CANDIDATES, type ListDef, MARKETING, TIMESHEETS } from '../contract/lists.js'
 import { int, rec, recs, str, type Rec } from '../contract/records.js'
 import { boardLists, boundScenarioSchema, parseScenario, SCENARIO_POLICY, ScenarioError, scenarioListsSchema, sharedSchemas } from '../fake/scenario.js'

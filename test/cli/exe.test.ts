@@ -98,7 +98,7 @@ t.test('serves the pages at /docs and /__mock/ui from inside itself, and stops o
   t.match(css.headers.get('content-type'), /^text\/css/)
   t.ok((await css.arrayBuffer()).byteLength > 10_000, 'swagger-ui.css, whole')
   t.equal((await fetch(`${url}/docs/static/no-such-file.css`)).status, 404)
-  // the page of the fake's day is code of the bundle (src/fake/ui/page.ts), not a file beside it
+  // the page of the fake's day is code of the bundle (src/watch/ui/page.ts), not a file beside it
   const ui = await fetch(`${url}/__mock/ui`)
   t.equal(ui.status, 200, '/__mock/ui from inside the executable')
   t.match(await ui.text(), /The fake's day/)

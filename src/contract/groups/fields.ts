@@ -1,60 +1,13 @@
 // job/fields: read first, because its values are bound into the schemas (a candidate's
 // sector_disciplines follow job_industry). The spec does not show its shape, so the kit
-// looks for the six lists wherever they are and reports where it found them.
-import { FIELD_NAMES, FIELD_OF_LIST, FIELD_VALUES, type FieldName, type FieldValues } from '../../../schemas/values.js'
+// looks for the six lists wherever they are (field-lists.ts) and reports where it found them.
+import { FIELD_NAMES, FIELD_VALUES } from '../../../schemas/values.js'
 import { check, endpoint, need, Skip } from '../checks.js'
 import type { RunContext } from '../context.js'
 import { excerpt, type Answer } from '../http.js'
-import { isRec, type Rec } from '../records.js'
+import { type FieldLists, findFieldLists, isStrings, valuesFrom } from '../field-lists.js'
+import { isRec } from '../records.js'
 import type { Minimal } from '@tapjs/core'
-
-/** job/add's field for a list, which a service might use as the list's name too. */
-/** A list may be named after the field it governs (salary_currency for salary_currencies). */
-const ALIASES: Partial<Record<FieldName, string>> = Object.fromEntries(
-  Object.entries(FIELD_OF_LIST).filter(([list, field]) => list !== field),
-)
-
-export interface FieldLists {
-  /** Where the lists were found: `data`, or `(top level)`. */
-  path: string
-  lists: Partial<Record<FieldName, unknown>>
-}
-
-const isStrings = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string')
-
-function listsIn(node: Rec): Partial<Record<FieldName, unknown>> {
-  const lists: Partial<Record<FieldName, unknown>> = {}
-  for (const name of FIELD_NAMES) {
-    const alias = ALIASES[name]
-    if (name in node) lists[name] = node[name]
-    else if (alias !== undefined && alias in node) lists[name] = node[alias]
-  }
-  return lists
-}
-
-/** The object holding most of the lists, searched to three levels down. */
-export function findFieldLists(body: unknown): FieldLists | undefined {
-  let best: FieldLists | undefined
-  const visit = (node: unknown, path: string, depth: number) => {
-    if (!isRec(node) || depth > 3) return
-    const lists = listsIn(node)
-    const found = Object.values(lists).filter(isStrings).length
-    if (found > 0 && (!best || found > Object.values(best.lists).filter(isStrings).length)) best = { path: path === '' ? '(top level)' : path, lists }
-    for (const [key, value] of Object.entries(node)) visit(value, path === '' ? key : `${path}.${key}`, depth + 1)
-  }
-  visit(body, '', 0)
-  return best
-}
-
-/** The values to bind: the lists found, the spec's for any list missing or malformed. */
-export function valuesFrom(found: FieldLists | undefined): FieldValues {
-  const values: Record<string, readonly string[]> = { ...FIELD_VALUES }
-  for (const name of FIELD_NAMES) {
-    const list = found?.lists[name]
-    if (isStrings(list) && list.length > 0) values[name] = list
-  }
-  return values as FieldValues
-}
 
 /** Reads job/fields' answer into the run: binds its values and notes its shape and how its values differ from the spec's. */
 export function adoptFieldValues(ctx: RunContext, answer: Answer): FieldLists | undefined {

@@ -28,7 +28,8 @@ import { hostOrigin } from '../routes/reply.js'
 import { API_PREFIX } from '../store/links.js'
 import { type AnswerCache, urlKey } from './answers.js'
 import type { Auth } from './auth.js'
-import { type AnswerHeaders, type ConstrainedLists, type KeptAnswer, keptWrite, type RequestJournal } from './journal.js'
+import type { AnswerHeaders, ConstrainedLists } from '../../watch/exchange.js'
+import { type KeptAnswer, keptWrite, type RequestJournal } from './journal.js'
 import { requestKey } from './rate-limit.js'
 
 const API_PATH = `${API_PREFIX}/`

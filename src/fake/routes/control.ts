@@ -27,11 +27,9 @@ import { type Accounts, namedAccount } from '../accounts.js'
 import type { Controller } from '../control.js'
 import { BoardError, boardError } from '../../core/errors.js'
 import type { ApplicationSeed, CandidateSeed, CopyBody, FaultInput, JobFieldsChange, JobInput, MarketingSeed, ResetBody, TimesheetSeed } from '../../core/types.js'
-import { verdictJson } from '../verdict/account.js'
-import { entryDetail } from '../http/journal-detail.js'
-
-/** Bytes a copy sent to POST /__mock/verdict/copy may hold: 32 MiB. */
-export const COPY_BODY_LIMIT = 32 * 1024 * 1024
+import { verdictJson } from '../../watch/verdict/account.js'
+import { entryDetail } from '../../watch/journal-detail.js'
+import { COPY_BODY_LIMIT } from '../../watch/verdict/copy.js'
 
 export const CONTROL_PREFIX = '/__mock'
 const STATE_BODY_LIMIT_MAX = serverOptions.properties.stateBodyLimit.maximum

@@ -11,7 +11,7 @@ import { RFC_CITATION, RULES } from '../../../src/contract/rules.js'
 import { checksOfStatement, renderIndex, serverStatus, statementsOfQuote } from '../../../src/contract/statements.js'
 import { splitSpec } from '../../../src/core/spec/split.js'
 import { STATEMENT_INDEX, statementKey } from '../../../src/core/spec/statements.js'
-import { RULE_IDS } from '../../../src/fake/verdict/rules.js'
+import { RULE_IDS } from '../../../src/watch/verdict/rules.js'
 import { ROOT } from '../../helpers/cli.js'
 import { noSpec, SPEC_PATH } from '../../helpers/tools.js'
 
@@ -59,7 +59,7 @@ t.test('the verdict rules and profile points the index names exist', async (t) =
   const verdict = new Set<string>(RULE_IDS)
   const points = new Set<string>(PROFILE_POINTS)
   for (const e of STATEMENT_INDEX) {
-    for (const id of e.verdict ?? []) t.ok(verdict.has(id), `${id} is a verdict rule (src/fake/verdict/rules.ts)`)
+    for (const id of e.verdict ?? []) t.ok(verdict.has(id), `${id} is a verdict rule (src/watch/verdict/rules.ts)`)
     for (const point of e.points ?? []) t.ok(points.has(point), `${point} is a profile point (schemas/profile.ts)`)
   }
   const named = new Set(STATEMENT_INDEX.flatMap((e) => e.verdict ?? []))

@@ -5,7 +5,7 @@
 // an unknown id a 404, a non-numeric one a 400; the journal's list stays light; and many
 // large requests: the journal lets the oldest bodies go within its bound, and says so.
 import t from 'tap'
-import { MAX_JOURNAL_BODY_BYTES } from '../../../src/fake/http/journal.js'
+import { MAX_JOURNAL_BODY_BYTES } from '../../../src/watch/journal.js'
 import { basic, board, type Json, USER } from '../../helpers/board.js'
 
 const BODY_SHOWN = 64 * 1024

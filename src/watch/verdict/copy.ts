@@ -10,6 +10,9 @@ import { formatTimestamp, parseTime } from '../../core/time.js'
 import type { CopyAnswer, CopyBody, CopyListAnswer, MarketingRecord } from '../../core/types.js'
 import type { Finding, ListName, VerdictEvaluator } from './evaluator.js'
 
+/** Bytes a copy sent to POST /__mock/verdict/copy may hold (the fake's and the proxy's): 32 MiB. */
+export const COPY_BODY_LIMIT = 32 * 1024 * 1024
+
 /** Ids each of missing, extra and stale names at most; a finding counts the rest. */
 export const MAX_COPY_IDS = 10_000
 

@@ -1,37 +1,39 @@
-// /__mock/ui: the fake's day as a page (timeline, verdict, journal, board), read-only.
-// Only this file is loaded with the fake: the page itself (page.ts, its HTML, CSS and
-// script) is imported the first time someone asks for /__mock/ui, so a fake nobody looks
-// at never loads it and its first answer never waits for it. The page reads the small
-// JSON routes below, which read the first account's board (the one `/__mock/...` acts on),
-// or the named account's under /__mock/accounts/{name}/ui (src/fake/accounts.ts, accountUrl).
+// /__mock/ui: the day's traffic as a page (timeline, verdict, journal, and a board where
+// there is one), read-only, for any source of the watching layer: the fake (each account's
+// board: src/fake/board-view.ts) or the proxy. Only this file is loaded with them: the page
+// itself (page.ts, its HTML, CSS and script) is imported the first time someone asks for
+// /__mock/ui, so a server nobody looks at never loads it and its first answer never waits
+// for it. The page reads the small JSON routes below, which read the journal and the view
+// the request's source gives (UiOptions.source).
 //
 // The journal is read in windows (`after` an id, at most `limit` entries: Journal.window),
-// so the fake never copies more than one window per request, and a poll with nothing new
-// costs nothing; the page keeps at most twice as many entries as the journal holds.
+// so a window is all that is copied per request, and a poll with nothing new costs
+// nothing; the page keeps at most twice as many entries as the journal holds.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { BoardError, boardError } from '../../core/errors.js'
-import { formatTimestamp } from '../../core/time.js'
-import { namedAccount } from '../accounts.js'
-import type { Board } from '../board.js'
+import { entryDetail } from '../journal-detail.js'
+import type { Journal } from '../journal.js'
 import type { Verdict } from '../verdict/evaluator.js'
 import { ruleById, type RuleId } from '../verdict/rules.js'
-import type { Controller } from '../control.js'
-import { entryDetail } from '../http/journal-detail.js'
-import type { Journal } from '../http/journal.js'
 
 export interface UiOptions {
   /** The control token, when one is set: the data routes ask for it as the control API does (the page reads it from its URL's #token=). */
   token?: string
-  /** What the page shows when it is no board's (the proxy's, src/proxy/): its journal, and what /board answers; the board panel is then absent. */
-  source?: UiSource
+  /** What a request to the page reads: its source's journal and view (the fake's: the account the path names). */
+  source: (request: FastifyRequest) => UiSource
 }
 
-/** A journal and a view of it that are not a board's: the page reads these instead of the board's. */
+/** What the page shows: a journal, and a view of what holds it. */
 export interface UiSource {
   readonly journal: Journal
-  /** What /__mock/ui/board answers: the clock, the window and the verdict as boardView gives them, without counts (no board panel). */
+  /**
+   * What /__mock/ui/board answers: the clock, the window and the verdict (verdictView); a
+   * fake's also the board's counts, faults and activity (the board panel, absent without).
+   */
   view(): object
+  /** Where the page's own parts are served for it (the page's links): UI_PATH, or an account's (/__mock/accounts/{name}/ui). */
+  readonly base: string
 }
 
 /** Where the page is served. */
@@ -71,13 +73,6 @@ export function uiNotice(query: Record<string, unknown>): string | undefined {
 type Page = typeof import('./page.js')
 
 export default async function ui(app: FastifyInstance, { token, source }: UiOptions): Promise<void> {
-  /** The board a request reads: the account its path names (/__mock/accounts/{name}/ui, accountUrl), else the first. */
-  const scope = (request: FastifyRequest): { board: Board; controller: Controller; base: string } => {
-    const name = namedAccount(request)
-    if (name === undefined) return { board: app.board, controller: app.controller, base: UI_PATH }
-    const account = app.accounts.require(name)
-    return { board: account.board, controller: account.controller, base: `/__mock/accounts/${encodeURIComponent(name)}/ui` }
-  }
   let page: Promise<Page> | undefined
   const load = () => {
     page ??= import('./page.js')
@@ -96,7 +91,7 @@ export default async function ui(app: FastifyInstance, { token, source }: UiOpti
   app.get('/', async (request, reply) => {
     const { html } = await load()
     const query = (request.query ?? {}) as Record<string, unknown>
-    return asset('text/html; charset=utf-8', html(source ? UI_PATH : scope(request).base, uiNotice(query)))(request, reply)
+    return asset('text/html; charset=utf-8', html(source(request).base, uiNotice(query)))(request, reply)
   })
   app.get('/ui.js', async (request, reply) => asset('text/javascript; charset=utf-8', (await load()).SCRIPT)(request, reply))
   app.get('/ui.css', async (request, reply) => asset('text/css; charset=utf-8', (await load()).STYLE)(request, reply))
@@ -105,24 +100,20 @@ export default async function ui(app: FastifyInstance, { token, source }: UiOpti
   app.get<{ Querystring: { after?: string; limit?: string } }>('/journal', { onRequest: guard }, async (request) => {
     const after = Math.max(0, Math.trunc(Number(request.query.after) || 0))
     const limit = Math.min(UI_WINDOW_MAX, Math.max(1, Math.trunc(Number(request.query.limit) || UI_WINDOW_MAX)))
-    return { status: 200, ...journalWindow(source ?? scope(request).board, after, limit) }
+    return { status: 200, ...journalWindow(source(request), after, limit) }
   })
 
   // one entry with its request and answer, as GET /__mock/requests/{id} gives it (journal-detail.ts), its URL capped
   app.get<{ Params: { id: string } }>('/entry/:id', { onRequest: guard }, async (request) => {
     const id = Number(request.params.id)
-    const journal = source?.journal ?? scope(request).board.journal
+    const journal = source(request).journal
     const held = /^[0-9]{1,15}$/.test(request.params.id) ? journal.entry(id) : undefined
     if (held === undefined) throw new BoardError('NOT_FOUND', `The journal holds no request ${String(request.params.id).slice(0, 40)}: it keeps the newest requests since it was last emptied.`)
     return { status: 200, entry: entryDetail(journal, held, { urlShown: UI_URL_SHOWN }) }
   })
 
-  // the board, the clock, the faults, the activity and the verdict with each rule's sentence
-  app.get('/board', { onRequest: guard }, async (request) => {
-    if (source) return source.view()
-    const { board, controller } = scope(request)
-    return boardView(board, controller)
-  })
+  // the clock, the window and the verdict with each rule's sentence; a board's counts, faults and activity
+  app.get('/board', { onRequest: guard }, async (request) => source(request).view())
 }
 
 /** Entries after an id, at most `limit`, as the page reads them: [id, ms, method, url, status, user, fault, retryAfter, nextPage]. */
@@ -142,32 +133,6 @@ export function journalWindow(board: { readonly journal: Journal }, after: numbe
   return { first: window.first, newest: window.newest, held: board.journal.size, entries }
 }
 
-/** What /__mock/ui/board answers: counts, clock, window, faults, the activity with its steps, the verdict with each rule's sentence. */
-export function boardView(board: Board, controller: Controller) {
-  const store = board.store
-  const counts = {
-    jobs: store.jobs.size,
-    candidates: store.candidates.size,
-    applications: store.applications.size,
-    timesheets: store.timesheets.size,
-    marketing: store.marketing.size,
-    resumes: store.files.resume.size,
-    documents: store.files.document.size,
-  }
-  const activity = board.activity
-  const verdict = board.verdict === undefined ? undefined : controller.verdict()
-  return {
-    status: 200,
-    clock: { now: board.clock.now(), mode: board.clock.mode, speed: board.clock.speed },
-    window: board.scenario.rateLimitWindow,
-    counts,
-    faults: controller.faults(),
-    openWindows: board.limiter.open().length,
-    activity: activity && { ...activity.status(), steps: activity.steps().map((s) => [s.atMs, s.event, s.played]) },
-    verdict: verdict && verdictView(verdict),
-  }
-}
-
 /** The verdict as the page shows it: each rule with its sentence, each finding with the requests it names. */
 export function verdictView(verdict: Pick<Verdict, 'outcome' | 'rules'>) {
   return {
@@ -182,16 +147,16 @@ export function verdictView(verdict: Pick<Verdict, 'outcome' | 'rules'>) {
 }
 
 /**
- * The fake's day as one HTML file (serve --verdict-html): the page of /__mock/ui with the
- * journal the fake holds (its newest 10,000 entries) and the board, verdict included,
- * carried inside. The page's module is imported only here and on /__mock/ui.
+ * The day as one HTML file (serve --verdict-html, proxy --html): the page of /__mock/ui
+ * with the journal the source holds (its newest 10,000 entries) and its view carried
+ * inside; `notice` says when it was written, given how many requests it holds. The page's
+ * module is imported only here and on /__mock/ui.
  */
-export async function dayFile(board: Board, controller: Controller): Promise<string> {
+export async function dayFile(source: Pick<UiSource, 'journal' | 'view'>, notice: (requests: number) => string): Promise<string> {
   const { dayHtml } = await import('./page.js')
-  const journal = journalWindow(board, 0, board.journal.size)
-  const notice = `Written at ${formatTimestamp(board.clock.now())} (board time) when the fake stopped: ${journal.entries.length} requests, the newest the journal held.`
-  return dayHtml({ journal: journal.entries, board: boardView(board, controller) }, notice)
+  const { entries } = journalWindow(source, 0, source.journal.size)
+  return dayHtml({ journal: entries, board: source.view() }, notice(entries.length))
 }
 
-/** The page loads nothing from anywhere but this fake. */
+/** The page loads nothing from anywhere but the server it is served by. */
 const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'self'; base-uri 'none'; form-action 'self'"

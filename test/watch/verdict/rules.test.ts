@@ -209,7 +209,7 @@ t.test('a repeat of a URL whose answer a fault cut short is forgiven once; Retry
 
 t.test('a 412 on a constrained field whose values changed since the client read job/fields is a current-job-fields finding', async (t) => {
   // the board's values change at run time only once the activity branch's /__mock/job-fields lands: fed to the evaluator here
-  const { VerdictEvaluator } = await import('../../../src/fake/verdict/evaluator.js')
+  const { VerdictEvaluator } = await import('../../../src/watch/verdict/evaluator.js')
   const evaluator = new VerdictEvaluator({ windowSeconds: () => 900, now: () => 0 })
   const base = { method: 'GET', status: 200, user: 'jobboard', credentials: true }
   evaluator.observe({ ...base, id: 1, url: '/api/v1/job/fields', time: 1_000, fieldsRead: { job_industry: 'before', job_type: 'same' } })

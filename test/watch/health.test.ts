@@ -1,8 +1,8 @@
 // GET and HEAD /__mock/health: serve answers its health check whatever --control says and
 // without the control token, and leaves it out of the request journal.
 import t, { type Test } from 'tap'
-import { createMockServer } from '../../../src/fake/server.js'
-import { checked } from '../../helpers/board.js'
+import { createMockServer } from '../../src/fake/server.js'
+import { checked } from '../helpers/board.js'
 
 const TOKEN = 'a-control-token-of-the-fake'
 

@@ -17,9 +17,10 @@
 // "binary, N bytes, content-type X"; a body the journal let go as dropped, saying why.
 import type { IncomingHttpHeaders } from 'node:http'
 import { Buffer } from 'node:buffer'
-import { formatTimestamp } from '../../core/time.js'
-import type { JournalBody, JournalEntryDetail } from '../../core/types.js'
-import { type AnswerHeaders, type Detail, type HeldEntry, type Journal, TEXT_TYPE } from './journal.js'
+import { formatTimestamp } from '../core/time.js'
+import type { JournalBody, JournalEntryDetail } from '../core/types.js'
+import { type AnswerHeaders, type Detail, TEXT_TYPE } from './exchange.js'
+import type { HeldEntry, Journal } from './journal.js'
 
 /** Bytes of a body's text shown at most: 64 KiB. */
 export const BODY_SHOWN = 64 * 1024

@@ -1,16 +1,16 @@
 // The verdict's docs in step with its catalogue: docs/verdict.md holds the rule table
-// generated from src/fake/verdict/rules.ts, docs/behaviour.md reads each rule, and the
+// generated from src/watch/verdict/rules.ts, docs/behaviour.md reads each rule, and the
 // README and docs/api.md describe the routes.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { ruleTable, TABLE_END, TABLE_START, withRuleTable } from '../../../src/fake/verdict/docs.js'
-import { RULES } from '../../../src/fake/verdict/rules.js'
+import { ruleTable, TABLE_END, TABLE_START, withRuleTable } from '../../../src/watch/verdict/docs.js'
+import { RULES } from '../../../src/watch/verdict/rules.js'
 import { ROOT } from '../../helpers/cli.js'
 
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8')
 
-t.test('docs/verdict.md holds the rule table the catalogue generates (npx tsx src/fake/verdict/docs.ts writes it)', async (t) => {
+t.test('docs/verdict.md holds the rule table the catalogue generates (npx tsx src/watch/verdict/docs.ts writes it)', async (t) => {
   const page = read('docs/verdict.md')
   t.equal(withRuleTable(page), page)
   t.match(page, `${TABLE_START}\n${ruleTable()}\n${TABLE_END}`)

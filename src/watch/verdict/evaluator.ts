@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto'
 import { isMinute } from '../../../schemas/formats.js'
 import { formatTimestamp, parseTime } from '../../core/time.js'
-import { API_PREFIX } from '../store/links.js'
+import { API_PREFIX } from '../../../schemas/common.js'
 import { RULE_IDS, type RuleId } from './rules.js'
 
 /** A journal entry as the evaluator sees it: its time still epoch milliseconds, and the facts the fake knew when it answered. */

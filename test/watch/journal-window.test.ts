@@ -1,7 +1,7 @@
 // Journal.window: the entries after an id, read from the ring by arithmetic, right across
 // the ring's wrap and after entries dropped for their URLs' size or a clear.
 import t from 'tap'
-import { Journal } from '../../../src/fake/http/journal.js'
+import { Journal } from '../../src/watch/journal.js'
 
 const fill = (journal: Journal, n: number, url = '/api/v1/metrics/list') => {
   for (let i = 0; i < n; i++) journal.record({ method: 'GET', url, status: 200, time: 1_000 * i, user: 'u' })

@@ -2,8 +2,8 @@
 // size, the evaluator keeps its findings bounded, and the verdict is computed from its
 // state (no timing is asserted: the machine is shared; the bench measures the cost).
 import t from 'tap'
-import { Journal, JOURNAL_SIZE } from '../../../src/fake/http/journal.js'
-import { MAX_FINDINGS, VerdictEvaluator } from '../../../src/fake/verdict/evaluator.js'
+import { Journal, JOURNAL_SIZE } from '../../../src/watch/journal.js'
+import { MAX_FINDINGS, VerdictEvaluator } from '../../../src/watch/verdict/evaluator.js'
 
 const START = Date.UTC(2026, 10, 22, 9, 30)
 

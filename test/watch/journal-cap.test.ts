@@ -1,7 +1,7 @@
 // The journal is bounded twice: 10,000 entries, and 8 Mi characters of URLs; the
 // oldest entries go first.
 import t from 'tap'
-import { Journal, MAX_JOURNAL_URL_CHARS } from '../../../src/fake/http/journal.js'
+import { Journal, MAX_JOURNAL_URL_CHARS } from '../../src/watch/journal.js'
 
 const entry = (url: string) => ({ method: 'GET', url, status: 200, time: '2026-11-22 09:30:00', user: 'jobboard' })
 

@@ -2,7 +2,7 @@
 // (evaluator.ts, listParams) rather than through a URLSearchParams of the whole query: it
 // must read each as URLSearchParams does, whatever the spelling.
 import t from 'tap'
-import { listParams } from '../../../src/fake/verdict/evaluator.js'
+import { listParams } from '../../../src/watch/verdict/evaluator.js'
 
 const URLS = [
   '/api/v1/applications/list',

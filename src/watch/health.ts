@@ -3,7 +3,9 @@
 // and without the control token: it shows nothing of the board or of the traffic, so a
 // health check off loopback needs no secret. Not journalled (a /__mock route), no auth, no
 // rate limit, and on the proxy never sent upstream: the image's check every 10 s would
-// otherwise be a request nobody's client sent, spent from staging's rate limit.
+// otherwise be a request nobody's client sent, spent from staging's rate limit. Kept with
+// the watching layer, whose /__mock routes both servers answer, so that neither reaches
+// into the other for it.
 import type { FastifyInstance } from 'fastify'
 
 export const HEALTH_PATH = '/__mock/health'

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import t from 'tap'
 import { createMockServer } from '../../../src/fake/server.js'
-import { dayFile } from '../../../src/fake/ui/routes.js'
+import { boardDayFile } from '../../../src/fake/board-view.js'
 import { basic, checked, USER } from '../../helpers/board.js'
 import { ROOT } from '../../helpers/cli.js'
 import { liveADay } from '../../helpers/ui-day.js'
@@ -150,7 +150,7 @@ t.test('the day as a file (serve --verdict-html) opens from file://: every mark,
   const held = mock.app.board.journal.size
   const dir = t.testdir()
   const file = join(dir, 'day.html')
-  await writeFile(file, await dayFile(mock.app.board, mock.app.controller))
+  await writeFile(file, await boardDayFile(mock.app.board, mock.app.controller))
   await mock.close()
 
   const { page, requested } = await launch(t)
