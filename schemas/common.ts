@@ -7,6 +7,9 @@ import { FIELD_VALUES, SECTOR_DISCIPLINES, type DerivedName, type FieldName } fr
 /** Every path of the API begins with this, after the {base_url}. */
 export const API_PREFIX = '/api/v1'
 
+/** Every path of the control API (and of the page and the health check the fake and the proxy answer) begins with this: never sent upstream, never journalled. */
+export const CONTROL_PREFIX = '/__mock'
+
 /** Marks a string node whose enum is a constrained list; bindFieldValues swaps in a scenario's values. */
 export const CONSTRAINED_PREFIX = 'constrained:'
 

@@ -14,7 +14,8 @@
 //
 // The recorder and the proxy may enter another product only by its face, never its
 // internals, and that holds through any chain of imports (a third file that enters it for
-// them is still their reach): FACES.
+// them is still their reach): FACES. Inside src/fake, the fake's floors (FAKE_FLOORS) are
+// held the same way: a file may import its own floor and those below it.
 import madge from 'madge'
 
 /** The folders of src/ a folder may import from directly (besides itself and schemas/). */
@@ -43,6 +44,24 @@ const FACES = {
   contract: { users: ['record', 'proxy'], face: (file) => !file.startsWith('src/contract/groups/'), says: 'never by src/contract/groups/' },
 }
 
+/**
+ * The fake's floors, from the bottom (docs/architecture.md, "The fake's floors"): a file of
+ * src/fake may import from its own floor and those below it; an import of a floor above
+ * runs back up. Every file of src/fake is on one floor.
+ */
+const FAKE_FLOORS = [
+  ['the scenario format', 'src/fake/scenario.ts', 'src/fake/options.ts', 'src/fake/job-fields.ts'],
+  ['the records', 'src/fake/store/'],
+  ['a board and its accounts', 'src/fake/board/', 'src/fake/activity/', 'src/fake/board.ts', 'src/fake/accounts.ts', 'src/fake/control.ts'],
+  ['the request concerns', 'src/fake/http/'],
+  ['the routes', 'src/fake/routes/', 'src/fake/openapi.ts', 'src/fake/board-view.ts'],
+  ['the apps of the routes', 'src/fake/lazy.ts', 'src/fake/shared-app.ts'],
+  ['one fake', 'src/fake/app.ts'],
+  ['the doors', 'src/fake/server.ts', 'src/fake/nock.ts'],
+]
+/** The floor of a file of src/fake (its index in FAKE_FLOORS), or -1. */
+const floorOf = (file) => FAKE_FLOORS.findIndex(([, ...paths]) => paths.some((path) => (path.endsWith('/') ? file.startsWith(path) : file === path)))
+
 const graph = await madge(['src', 'schemas'], {
   baseDir: new URL('..', import.meta.url).pathname,
   fileExtensions: ['ts'],
@@ -66,6 +85,19 @@ for (const [file, targets] of Object.entries(imports)) {
     if (to === from || to === 'schemas' || from === 'face') continue
     if (from === 'schemas') problems.push(`${file} imports ${target}: runs back up (schemas/ import nothing from src/)`)
     else if (!(ALLOWED[from] ?? []).includes(to)) problems.push(`${file} imports ${target}: runs back up or across (src/${from}/ may import only from ${shown(ALLOWED[from] ?? [])})`)
+  }
+}
+
+for (const [file, targets] of Object.entries(imports)) {
+  if (!file.startsWith('src/fake/')) continue
+  const from = floorOf(file)
+  if (from < 0) {
+    problems.push(`${file}: on no floor of src/fake (FAKE_FLOORS in scripts/check-imports.mjs, docs/architecture.md)`)
+    continue
+  }
+  for (const target of targets) {
+    const to = target.startsWith('src/fake/') ? floorOf(target) : -1
+    if (to > from) problems.push(`${file} imports ${target}: runs back up, from ${FAKE_FLOORS[from][0]} to ${FAKE_FLOORS[to][0]} (src/fake's floors, bottom first: ${FAKE_FLOORS.map(([name]) => name).join(' < ')})`)
   }
 }
 

@@ -2,15 +2,15 @@
 // the clock, the store, the rate-limit windows, the journal and the armed faults. The
 // app reads it through this object on every request, so /__mock/reset can swap it
 // without rebuilding routes.
-import { credentialChecker } from './http/auth.js'
+import { credentialChecker } from './board/credentials.js'
 import { createClock, type Clock } from '../core/clock.js'
 import type { LoadedActivity } from './activity/load.js'
 import { ActivityPlayer } from './activity/play.js'
-import { Faults } from './http/faults.js'
+import { Faults } from './board/faults.js'
 import { Journal, JOURNAL_SIZE } from '../watch/journal.js'
 import { VerdictEvaluator } from '../watch/verdict/evaluator.js'
 import { effectiveScenario, type ResolvedOptions } from './options.js'
-import { RateLimiter } from './http/rate-limit.js'
+import { RateLimiter } from './board/windows.js'
 import { sharedSchemas, loadScenario, ScenarioError, type LoadedScenario, type LoadPolicy } from './scenario.js'
 import { BoardError } from '../core/errors.js'
 import { isDeepStrictEqual } from 'node:util'

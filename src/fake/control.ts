@@ -11,8 +11,7 @@ import type { Board, ResetOptions } from './board.js'
 import { boardError, BoardError, BoardInputError } from '../core/errors.js'
 import { inRange, step } from '../core/clock.js'
 import type { ActivityStatus } from './activity/play.js'
-import { poisonPath, poisonRefusal } from './http/body.js'
-import type { ArmedFault } from './http/faults.js'
+import type { ArmedFault } from './board/faults.js'
 import { type LoadedScenario, parseScenario, ScenarioError } from './scenario.js'
 import { boardLists, type Page } from './store/store.js'
 import { formatTimestamp, parseTime } from '../core/time.js'
@@ -36,7 +35,7 @@ import type {
   Timesheet,
   TimesheetSeed,
 } from '../core/types.js'
-import { bindFieldValues, createAjv, valueNestsDeeper, Validators } from '../core/validation.js'
+import { bindFieldValues, createAjv, poisonPath, poisonRefusal, valueNestsDeeper, Validators } from '../core/validation.js'
 import { type CopyTruth, judgeCopy, marketingKey } from '../watch/verdict/copy.js'
 import type { DetailedVerdict } from '../watch/verdict/evaluator.js'
 

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify
 import { boardError, sendError, type ErrorPolicy } from '../../core/errors.js'
 import type { Auth } from './auth.js'
 import { preferenceAsked } from './prefer.js'
-import { requestKey } from './rate-limit.js'
+import { requestKey } from '../board/windows.js'
 
 export function apiAdmission(auth: Auth, preferOn: boolean, statusPolicy: ErrorPolicy): onRequestHookHandler {
   const admitted = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {

@@ -14,9 +14,8 @@
 // only the fast path sends from here: Fastify's route sends them from the board's files).
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
 import type { Board } from '../board.js'
-import { CONTROL_PREFIX } from '../routes/control.js'
-import { baseUrl } from '../routes/reply.js'
-import { API_PREFIX } from '../store/links.js'
+import { API_PREFIX, CONTROL_PREFIX } from '../../../schemas/common.js'
+import { baseUrl } from './origin.js'
 import type { Store } from '../store/store.js'
 
 declare module 'fastify' {

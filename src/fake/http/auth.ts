@@ -1,26 +1,11 @@
-// HTTP Basic credentials of the API, checked in constant time against every credential
-// of the scenario (no early exit, so timing tells nothing about which part was wrong).
-// registerAuth is the request side: @fastify/basic-auth, with the headers already
-// accepted remembered, so a known one skips the decoding and the comparison.
+// HTTP Basic credentials of the API, checked against the board's credential check
+// (src/fake/board/credentials.ts): @fastify/basic-auth, with the headers already accepted
+// remembered, so a known one skips the decoding and the comparison.
 import basicAuth from '@fastify/basic-auth'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { createHash, timingSafeEqual } from 'node:crypto'
 import { boardError } from '../../core/errors.js'
-import type { Credential } from '../../core/types.js'
 
 export const REALM = 'jobboard-kit'
-
-const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest()
-
-export function credentialChecker(credentials: readonly Credential[]): (username: string, password: string) => boolean {
-  const known = credentials.map((c) => digest(`${c.username}\u0000${c.password}`))
-  return (username, password) => {
-    const given = digest(`${username}\u0000${password}`)
-    let match = false
-    for (const candidate of known) match = timingSafeEqual(candidate, given) || match
-    return match
-  }
-}
 
 export interface Auth {
   /** Checks the credentials; rejects with the 401 the error handler sends. */

@@ -24,13 +24,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { TLSSocket } from 'node:tls'
 import type { Accounts } from '../accounts.js'
 import type { Board } from '../board.js'
-import { hostOrigin } from '../routes/reply.js'
+import { hostOrigin } from './origin.js'
 import { API_PREFIX } from '../store/links.js'
 import { type AnswerCache, urlKey } from './answers.js'
 import type { Auth } from './auth.js'
 import type { AnswerHeaders, ConstrainedLists } from '../../watch/exchange.js'
 import { type KeptAnswer, keptWrite, type RequestJournal } from './journal.js'
-import { requestKey } from './rate-limit.js'
+import { requestKey } from '../board/windows.js'
 
 const API_PATH = `${API_PREFIX}/`
 const JOB_ADD = `${API_PREFIX}/job/add`

@@ -23,6 +23,7 @@ import {
   verdictAnswer,
   verdictQuery,
 } from '../../../schemas/index.js'
+import { CONTROL_PREFIX } from '../../../schemas/common.js'
 import { type Accounts, namedAccount } from '../accounts.js'
 import type { Controller } from '../control.js'
 import { BoardError, boardError } from '../../core/errors.js'
@@ -31,7 +32,6 @@ import { verdictJson } from '../../watch/verdict/account.js'
 import { entryDetail } from '../../watch/journal-detail.js'
 import { COPY_BODY_LIMIT } from '../../watch/verdict/copy.js'
 
-export const CONTROL_PREFIX = '/__mock'
 const STATE_BODY_LIMIT_MAX = serverOptions.properties.stateBodyLimit.maximum
 
 const digest = (text: string) => createHash('sha256').update(text).digest()

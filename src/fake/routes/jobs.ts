@@ -4,7 +4,7 @@ import { jobAddAnswer, jobFieldsAnswer, jobFieldsTopLevelAnswer, jobIdBody, jobI
 import { links } from '../store/links.js'
 import type { JobOperation } from '../store/store.js'
 import type { JobIdBody, JobInput, JobRepostBody } from '../../core/types.js'
-import { baseUrl } from './reply.js'
+import { baseUrl } from '../http/origin.js'
 import { answer } from './schemas.js'
 
 const DONE: Record<Exclude<JobOperation, 'repost'>, string> = {

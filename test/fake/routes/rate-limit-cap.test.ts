@@ -3,7 +3,7 @@
 // the oldest window is dropped first.
 import t from 'tap'
 import { createClock } from '../../../src/core/clock.js'
-import { MAX_KEY_CHARS, RateLimiter } from '../../../src/fake/http/rate-limit.js'
+import { MAX_KEY_CHARS, RateLimiter } from '../../../src/fake/board/windows.js'
 import { board, call } from '../../helpers/board.js'
 
 t.test('past rateLimitMaxWindows the oldest window is dropped first, over HTTP', async (t) => {

@@ -1,7 +1,9 @@
 // The spec's limit: each full request (method, path and query string, per credential)
 // may be made once per window. @fastify/rate-limit counts N per window from its own
 // timers; this one reads the instance's clock, so a virtual clock can cross a window
-// without waiting, and it can leave failed answers uncounted.
+// without waiting, and it can leave failed answers uncounted. A board's own windows (each
+// account's, replaced by a reset); the API's admission (src/fake/http/admission.ts) and the
+// fast path ask them.
 import type { Clock } from '../../core/clock.js'
 
 export type CountPolicy = 'all' | 'success'
