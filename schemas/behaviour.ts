@@ -170,7 +170,7 @@ export const behaviourProperties = {
   authChallenge: {
     type: 'boolean',
     default: true,
-    description: 'Send WWW-Authenticate: Basic with an auth refusal',
+    description: 'Send WWW-Authenticate: Basic with an auth refusal answered 403 (a 401 always carries it: RFC 9110 §11.6.1)',
   },
   authBody: errorBodyType('an auth refusal'),
   monthNames: {

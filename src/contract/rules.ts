@@ -9,7 +9,11 @@
 // every check of a full run appears in some row. A check is named `endpoint: name` as the
 // summary prints it; `*` stands for any text.
 
+import { RFC_CITATION, RFCS, rfcStatements } from '../core/spec/rfcs.js'
+import { STATEMENT_INDEX } from '../core/spec/statements.js'
 import { ADD_FAILS, CASE_RULES, FIELD_WORDS, FREE_TEXT_FIELDS, FREE_TEXT_WORDS, REQUEST_CASES, SUCCESS } from './cases.js'
+
+export { RFC_CITATION, RFCS }
 
 export const SECTIONS = [
   'Resources and their fields',
@@ -24,25 +28,15 @@ export const SECTIONS = [
 ] as const
 export type Section = (typeof SECTIONS)[number]
 
-/** The RFCs a rule may rest on, by number, with their titles; a citation names one as `RFC 9110 §10.2.3`. */
-export const RFCS: Readonly<Record<string, string>> = {
-  '6266': 'Use of the Content-Disposition Header Field in HTTP',
-  '7617': "The 'Basic' HTTP Authentication Scheme",
-  '8259': 'The JavaScript Object Notation (JSON) Data Interchange Format',
-  '9110': 'HTTP Semantics',
-}
-
-/** The fixed form of an RFC citation: `RFC <number>`, then ` §<section>` where a section is meant. */
-export const RFC_CITATION = /^RFC ([0-9]{3,5})(?: §([0-9]+(?:\.[0-9]+)*))?$/
-
 export interface Rule {
   section: Section
   /** The rule, in our words. */
   rule: string
   /**
    * The spec's own words the rule rests on: each an exact quote of the spec (whitespace
-   * aside), or an RFC citation in the form RFC_CITATION gives. Every rule has some; an
-   * observation has none.
+   * aside), or an RFC citation in the form RFC_CITATION gives (`RFC 9110 §10.2.3 "delay-seconds
+   * value"`), which stands for the RFC statements of the index it names and prints their
+   * words. Every rule has some; an observation has none.
    */
   spec?: readonly string[]
   /**
@@ -120,9 +114,9 @@ const WIRE = 'every answer'
 const BASIC = 'All endpoints use HTTP Basic authentication with the form `<username>:<password>`.'
 
 export const RULES: readonly Rule[] = [
-  { section: 'Resources and their fields', rule: 'Every body is JSON, said by Content-Type application/json (parameters allowed)', spec: ['All bodies are JSON.', 'RFC 8259 §11', 'RFC 9110 §8.3'], checks: [`${WIRE}: each JSON answer says Content-Type application/json`, ...SCHEMAS, 'job/fields: answers 200 with a JSON body whose status is 200', 'metrics/list: the answer fits the metrics schema'] },
+  { section: 'Resources and their fields', rule: 'Every body is JSON, said by Content-Type application/json (parameters allowed)', spec: ['All bodies are JSON.', 'RFC 8259 §11 "media type for JSON"'], checks: [`${WIRE}: each JSON answer says Content-Type application/json`, ...SCHEMAS, 'job/fields: answers 200 with a JSON body whose status is 200', 'metrics/list: the answer fits the metrics schema'] },
   { section: 'Resources and their fields', rule: 'Every JSON body is UTF-8, with no byte-order mark', spec: ['All bodies are JSON.', 'RFC 8259 §8.1'], checks: [`${WIRE}: each JSON body is UTF-8 without a byte-order mark`] },
-  { section: 'Resources and their fields', rule: 'Every JSON body is exactly one JSON value, with nothing after it but space, tab, LF or CR', spec: ['All bodies are JSON.', 'RFC 8259 §2'], checks: [`${WIRE}: each JSON body is exactly one JSON value, with nothing after it but JSON whitespace`] },
+  { section: 'Resources and their fields', rule: 'Every JSON body is exactly one JSON value, with nothing after it but space, tab, LF or CR', spec: ['All bodies are JSON.', 'RFC 8259 §2 "serialized value"'], checks: [`${WIRE}: each JSON body is exactly one JSON value, with nothing after it but JSON whitespace`] },
   { section: 'Resources and their fields', rule: "A candidate's timesheets, resumes, documents, applications and consent are arrays, empty ones too", spec: ['array of File entry', 'array of Candidate application entry', 'array of Consent entry'], checks: ['candidates/list: the first page fits the candidate list schema', 'candidates/details/{id}: the detail of a listed candidate fits the schema'] },
   { section: 'Resources and their fields', rule: 'Timestamps are YYYY-MM-DD HH:MM:SS unless stated', spec: ['Timestamps are strings of the form `YYYY-MM-DD HH:MM:SS` unless stated.'], checks: SCHEMAS },
   { section: 'Resources and their fields', part: 'Candidate', rule: "A candidate has the Candidate table's fields and types, with File, Candidate application and Consent entries", spec: ['Returned by candidates/list and candidates/details/{id}.', ...CANDIDATE_FIELDS], checks: ['candidates/list: the first page fits the candidate list schema', 'candidates/list: every other answer of the list fetched fits the schema too', 'candidates/details/{id}: the detail of a listed candidate fits the schema'] },
@@ -195,24 +189,25 @@ export const RULES: readonly Rule[] = [
   { section: 'Downloads', rule: 'Content-Type application/octet-stream for attachments, an octet-stream type for timesheets', spec: ['`Content-Type` (application/octet-stream for application attachments; a timesheet-specific octet-stream type for timesheets)'], checks: ['applications/attachment/{id}: the listed link answers 200 with Content-Type application/octet-stream', 'candidates/timesheet/{id}: the listed link answers 200 with an octet-stream Content-Type', 'candidates/timesheets/download/{id}: the listed link answers 200 with an octet-stream Content-Type'] },
   { section: 'Downloads', rule: 'Content-Length gives the bytes', spec: ['`Content-Length` (bytes)', 'RFC 9110 §8.6'], checks: ['*: Content-Length equals the bytes received'] },
   { section: 'Downloads', rule: 'Content-Length is the size the list gives the file', spec: ['`Content-Length` (bytes)', '`filesize` string of bytes', '`filesize` integer bytes'], checks: ['*: Content-Length equals the listed filesize'] },
-  { section: 'Downloads', rule: 'Content-Disposition: attachment, with the original file name', spec: ['`Content-Disposition: attachment` with `filename` set to the original file name', 'RFC 6266 §4'], checks: ['*: Content-Disposition is attachment with the listed filename'] },
+  { section: 'Downloads', rule: 'Content-Disposition: attachment, with the original file name', spec: ['`Content-Disposition: attachment` with `filename` set to the original file name', 'RFC 6266 §4.1 "filename-parm"', 'RFC 6266 §4.1 "multiple instances"'], checks: ['*: Content-Disposition is attachment with the listed filename'] },
   { section: 'Downloads', rule: 'Content-Transfer-Encoding: binary', spec: ['`Content-Transfer-Encoding: binary`'], checks: ['*: Content-Transfer-Encoding is binary'] },
   { section: 'Downloads', rule: 'Downloaded files are the caller’s to scan for malware', spec: ["Downloaded files are the caller's responsibility to scan for malware."], checks: [], why: 'a rule for clients', client: 'the kit keeps no downloaded file' },
 
-  { section: 'Authentication', rule: 'Every operation requires HTTP Basic credentials user:password: reads, details, downloads, writes; a wrong password is refused', spec: ['Every operation requires authentication (see Authentication).', BASIC, 'The credentials are sent with every request.', 'RFC 7617 §2'], checks: ['auth: * refused with 401 or 403', 'job/repost: a write without credentials is refused with 401 or 403'], verdict: ['credentials'] },
-  { section: 'Authentication', rule: 'The account’s own credentials sent another way than Basic `<username>:<password>` (a Bearer token, Digest, no scheme, base64 that does not decode, no colon) are refused', spec: [BASIC, 'No token exchange exists.', 'RFC 7617 §2'], checks: ['auth: the credentials sent as * are refused with 401 or 403'] },
-  { section: 'Authentication', kind: 'observation', rule: 'Basic with its name in another case (`basic`) is Basic: the account’s credentials so sent are accepted', checks: ['auth: the credentials sent with the scheme name in lower case (basic) are accepted'], why: 'RFC 9110 §11.1 makes the scheme name case-insensitive, but the spec only says "HTTP Basic authentication" and no client it describes sends `basic`: a deployment that takes only `Basic` (a string compare) breaks no client, so the kit warns instead of crying wolf' },
+  { section: 'Authentication', rule: 'Every operation requires HTTP Basic credentials user:password: reads, details, downloads, writes; a wrong password is refused', spec: ['Every operation requires authentication (see Authentication).', BASIC, 'The credentials are sent with every request.', 'RFC 7617 §2 "will service the request"'], checks: ['auth: * refused with 401 or 403', 'job/repost: a write without credentials is refused with 401 or 403'], verdict: ['credentials'] },
+  { section: 'Authentication', rule: 'The account’s own credentials sent another way than Basic `<username>:<password>` (a Bearer token, Digest, no scheme, base64 that does not decode, no colon) are refused', spec: [BASIC, 'No token exchange exists.', 'RFC 7617 §2 "will service the request"'], checks: ['auth: the credentials sent as * are refused with 401 or 403'] },
+  { section: 'Authentication', rule: 'Basic with its name in another case (`basic`) is Basic: the account’s credentials so sent are accepted (HTTP Basic brings in RFC 9110’s authentication framework, whose scheme names are case-insensitive)', spec: [BASIC, 'RFC 9110 §11.1'], checks: ['auth: the credentials sent with the scheme name in lower case (basic) are accepted'] },
+  { section: 'Authentication', rule: 'Every 401 of the run carries WWW-Authenticate with a challenge for Basic whose realm is a quoted-string (other challenges beside it, names in any case and a charset allowed); a refusal answered 403 needs none', spec: [BASIC, 'RFC 9110 §11.6.1 "MUST send"', 'RFC 9110 §15.5.2', 'RFC 7617 §2 "\'realm\' is REQUIRED"', 'RFC 9110 §11.5'], checks: [`${WIRE}: each 401 carries a WWW-Authenticate challenge for Basic with a quoted realm`] },
   { section: 'Authentication', rule: 'No token exchange exists', spec: ['No token exchange exists.'], checks: [], why: 'an absence: nothing to call' },
-  { section: 'Authentication', rule: 'The status, challenge and body of a refusal', spec: ['Error codes other than 412, 429 and 404: not shown.'], checks: [PROFILE], why: 'not shown: profile points (authStatus, authChallenge, authBody)' },
+  { section: 'Authentication', rule: 'The status, challenge and body of a refusal', spec: ['Error codes other than 412, 429 and 404: not shown.'], checks: [PROFILE], why: 'not shown: profile points (authStatus: 401 or 403, RFC 9110 §11.4 "SHOULD send a 401" leaving 403 open; authChallenge, the challenge of a 403, RFC 9110 §11.6.1 "MAY"; authBody)' },
 
   { section: 'Errors', rule: 'An invalid posted field answers status 412 with a message naming it', spec: ['JSON body with `status` 412 and `message` naming the problem', ADD_FAILS], checks: ['job/add: an invalid salary_unit answers 412 with a message naming salary_unit'] },
-  { section: 'Errors', rule: 'Too many requests answer HTTP 429 with Retry-after in seconds', spec: ['HTTP 429 with header `Retry-after` holding the seconds to wait before retrying', 'RFC 9110 §10.2.3'], checks: ['rate limit: a repeated request within the window answers 429 with Retry-after in seconds'] },
-  { section: 'Errors', rule: 'Every 429 of the run carries Retry-after as delay-seconds (digits; 0 is legal, an HTTP-date is not the seconds the spec names)', spec: ['HTTP 429 with header `Retry-after` holding the seconds to wait before retrying', 'RFC 9110 §10.2.3'], checks: [`${WIRE}: each 429 carries Retry-after as a number of seconds`] },
+  { section: 'Errors', rule: 'Too many requests answer HTTP 429 with Retry-after in seconds', spec: ['HTTP 429 with header `Retry-after` holding the seconds to wait before retrying', 'RFC 9110 §10.2.3 "delay-seconds value"'], checks: ['rate limit: a repeated request within the window answers 429 with Retry-after in seconds'] },
+  { section: 'Errors', rule: 'Every 429 of the run carries Retry-after as delay-seconds (digits; 0 is legal, an HTTP-date is not the seconds the spec names)', spec: ['HTTP 429 with header `Retry-after` holding the seconds to wait before retrying', 'RFC 9110 §10.2.3 "delay-seconds value"'], checks: [`${WIRE}: each 429 carries Retry-after as a number of seconds`] },
   { section: 'Errors', rule: "A closed job's public page answers 404", spec: ["A closed (unpublished) job's public page is requested | 404"], checks: ['job/close: the public page answers 404 after close'] },
   { section: 'Errors', rule: 'On success the JSON body carries status 200', spec: [SUCCESS], checks: ['job/fields: answers 200 with a JSON body whose status is 200', 'job/*: * answers status 200 with a message', ...SCHEMAS] },
   { section: 'Errors', rule: 'Other error codes; error bodies of reads and missing ids', spec: ['Error codes other than 412, 429 and 404: not shown.', 'Error bodies of the read endpoints and of missing ids: not shown.'], checks: [PROFILE], why: 'not shown: profile points (notFoundBody, malformedSince, errorHttpStatus for 404s, preconditionHttpStatus for the status line of a 412 body, envelopeKeys, rateLimitBody, burstLimit)' },
 
-  { section: 'Limits', rule: 'Each full request may be made once per 15 minutes; more answers 429 with Retry-after', spec: ['Each endpoint may be requested once per 15 minutes.', 'Access is rate limited (see Limits).', LIMIT_429, 'RFC 9110 §10.2.3'], checks: ['rate limit: a repeated request within the window answers 429 with Retry-after in seconds'], client: 'the kit makes each full request at most once per window and keeps windows across runs (--ledger)', verdict: ['one-request-per-window', 'retry-after', 'download-once'] },
+  { section: 'Limits', rule: 'Each full request may be made once per 15 minutes; more answers 429 with Retry-after', spec: ['Each endpoint may be requested once per 15 minutes.', 'Access is rate limited (see Limits).', LIMIT_429, 'RFC 9110 §10.2.3 "delay-seconds value"'], checks: ['rate limit: a repeated request within the window answers 429 with Retry-after in seconds'], client: 'the kit makes each full request at most once per window and keeps windows across runs (--ledger)', verdict: ['one-request-per-window', 'retry-after', 'download-once'] },
   { section: 'Limits', rule: 'A full request is counted by path and query: another page, since or download is a fresh one', spec: ['An endpoint is counted by full request: different paths count separately (for example a document download and a resume download), and different query values count separately (for example page=1 and page=2).'], checks: ['rate limit: fresh full requests (another page, a since, another download) are not limited by the 429 of another'] },
   { section: 'Limits', rule: 'Maximum page size, payload size and field lengths; the window a deployment keeps', spec: ['Maximum page size, payload size and field lengths: not shown.'], checks: [PROFILE], why: 'not shown: page size and window are profile points (pageSize, rateLimitWindow)' },
 
@@ -280,11 +275,18 @@ export function citationOf(check: string, rules: readonly Rule[] = RULES): Citat
   return words.length > 0 ? { kind: 'spec', words } : { kind: 'none' }
 }
 
-/** An RFC citation with its title (`RFC 9110 §10.2.3 (HTTP Semantics)`), or a quote in quotation marks. */
+/**
+ * A quote in quotation marks; an RFC citation as its section, the RFC's title and the words
+ * of the statements it names (`RFC 9110 §10.2.3 (HTTP Semantics): "A delay-seconds value is
+ * …"`), the words as the index holds them (src/core/spec/rfcs.ts).
+ */
 export function wordsText(words: string): string {
   const rfc = RFC_CITATION.exec(words)
-  if (rfc) return `${words}${RFCS[rfc[1] as string] === undefined ? '' : ` (${RFCS[rfc[1] as string]})`}`
-  return `"${words.replace(/\s+/g, ' ')}"`
+  if (!rfc) return `"${words.replace(/\s+/g, ' ')}"`
+  const at = `RFC ${rfc[1]}${rfc[2] === undefined ? '' : ` §${rfc[2]}`}`
+  const title = RFCS[rfc[1] as string] === undefined ? '' : ` (${RFCS[rfc[1] as string]})`
+  const said = rfcStatements(words, STATEMENT_INDEX).map((e) => `"${e.words}"`)
+  return `${at}${title}${said.length > 0 ? `: ${said.join(' ')}` : ''}`
 }
 
 /** The fields a row of a resource's table names (`created_at, updated_at | string timestamp`); undefined for other words. */

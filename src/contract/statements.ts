@@ -2,10 +2,13 @@
 // statement's checks are those of the rows of rules.ts whose quotes stand in its words
 // (or whose quote holds it whole: a quote of two sentences), so each check is written once,
 // on its rule, and hangs off the statements it quotes. Where the same words stand in several
-// statements (`id | integer`), a row's `part` picks the subsection. docs/contract.md's index
-// is rendered from here (renderIndex), with the four counts.
+// statements (`id | integer`), a row's `part` picks the subsection. A row's RFC citation
+// (`RFC 9110 §11.6.1`, with a fragment of the words where the section holds several) hangs
+// it off those statements of the RFC (src/core/spec/rfcs.ts). docs/contract.md's index is
+// rendered from here (renderIndex), with its counts.
+import { RFC_CITATION, RFCS, rfcStatements } from '../core/spec/rfcs.js'
 import { STATEMENT_INDEX, type IndexEntry } from '../core/spec/statements.js'
-import { PROFILE, RFC_CITATION, RULES, type Rule } from './rules.js'
+import { PROFILE, RULES, type Rule } from './rules.js'
 
 const squeeze = (text: string) => text.replace(/\s+/g, ' ').trim()
 
@@ -17,9 +20,13 @@ export function quotes(quote: string, words: string): boolean {
   return w.includes(q) || q.includes(w)
 }
 
-/** The statements of the index a row's quote stands in (narrowed to the row's part where the words stand in several). */
+/** Whether a row's words (a quote of the spec, or an RFC citation) stand for a statement of the index. */
+export const citesStatement = (quote: string, e: IndexEntry): boolean => (RFC_CITATION.test(quote) ? rfcStatements(quote, [e]).length > 0 : e.rfc === undefined && quotes(quote, e.words))
+
+/** The statements of the index a row's quote stands in (narrowed to the row's part where the words stand in several); an RFC citation's statements. */
 export function statementsOfQuote(rule: Pick<Rule, 'part'>, quote: string, index: readonly IndexEntry[] = STATEMENT_INDEX): IndexEntry[] {
-  const all = index.filter((e) => quotes(quote, e.words))
+  if (RFC_CITATION.test(quote)) return rfcStatements(quote, index)
+  const all = index.filter((e) => e.rfc === undefined && quotes(quote, e.words))
   if (all.length <= 1 || rule.part === undefined) return all
   return all.filter((e) => e.section.endsWith(` › ${rule.part}`))
 }
@@ -77,6 +84,14 @@ export interface IndexCounts {
   twins: number
   client: number
   description: number
+  /** Statements of the RFCs the spec's words bring in (counted in the others too). */
+  rfc: number
+  /** Of them, rules for the server. */
+  rfcServer: number
+  /** What the RFCs allow a deployment. */
+  latitudes: number
+  /** Latitudes whose legal twin passes (test/contract/deviations.test.ts). */
+  latitudeTwins: number
 }
 
 /**
@@ -101,24 +116,51 @@ export function indexCounts(rules: readonly Rule[] = RULES, index: readonly Inde
     twins: of('silence').filter((e) => e.twinFails === undefined).length,
     client: of('client').length,
     description: of('description').length,
+    rfc: index.filter((e) => e.rfc !== undefined).length,
+    rfcServer: server.filter((e) => e.rfc !== undefined).length,
+    latitudes: of('latitude').length,
+    latitudeTwins: of('latitude').filter((e) => e.twinFails === undefined).length,
   }
 }
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ')
 
-/** The index as docs/contract.md shows it: the counts, then a table per section of the spec. */
+/** RFC sections in their numeric order (§5.1 before §11.1); a sort that keeps the order of equals. */
+const bySection = (a: string, b: string) => {
+  const parts = (c: string) => (/§([0-9.]+)/.exec(c)?.[1] ?? '').split('.').map(Number)
+  const [x, y] = [parts(a), parts(b)]
+  for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? -1) !== (y[i] ?? -1)) return (x[i] ?? -1) - (y[i] ?? -1)
+  return 0
+}
+
+/** The words an RFC statement stands for in the table: its section and its words quoted. */
+const statementCell = (e: IndexEntry) => (e.rfc === undefined ? cell(e.words) : `${e.rfc.replace(/^RFC [0-9]+ /, '')}: "${cell(e.words)}"`)
+
+/** The index as docs/contract.md shows it: the counts, then a table per section of the spec, then one per RFC the spec's words bring in. */
 export function renderIndex(rules: readonly Rule[] = RULES, index: readonly IndexEntry[] = STATEMENT_INDEX): string {
   const n = indexCounts(rules, index)
   const lines = [
-    `- **${n.statements} statements**: ${n.server} rules for the server, ${n.client} for clients, ${n.silences} silences ("not shown"), ${n.description} descriptions.`,
-    `- **${n.server} server rules**: ${n.checked} with a check; **${n.caught} with a deviation caught** (a deployment breaking exactly that rule, in front of the fake and of the second server, fails the check citing it); ${n.untestable} untestable from outside (each says why); ${n.unchecked} with no check yet.`,
-    `- **${n.twins} of ${n.silences} silences with a legal twin passed** (a deployment choosing otherwise where the spec is silent exits 0).`,
+    `- **${n.statements} statements**: ${n.statements - n.rfc} of the spec and ${n.rfc} of the RFCs its words bring in; ${n.server} rules for the server, ${n.client} for clients, ${n.silences} silences ("not shown"), ${n.latitudes} latitudes (what an RFC allows), ${n.description} descriptions.`,
+    `- **${n.server} server rules** (${n.rfcServer} of them an RFC's): ${n.checked} with a check; **${n.caught} with a deviation caught** (a deployment breaking exactly that rule, in front of the fake and of the second server, fails the check citing it); ${n.untestable} untestable from outside (each says why); ${n.unchecked} with no check yet.`,
+    `- **${n.twins} of ${n.silences} silences with a legal twin passed** (a deployment choosing otherwise where the spec is silent exits 0); **${n.latitudeTwins} of ${n.latitudes} latitudes with a legal twin passed** (a deployment taking what the RFC allows exits 0).`,
     '',
   ]
-  const sections = [...new Set(index.map((e) => e.section))]
-  for (const section of sections) {
-    lines.push(`#### ${section}`, '', '| statement | kind | why | checks, verdict rules, profile points |', '|---|---|---|---|')
-    for (const e of index.filter((x) => x.section === section)) {
+  // the spec's sections in its order, then one table per RFC (its statements in the order rfcs.ts lists them)
+  const groups = new Map<string, IndexEntry[]>()
+  for (const e of index) {
+    const group = e.rfc === undefined ? e.section : (/^RFC [0-9]+/.exec(e.rfc)?.[0] as string)
+    groups.set(group, [...(groups.get(group) ?? []), e])
+  }
+  for (const [group, entries] of groups) {
+    const rfc = /^RFC ([0-9]+)$/.exec(group)?.[1]
+    if (rfc === undefined) lines.push(`#### ${group}`, '')
+    else {
+      const by = [...new Set(entries.flatMap((e) => e.invokedBy ?? []))].map((w) => `"${cell(w)}"`).join('; ')
+      lines.push(`#### ${group}: ${RFCS[rfc] ?? ''}`, '', `Brought in by the spec's words ${by}`, '')
+      entries.sort((a, b) => bySection(a.rfc as string, b.rfc as string))
+    }
+    lines.push('| statement | kind | why | checks, verdict rules, profile points |', '|---|---|---|---|')
+    for (const e of entries) {
       const notes: string[] = []
       if (e.kind === 'server') {
         const status = serverStatus(e, rules, index)
@@ -131,8 +173,9 @@ export function renderIndex(rules: readonly Rule[] = RULES, index: readonly Inde
       if (e.verdict?.length) notes.push(`verdict: ${e.verdict.map((id) => `\`${id}\``).join(', ')}`)
       if (e.kit) notes.push(`kit: ${cell(e.kit)}`)
       if (e.points !== undefined) notes.push(e.points.length > 0 ? `profile: ${e.points.map((p) => `\`${p}\``).join(', ')}` : 'no profile point')
+      if (e.kind === 'latitude' && e.twinFails === undefined) notes.push('a legal twin passes')
       if (e.twinFails !== undefined) notes.push(`**twin not passed yet**: ${cell(e.twinFails)}`)
-      lines.push(`| ${cell(e.words)} | ${e.kind} | ${cell(e.why)} | ${notes.join('<br>') || '—'} |`)
+      lines.push(`| ${statementCell(e)} | ${e.kind} | ${cell(e.why)} | ${notes.join('<br>') || '—'} |`)
     }
     lines.push('')
   }

@@ -3,14 +3,18 @@
 // value with nothing after it but JSON whitespace) and says so in its Content-Type (the
 // spec: "All bodies are JSON"); each header the spec names is held to its RFC grammar
 // (Content-Length RFC 9110 §8.6, Retry-after on a 429 as delay-seconds RFC 9110 §10.2.3,
-// Content-Disposition RFC 6266 §4). The client computes an answer's problems once, when
+// Content-Disposition RFC 6266 §4, a 401's WWW-Authenticate challenge RFC 9110 §11.6.1 and
+// RFC 7617 §2: "HTTP Basic" brings them in). The client computes an answer's problems once, when
 // it comes (Answer.wire); the checks of the "every answer" endpoint (groups/wire.ts) and
 // of the downloads report them. The JSON the other checks read stays lenient (the first
 // value of a body, decoded however it decodes), so that one wire fault is one failure,
 // not a failure of every check that reads the answer.
 
+import { challengeProblem } from './challenge.js'
+import { quotedAt, TOKEN, tokenAt } from './grammar.js'
+
 /** Which wire rule a problem breaks: each is reported by its own check. */
-export const WIRE_RULES = ['encoding', 'one-value', 'content-type', 'content-length', 'retry-after'] as const
+export const WIRE_RULES = ['encoding', 'one-value', 'content-type', 'content-length', 'retry-after', 'challenge'] as const
 export type WireRule = (typeof WIRE_RULES)[number]
 
 export interface WireProblem {
@@ -219,6 +223,8 @@ export function heldTo(answer: WireAnswer, path: string | undefined): Set<WireRu
   if (answer.headers['content-length'] !== undefined) held.add('content-length')
   if (path === undefined) return held
   if (answer.status === 429) held.add('retry-after')
+  // a 403 needs no challenge (RFC 9110 §11.6.1: "MAY" in other responses)
+  if (answer.status === 401) held.add('challenge')
   const claims = claimsJson(answer.headers['content-type'])
   const jsonEndpoint = !isDownloadPath(path) && (answer.status === 200 || answer.status === 412)
   const looksJson = startsLikeJson(answer.bytes)
@@ -249,13 +255,15 @@ export function wireProblems(answer: WireAnswer, path: string | undefined): Wire
       problems.push({ rule: 'retry-after', message: `Retry-after ${JSON.stringify(header)} is ${date ? 'an HTTP-date' : 'not a number'}, not the seconds to wait (delay-seconds, RFC 9110 §10.2.3: 1*DIGIT)` })
     }
   }
+  if (held.has('challenge')) {
+    const problem = challengeProblem(answer.headers['www-authenticate'])
+    if (problem !== undefined) problems.push({ rule: 'challenge', message: problem })
+  }
   return problems
 }
 
 // ---- Content-Disposition, RFC 6266 §4 ----
 
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
-const TOKEN_CHAR = /[!#$%&'*+.^_`|~0-9A-Za-z-]/
 // RFC 5987 §3.2.1: charset "'" [ language ] "'" value-chars; value-chars = *( pct-encoded / attr-char )
 const EXT_VALUE = /^([!#$%&+^_`{}~0-9A-Za-z-]+)'([A-Za-z0-9-]*)'((?:%[0-9A-Fa-f]{2}|[!#$&+.^_`|~0-9A-Za-z-])*)$/
 
@@ -299,9 +307,9 @@ export function parseDisposition(header: string): Disposition {
     while (i < header.length && (header[i] === ' ' || header[i] === '\t')) i++
   }
   const readToken = () => {
-    const from = i
-    while (i < header.length && TOKEN_CHAR.test(header[i] as string)) i++
-    return header.slice(from, i)
+    const { value, end } = tokenAt(header, i)
+    i = end
+    return value
   }
   skipSpace()
   const type = readToken()
@@ -330,23 +338,11 @@ export function parseDisposition(header: string): Disposition {
     skipSpace()
     let value: string
     if (header[i] === '"') {
-      // quoted-string: qdtext or quoted-pair up to the closing quote (RFC 9110 §5.6.4)
-      let text = ''
-      let closed = false
-      for (i++; i < header.length; i++) {
-        const c = header[i] as string
-        if (c === '\\' && i + 1 < header.length) text += header[++i]
-        else if (c === '"') {
-          closed = true
-          i++
-          break
-        } else if (c.charCodeAt(0) < 0x20 && c !== '\t') {
-          problems.push(`the value of ${name} holds a control character`)
-          break
-        } else text += c
-      }
-      if (!closed && problems.length === 0) problems.push(`the quoted value of ${name} is not closed`)
-      value = text
+      const quoted = quotedAt(header, i)
+      i = quoted.end
+      if (quoted.problem === 'a control character') problems.push(`the value of ${name} holds a control character`)
+      else if (quoted.problem === 'not closed') problems.push(`the quoted value of ${name} is not closed`)
+      value = quoted.value
       if (name.endsWith('*')) problems.push(`${name} is a quoted-string, not an ext-value (charset'language'value, RFC 5987)`)
     } else {
       const from = i

@@ -273,7 +273,8 @@ interface Twin extends Deployment {
 const LEGAL: Twin[] = [
   {
     choice: 'refusing with 403 and a text body, no WWW-Authenticate',
-    breakage: { answer: (x) => (!isPublicPage(x) && x.headers.authorization !== AUTHORIZATION ? { status: 403, headers: { 'content-type': 'text/plain' }, body: Buffer.from('Forbidden') } : undefined) },
+    // the scheme's name in any case is Basic (RFC 9110 §11.1): `basic` is let in as the account
+    breakage: { answer: (x) => (!isPublicPage(x) && String(x.headers.authorization ?? '').replace(/^basic /i, 'Basic ') !== AUTHORIZATION ? { status: 403, headers: { 'content-type': 'text/plain' }, body: Buffer.from('Forbidden') } : undefined) },
     flags: READS,
     passed: [
       'auth: a request of the known user with a wrong password is refused with 401 or 403',

@@ -53,13 +53,17 @@ t.test("a deployment listing months oldest first fails the order check, whose su
   t.same(passing, [], 'no passing check prints words')
 })
 
-t.test('a download without Content-Disposition fails a check that cites the spec and the RFC section it relies on', async (t) => {
+t.test("a download without Content-Disposition fails a check that cites the spec and the RFC's words it relies on", async (t) => {
   const { url } = await board(t, dropHeader('content-disposition', /^\/applications\/attachment\//))
   const junit = join(t.testdir(), 'contract.xml')
   const run = await contract({ baseUrl: url, only: 'applications', junit })
   const name = 'Content-Disposition is attachment with the listed filename'
   t.same(run.failed(), [`applications/attachment/{id}: ${name}`], 'only that check fails')
-  const words = ['spec: "`Content-Disposition: attachment` with `filename` set to the original file name"', 'spec: RFC 6266 §4 (Use of the Content-Disposition Header Field in HTTP)']
+  const words = [
+    'spec: "`Content-Disposition: attachment` with `filename` set to the original file name"',
+    'spec: RFC 6266 §4.1 (Use of the Content-Disposition Header Field in HTTP): "filename-parm = "filename" "=" value | "filename*" "=" ext-value"',
+    'spec: RFC 6266 §4.1 (Use of the Content-Disposition Header Field in HTTP): "Content-Disposition header field values with multiple instances of the same parameter name are invalid."',
+  ]
   t.same(linesAfter(run.output, name), [...words.map((line) => `          ${line}`), '          - there is no Content-Disposition'])
   const failure = failureOf(parse(readFileSync(junit, 'utf8')), 'applications/attachment/{id}', name)
   t.equal(failure?.['#text'], [...words, 'there is no Content-Disposition'].join('\n'))

@@ -11,7 +11,9 @@
 // - every other statement (an envelope, an order, a filter, a link, a header of a download,
 //   a status, an operation's effect, the limiter): the one breakage its kind calls for,
 //   named here by the statement's words.
-// And for each silence, a legal twin: another choice the spec leaves open.
+// And for each silence, a legal twin: another choice the spec leaves open. The statements of
+// the RFCs the spec brings in have theirs in rfc-deviations.ts: a deviation for each rule for
+// the server, a legal twin for each latitude.
 // deviations.test.ts runs each in front of the fake and of the second server.
 import type { JSONSchema } from 'json-schema-to-ts'
 import { application } from '../../schemas/application.js'
@@ -27,7 +29,8 @@ import { type IndexEntry, STATEMENT_INDEX } from '../../src/core/spec/statements
 import type { BuildOptions } from '../../src/fake/app.js'
 import type { Json } from '../helpers/board.js'
 import type { OtherBoardOptions } from '../helpers/other-board.js'
-import { changeAnswer, changeJson, dropHeader, jsonReply, on, type Breakage, type Exchange } from './helpers.js'
+import { changeAnswer, changeJson, dropHeader, jsonReply, limiter, on, type Breakage, type Exchange } from './helpers.js'
+import { rfcDeviations, rfcTwins } from './rfc-deviations.js'
 
 
 export interface Deviation {
@@ -43,9 +46,9 @@ export interface Deviation {
   other?: Partial<OtherBoardOptions>
 }
 
-const server = STATEMENT_INDEX.filter((e) => e.kind === 'server')
+const server = STATEMENT_INDEX.filter((e) => e.kind === 'server' && e.rfc === undefined)
 const entry = (words: string, section?: string): IndexEntry => {
-  const found = STATEMENT_INDEX.find((e) => e.words === words && (section === undefined || e.section.endsWith(section)))
+  const found = STATEMENT_INDEX.find((e) => e.rfc === undefined && e.words === words && (section === undefined || e.section.endsWith(section)))
   if (found === undefined) throw new Error(`no statement "${words}"`)
   return found
 }
@@ -239,20 +242,6 @@ function pathLimiter(): Breakage {
     },
   }
 }
-/** A limiter of its own (window 900 s, by full request), for a deployment whose upstream has none. */
-function limiter(headers: (retry: string) => Record<string, string>): Breakage {
-  const seen = new Set<string>()
-  return {
-    answer: (x) => {
-      if (!x.url.startsWith('/api/v1/')) return undefined
-      if (!seen.has(x.url)) {
-        seen.add(x.url)
-        return undefined
-      }
-      return jsonReply(429, { status: 429, message: 'Too many requests' }, headers('900'))
-    },
-  }
-}
 /** Deviations by the statement's words (section where the words stand in several). */
 const BY_WORDS: Array<[words: string, what: string, breakage: () => Breakage, flags: Deviation['flags'], more?: Partial<Deviation>]> = [
   ['All paths are relative to {base_url} and begin with /api/v1.', 'next_page under /api/v2', () => nextPage(listPaths, (u) => u.replace('/api/v1/', '/api/v2/')), { only: 'marketing' }],
@@ -332,7 +321,7 @@ const BY_WORDS: Array<[words: string, what: string, breakage: () => Breakage, fl
     b.status = 'ok'
   }), { only: 'fields' }],
   ['An endpoint is counted by full request: different paths count separately (for example a document download and a resume download), and different query values count separately (for example page=1 and page=2).', 'a limiter counting by path alone', pathLimiter, { only: 'rate-limit' }, { fake: { rateLimitWindow: 0 }, other: { rateLimitWindow: 0 } }],
-  ['Exceeding the limit yields 429 with `Retry-after` in seconds.', 'a 429 with Retry-after as an HTTP date', () => limiter(() => ({ 'retry-after': 'Wed, 21 Oct 2026 07:28:00 GMT' })), { only: 'rate-limit' }, { fake: { rateLimitWindow: 0 }, other: { rateLimitWindow: 0 } }],
+  ['Exceeding the limit yields 429 with `Retry-after` in seconds.', 'a 429 with Retry-after as an HTTP date', () => limiter({ 'retry-after': 'Wed, 21 Oct 2026 07:28:00 GMT' }), { only: 'rate-limit' }, { fake: { rateLimitWindow: 0 }, other: { rateLimitWindow: 0 } }],
   ['The version is carried in the path prefix /api/v1.', 'next_page under /api/v2', () => nextPage(listPaths, (u) => u.replace('/api/v1/', '/api/v2/')), { only: 'applications' }],
 ]
 
@@ -342,7 +331,7 @@ const AUTH = `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}`
 export function deviations(): Deviation[] {
   const byWords = BY_WORDS.map(([words, what, breakage, flags, more]) => ({ entries: [entry(words)], what, breakage, flags, ...more }))
   const fields = server.map(fieldDeviation).filter((d): d is Deviation => d !== undefined)
-  return [...fields, ...jobDeviations, ...byWords]
+  return [...fields, ...jobDeviations, ...byWords, ...rfcDeviations()]
 }
 
 /** A delete of a job already deleted answered as success again. */
@@ -385,5 +374,6 @@ export function twins(): Deviation[] {
     twin('Error bodies of the read endpoints and of missing ids: not shown.', 'a 404 as text/plain', () => ({ reply: (_x, r) => (r.status === 404 ? { status: 404, headers: { 'content-type': 'text/plain' }, body: Buffer.from('Not found') } : r) }), { only: 'candidates,applications' }),
     twin('Maximum page size, payload size and field lengths: not shown.', 'pages of 50 records', () => ({}), { only: 'applications,marketing' }, { fake: { pageSize: 50 }, other: { pageSize: 50 } }),
     twin('Deprecation and compatibility policy for new versions: not shown.', 'a Deprecation header of its own', () => ({ reply: (_x, r) => ({ ...r, headers: { ...r.headers, sunset: 'Wed, 31 Dec 2036 23:59:59 GMT' } }) }), { only: 'metrics' }),
+    ...rfcTwins(),
   ]
 }

@@ -90,6 +90,21 @@ export const jsonReply = (status: number, body: unknown, headers: Record<string,
   body: Buffer.from(JSON.stringify(body)),
 })
 
+/** A limiter of its own (by full request, a window longer than any run), whose 429 carries `headers`: for a deployment whose upstream limits nothing. */
+export function limiter(headers: Record<string, string>): Breakage {
+  const seen = new Set<string>()
+  return {
+    answer: (x) => {
+      if (!x.url.startsWith('/api/v1/')) return undefined
+      if (!seen.has(x.url)) {
+        seen.add(x.url)
+        return undefined
+      }
+      return jsonReply(429, { status: 429, message: 'Too many requests' }, headers)
+    },
+  }
+}
+
 /** The fake, seen through a proxy that breaks it as told. Answers the proxy's URL. */
 export async function board(t: Test, breakage: Breakage = {}, options: BuildOptions = {}): Promise<{ url: string; fake: MockServer }> {
   let fake: MockServer | undefined

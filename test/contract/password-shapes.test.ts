@@ -28,7 +28,8 @@ interface Shape {
 }
 
 const SHAPES: Shape[] = [
-  { name: 'a long password', username: 'ci-robot', password: 'correct-horse-battery-staple' },
+  // a colon in it: RFC 7617 §2, "text after the first colon is part of the password"
+  { name: 'a long password', username: 'ci-robot', password: 'correct-horse:battery-staple' },
   { name: 'a one-letter password', username: 'u', password: 'p' },
   { name: 'a password that occurs in the base URL', username: 'ci-robot', password: PATH.slice(1), underPath: true },
   { name: 'a short password that occurs in the base URL', username: 'u', password: 'board', underPath: true },

@@ -234,7 +234,8 @@ t.test('a legal deployment passes every wire check: \\/, an added field, keys in
     'each JSON answer says Content-Type application/json: pass',
     'each Content-Length is the number of bytes that came: pass',
     'each 429 carries Retry-after as a number of seconds: pass',
-  ], 'every wire check is made, the 429 of the rate-limit group included')
+    'each 401 carries a WWW-Authenticate challenge for Basic with a quoted realm: pass',
+  ], 'every wire check is made, the 429 of the rate-limit group and the 401s of the auth group included')
   for (const endpoint of ['candidates/list', 'applications/list', 'timesheets/list', 'marketing/list']) {
     t.equal(run.check(endpoint, 'the answer with no records (since after the newest) fits the schema, data an empty array and total 0')?.status, 'pass', `${endpoint}: the answer with no records`)
   }

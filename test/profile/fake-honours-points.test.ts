@@ -75,7 +75,8 @@ const PROBES: Partial<Record<ProfilePointName, Probe>> = {
     expected: [429, '', true],
   },
   authStatus: { look: async (app) => (await noAuth(app)).statusCode, expected: 403 },
-  authChallenge: { look: async (app) => (await noAuth(app)).headers['www-authenticate'] !== undefined, expected: false },
+  // a 401 always carries its challenge (RFC 9110 §11.6.1): the point is a 403's
+  authChallenge: { setup: { authStatus: 403 }, look: async (app) => (await noAuth(app)).headers['www-authenticate'] !== undefined, expected: false },
   authBody: { look: async (app) => (await noAuth(app)).headers['content-type'], expected: 'text/plain; charset=utf-8' },
   monthNames: {
     look: async (app) => {

@@ -29,6 +29,8 @@ const SETUP: Partial<Record<ProfilePointName, Setup>> = {
   // a 429 comes from the rate-limit group's repeated request, with the fake's limit on
   rateLimitBody: { fake: { rateLimitWindow: 900 }, kit: { only: 'metrics,rate-limit', rateLimitWindow: 900 } },
   rateLimitWindow: { fake: {}, kit: { only: 'metrics,rate-limit', rateLimitWindow: 900 } },
+  // a 401 always carries its challenge (RFC 9110 §11.6.1): whether a refusal has one is a 403's choice
+  authChallenge: { fake: { authStatus: 403 } },
   // close and expire are write checks
   closeExpireIdField: { kit: { writes: true, rateLimitWindow: 0 } },
 }

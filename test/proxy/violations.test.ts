@@ -83,7 +83,7 @@ t.test('a 429 without Retry-after breaks the wire rule of 429s', async (t) => {
   await (await fetch(`${proxy.url}/api/v1/metrics/list`, { headers })).arrayBuffer()
   const [violation] = (await violations(proxy)).violations
   t.equal(violation?.rule, 'every answer: each 429 carries Retry-after as a number of seconds')
-  t.ok(violation?.spec.includes('RFC 9110 §10.2.3'))
+  t.ok(violation?.spec.includes('RFC 9110 §10.2.3 "delay-seconds value"'), "the RFC statement it breaks, whose words the page and the outputs print")
 })
 
 for (const style of ['a', 'b'] as const) {

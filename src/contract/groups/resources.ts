@@ -2,6 +2,7 @@
 // them: a detail holds the one record listed; a download carries the headers the spec
 // names; an href points at the endpoint the spec names for it. What an unknown id
 // answers is not shown by the spec: it is observed, never failed.
+import { isDeepStrictEqual } from 'node:util'
 import type { Minimal } from '@tapjs/core'
 import { check, need, Skip, where, type Asserter } from '../checks.js'
 import type { RunContext } from '../context.js'
@@ -91,11 +92,13 @@ export function detailChecks(t: Minimal, ctx: RunContext, options: DetailOptions
       // a field the list gives but a detail need not (an application's href) is left out of the comparison
       const declared = new Set(Object.keys((schema as { properties?: { data?: { items?: { properties?: object } } } }).properties?.data?.items?.properties ?? {}))
       const keys = [...new Set([...Object.keys(held), ...Object.keys(record).filter((k) => declared.has(k))])]
-      const differing = keys.filter((k) => JSON.stringify(held[k]) !== JSON.stringify(record[k]))
+      // compared as values: the members of an object in any order (RFC 8259 §4), the list's and the detail's alike
+      const differing = keys.filter((k) => !isDeepStrictEqual(held[k], record[k]))
       // entries added to a list of the record (a file uploaded, an application made) may be arrivals its updated_at does not show
       const grew = (k: string) => {
-        const [before, after] = [held[k], record[k]].map((v) => (Array.isArray(v) ? v.map((e) => JSON.stringify(e)) : undefined))
-        return before !== undefined && after !== undefined && (before.every((e) => after.includes(e)) || after.every((e) => before.includes(e)))
+        const [before, after] = [held[k], record[k]]
+        const within = (x: unknown[], y: unknown[]) => x.every((e) => y.some((f) => isDeepStrictEqual(e, f)))
+        return Array.isArray(before) && Array.isArray(after) && (within(before, after) || within(after, before))
       }
       if (differing.length > 0 && differing.every(grew) && (await arrivals(ctx, list)).live) {
         throw undecidable(`the detail and the listed record differ only in entries of ${differing.join(', ')}, on a board that changed during the run`)

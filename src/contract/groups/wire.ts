@@ -34,7 +34,14 @@ export const WIRE_CHECKS: readonly WireCheck[] = [
   { name: 'each JSON answer says Content-Type application/json', rule: 'content-type', noun: 'every JSON answer says Content-Type application/json' },
   { name: 'each Content-Length is the number of bytes that came', rule: 'content-length', noun: 'every Content-Length is the length of its body' },
   { name: 'each 429 carries Retry-after as a number of seconds', rule: 'retry-after', noun: 'every 429 carries Retry-after in seconds' },
+  { name: 'each 401 carries a WWW-Authenticate challenge for Basic with a quoted realm', rule: 'challenge', noun: 'every 401 carries a Basic challenge with its realm' },
 ]
+
+/** Why a rule's check reads no answer of the run. */
+const NONE: Partial<Record<WireRule, string>> = {
+  'retry-after': 'no request of the run answered 429',
+  challenge: 'no request of the run answered 401 (a refusal answered 403 needs no challenge)',
+}
 
 /** Whether the check of a rule reads an answer: the rules wire.ts held it to, but a download's Content-Length (its endpoint's own check). */
 function applies(rule: WireRule, answer: Answer, path: string | undefined): boolean {
@@ -47,7 +54,7 @@ function report(a: Asserter, ctx: RunContext, wire: WireCheck): void {
     const path = ctx.client.apiPath(answer.url)
     return applies(wire.rule, answer, path) ? [answer] : []
   })
-  if (made.length === 0) throw new Skip(wire.rule === 'retry-after' ? 'no request of the run answered 429' : 'no answer of the run is of this kind')
+  if (made.length === 0) throw new Skip(NONE[wire.rule] ?? 'no answer of the run is of this kind')
   const problems = made.flatMap((answer) => answer.wire.filter((p) => p.rule === wire.rule).map((p) => `${answer.method} ${where(answer.url)}: ${p.message}`))
   const listed = problems.length > LISTED ? [...problems.slice(0, LISTED), `... and ${problems.length - LISTED} more`] : problems
   a.none(listed, `${wire.noun} (${made.length} answer${made.length === 1 ? '' : 's'} checked)`)

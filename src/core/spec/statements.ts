@@ -12,16 +12,22 @@
 // - `silence`: the spec says "not shown": the profile points that record what a deployment
 //   chose there (schemas/profile.ts), or why there is none.
 // - `description`: says what the service is or does, with nothing to check.
-// src/fake and src/profile may read it too, so it imports nothing; the index test
+// - `latitude` (the RFCs' statements only): what an RFC the spec invokes allows a deployment;
+//   a deployment taking it must pass.
+// The statements of the RFCs the spec's words bring in (HTTP Basic, JSON, the download
+// headers, Retry-after) are entries too, with the RFC's words, after the spec's (rfcs.ts).
+// src/fake and src/profile may read it too, so it imports nothing but rfcs.ts; the index test
 // (test/core/spec/index.test.ts) fails on a statement without an entry, an entry whose
 // words the spec no longer holds, and a name (verdict rule, profile point) that does not exist.
 
-export type StatementKind = 'server' | 'client' | 'silence' | 'description'
+import { RFC_STATEMENTS } from './rfcs.js'
+
+export type StatementKind = 'server' | 'client' | 'silence' | 'description' | 'latitude'
 
 export interface IndexEntry {
-  /** The statement's section path, as splitSpec gives it. */
+  /** The statement's section path, as splitSpec gives it; an RFC statement's citation (`RFC 9110 §11.6.1`). */
   readonly section: string
-  /** The statement's exact words, as splitSpec gives them. */
+  /** The statement's exact words, as splitSpec gives them (an RFC statement: the RFC's). */
   readonly words: string
   readonly kind: StatementKind
   /** What it is, in a few words. */
@@ -40,11 +46,15 @@ export interface IndexEntry {
    * mark comes off.
    */
   readonly notCaught?: string
-  /** A silence whose legal twin the kit fails (a false alarm): what fails. */
+  /** A silence or a latitude whose legal twin the kit fails (a false alarm): what fails. */
   readonly twinFails?: string
+  /** An RFC statement: its citation (`RFC 9110 §11.6.1`, the same as its section). */
+  readonly rfc?: string
+  /** An RFC statement: the spec's words (each a statement of the spec) that bring the RFC in. */
+  readonly invokedBy?: readonly string[]
 }
 
-type Extra = Omit<IndexEntry, 'section' | 'words' | 'kind' | 'why'>
+type Extra = Omit<IndexEntry, 'section' | 'words' | 'kind' | 'why' | 'rfc' | 'invokedBy'>
 type Row = [kind: StatementKind, words: string, why: string, extra?: Extra]
 
 const under = (section: string, rows: readonly Row[]): IndexEntry[] => rows.map(([kind, words, why, extra]) => ({ section, words, kind, why, ...extra }))
@@ -56,7 +66,8 @@ const OPTIONAL = 'request: job/add accepts the field as stated or absent, refuse
 const FIELD = (what: string) => `answer: ${what} in every list, detail and nested entry`
 const DOWNLOAD = 'answer: the download of a listed file, with the Downloads headers'
 
-export const STATEMENT_INDEX: readonly IndexEntry[] = [
+/** The spec's own statements, one entry each. */
+export const SPEC_INDEX: readonly IndexEntry[] = [
   ...under('Recruitment Job Board Data API', [
     ['description', 'This document covers the whole service: job management, and read access to candidates, applications, timesheets, marketing consent records and metrics.', "the document's scope"],
     ['server', 'All paths are relative to {base_url} and begin with /api/v1.', 'answer: every link the service gives stays under /api/v1 of the base URL'],
@@ -270,6 +281,9 @@ export const STATEMENT_INDEX: readonly IndexEntry[] = [
     ['silence', 'Deprecation and compatibility policy for new versions: not shown.', 'nothing to call or to record', { points: [] }],
   ]),
 ]
+
+/** Every statement of the index: the spec's, then those of the RFCs its words bring in (rfcs.ts). */
+export const STATEMENT_INDEX: readonly IndexEntry[] = [...SPEC_INDEX, ...RFC_STATEMENTS.map((r): IndexEntry => ({ section: r.rfc, words: r.words, kind: r.kind, why: r.why, rfc: r.rfc, invokedBy: r.invokedBy, ...(r.untestable === undefined ? {} : { untestable: r.untestable }) }))]
 
 /** The key of a statement: its section and its words. */
 export const statementKey = (s: { section: string; words: string }) => `${s.section}\u0000${s.words}`

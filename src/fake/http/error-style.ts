@@ -24,7 +24,8 @@ export function errorPolicy(board: Board): ErrorPolicy {
     switch (answer.code) {
       case 'UNAUTHORIZED': {
         const status = behaviour.authStatus
-        return { status, httpStatus: status, body: behaviour.authBody, omitHeaders: behaviour.authChallenge ? [] : ['www-authenticate'] }
+        // a 401 carries its challenge whatever authChallenge says (RFC 9110 §11.6.1: "MUST"); a 403 may go without (its "MAY")
+        return { status, httpStatus: status, body: behaviour.authBody, omitHeaders: behaviour.authChallenge || status === 401 ? [] : ['www-authenticate'] }
       }
       case 'RATE_LIMITED':
         return { ...plain, body: behaviour.rateLimitBody }
