@@ -9,6 +9,7 @@
 // not deleted yet, and one job known deleted.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { LEDGER_KIND, ledgerFile } from '../../schemas/ledger.js'
+import { prototypeKeyPath, prototypeKeyRefusal } from '../core/prototype-keys.js'
 import type { LedgerEntry, LedgerFile } from '../core/types.js'
 import { createAjv, explain } from '../core/validation.js'
 import type { Redactor } from './redact.js'
@@ -56,6 +57,8 @@ export class Ledger {
     } catch (error) {
       throw new UsageError(`--ledger ${path} is not JSON: ${(error as Error).message}`)
     }
+    const keyPath = prototypeKeyPath(data)
+    if (keyPath !== undefined) throw new UsageError(prototypeKeyRefusal(`--ledger ${path}`, keyPath, 'no field of a ledger has that name (delete it to start a new one)'))
     const validate = createAjv().compile<LedgerFile>(ledgerFile)
     if (!validate(data)) {
       throw new UsageError(`--ledger ${path} is not a jobboard-kit ledger (delete it to start a new one): ${explain(validate.errors ?? [], 'body', data)}`)

@@ -5,6 +5,7 @@
 // a flag given winning over it, and it over the default.
 import { InvalidArgumentError, Option } from 'commander'
 import { OptionsError } from './errors.js'
+import { prototypeKeyPath, prototypeKeyRefusal } from './prototype-keys.js'
 
 export const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
 
@@ -27,11 +28,15 @@ function parseNumber(value: string): number {
 }
 
 function parseJson(value: string): unknown {
+  let parsed: unknown
   try {
-    return JSON.parse(value)
+    parsed = JSON.parse(value)
   } catch {
     throw new InvalidArgumentError('expected JSON.')
   }
+  const keyPath = prototypeKeyPath(parsed)
+  if (keyPath !== undefined) throw new InvalidArgumentError(prototypeKeyRefusal('the JSON', keyPath, 'no option has a field of that name'))
+  return parsed
 }
 
 /** `JOBBOARD_PAGE_SIZE` for pageSize: the environment variable of an option. */

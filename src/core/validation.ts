@@ -384,37 +384,3 @@ export function valueNestsDeeper(value: unknown, max = MAX_JSON_DEPTH): boolean 
   }
   return false
 }
-
-/** Keys a JSON body may not hold: they name an object's prototype, or reach it if merged into one. */
-const POISON_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
-/** Text that may hold one of them: the names, or any \\u escape (which could spell one). */
-export const MAY_POISON = /__proto__|constructor|prototype|\\u/
-
-/**
- * The path of the first poison key in a parsed body (`store.jobs[0].__proto__`), or
- * undefined. JSON.parse makes every key an own property, `__proto__` too, so a walk of
- * own keys sees them all; the body nests at most MAX_JSON_DEPTH levels by then.
- */
-export function poisonPath(value: unknown, path = ''): string | undefined {
-  if (value === null || typeof value !== 'object') return undefined
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = poisonPath(value[i], `${path}[${i}]`)
-      if (found !== undefined) return found
-    }
-    return undefined
-  }
-  for (const key of Object.keys(value)) {
-    const at = path === '' ? key : `${path}.${key}`
-    if (POISON_KEYS.has(key)) return at
-    const found = poisonPath((value as Record<string, unknown>)[key], at)
-    if (found !== undefined) return found
-  }
-  return undefined
-}
-
-/** What a refusal of a poison key says: the key, and where (`at the top level`, `at store.jobs[0].__proto__`). */
-export function poisonRefusal(subject: string, path: string, why: string): string {
-  const key = path.slice(path.lastIndexOf('.') + 1)
-  return `${subject} holds the key ${key} (${path === key ? 'at the top level' : `at ${path}`}), which is refused: ${why}.`
-}

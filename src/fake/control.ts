@@ -14,6 +14,7 @@ import type { ActivityStatus } from './activity/play.js'
 import type { ArmedFault } from './board/faults.js'
 import { type LoadedScenario, parseScenario, ScenarioError } from './scenario.js'
 import { boardLists, type Page } from './store/store.js'
+import { prototypeKeyPath, prototypeKeyRefusal } from '../core/prototype-keys.js'
 import { formatTimestamp, parseTime } from '../core/time.js'
 import type {
   Application,
@@ -35,7 +36,7 @@ import type {
   Timesheet,
   TimesheetSeed,
 } from '../core/types.js'
-import { bindFieldValues, createAjv, poisonPath, poisonRefusal, valueNestsDeeper, Validators } from '../core/validation.js'
+import { bindFieldValues, createAjv, valueNestsDeeper, Validators } from '../core/validation.js'
 import { type CopyTruth, judgeCopy, marketingKey } from '../watch/verdict/copy.js'
 import type { DetailedVerdict } from '../watch/verdict/evaluator.js'
 
@@ -144,6 +145,17 @@ export interface ClockControl {
  */
 let controlValidators: Validators | undefined
 
+/**
+ * A control input with a prototype key anywhere, refused as the body parser refuses one
+ * (a 412 naming where): what a caller in process hands over (JSON.parse of a file, which
+ * makes `__proto__` an own key) meets the same check as a body sent over HTTP.
+ */
+function withoutPrototypeKeys<T>(input: T, subject: string, why = 'no field of the control API has that name'): T {
+  const path = prototypeKeyPath(input)
+  if (path !== undefined) throw boardError.invalidField(prototypeKeyRefusal(subject, path, why), path)
+  return input
+}
+
 export class Controller {
   readonly #board: () => Board
 
@@ -163,7 +175,7 @@ export class Controller {
   }
 
   reset(options: ResetOptions = {}): { scenario: string; seed: number; now: string } {
-    this.#check(resetOptions, options)
+    this.#check(resetOptions, withoutPrototypeKeys(options, 'The reset'))
     try {
       // a path may name any .json file on the machine: its refusal says where, not what it holds
       this.board.reset(options, { redact: true })
@@ -194,24 +206,24 @@ export class Controller {
   }
 
   addCandidate(seed: CandidateSeed = {}): Candidate {
-    return this.board.store.addCandidate(seed)
+    return this.board.store.addCandidate(withoutPrototypeKeys(seed, 'The candidate', 'no field of a candidate has that name'))
   }
 
   addApplication(seed: ApplicationSeed = {}): Application {
-    return this.board.store.addApplication(seed)
+    return this.board.store.addApplication(withoutPrototypeKeys(seed, 'The application', 'no field of an application has that name'))
   }
 
   addTimesheet(seed: TimesheetSeed = {}): Timesheet {
-    return this.board.store.addTimesheet(seed)
+    return this.board.store.addTimesheet(withoutPrototypeKeys(seed, 'The timesheet', 'no field of a timesheet has that name'))
   }
 
   addMarketing(seed: MarketingSeed = {}): MarketingRecord {
-    return this.board.store.addMarketing(seed)
+    return this.board.store.addMarketing(withoutPrototypeKeys(seed, 'The marketing record', 'no field of a marketing record has that name'))
   }
 
   /** A job as job/add makes it, without the rate limit. */
   addJob(input: JobInput): StoredJob {
-    return this.board.store.addJob(input)
+    return this.board.store.addJob(withoutPrototypeKeys(input, 'The job', 'no field of a job has that name'))
   }
 
   /** What job/fields lists now, and the values retired since the board was made. */
@@ -231,7 +243,7 @@ export class Controller {
    * naming the field, and nothing changes.
    */
   changeJobFields(input: JobFieldsChange): JobFieldsView {
-    const change = this.#check<JobFieldsChange>(jobFieldsChange, input)
+    const change = this.#check<JobFieldsChange>(jobFieldsChange, withoutPrototypeKeys(input, 'The change'))
     const store = this.board.store
     const next = nextFieldValues(store, change)
     store.setFieldValues(next)
@@ -254,7 +266,7 @@ export class Controller {
 
   /** The verdict on the client's requests since the journal was last emptied; of one API user with `user`. */
   verdict(options: { user?: string } = {}): DetailedVerdict {
-    this.#check(verdictQuery, options)
+    this.#check(verdictQuery, withoutPrototypeKeys(options, 'The verdict query'))
     const evaluator = this.board.verdict
     if (!evaluator) throw boardError.invalidField('The verdict is off: start the fake with the verdict on (--verdict on) to have the client judged.', 'verdict')
     return evaluator.verdict(options.user)
@@ -262,13 +274,13 @@ export class Controller {
 
   /** The copy-in-step oracle: a client's copy of lists, judged; the result joins the verdict. Changes nothing on the board. */
   judgeCopy(copy: CopyBody, options: { user?: string } = {}): CopyAnswer {
-    this.#check(verdictQuery, options)
-    const body = this.#check<CopyBody>(copyBody, copy)
+    this.#check(verdictQuery, withoutPrototypeKeys(options, 'The verdict query'))
+    const body = this.#check<CopyBody>(copyBody, withoutPrototypeKeys(copy, 'The copy', 'no field of a copy has that name'))
     return judgeCopy(boardTruth(this.board), this.board.verdict, body, options.user)
   }
 
   addFault(input: FaultInput): ArmedFault {
-    const fault = this.#check<FaultInput>(faultBody, input)
+    const fault = this.#check<FaultInput>(faultBody, withoutPrototypeKeys(input, 'The fault'))
     for (const name of Object.keys(fault.headers ?? {})) {
       if (FRAMING_HEADERS.has(name.toLowerCase())) {
         throw boardError.invalidField(`The header ${name} (field headers.${name}) frames the HTTP message; a fault may not set it.`, `headers.${name}`)
@@ -361,10 +373,7 @@ export class Controller {
       throw boardError.invalidField('The state is invalid: it must be what GET /__mock/state answers (format "jobboard-kit/state").', 'format')
     }
     if (valueNestsDeeper(state)) throw boardError.invalidField('The state is invalid: it nests deeper than 64 levels.', '')
-    // PUT /__mock/state's parser refuses these in the text; a state handed over in process (JSON.parse of a
-    // saved file, which makes `__proto__` an own key) is refused the same way, naming the place
-    const poisoned = poisonPath(state)
-    if (poisoned !== undefined) throw boardError.invalidField(poisonRefusal('The state', poisoned, 'no field of a saved board has that name'), poisoned)
+    withoutPrototypeKeys(state, 'The state', 'no field of a saved board has that name')
     const given = head.scenario as Record<string, unknown> | undefined
     const withCredentials =
       given !== null && typeof given === 'object' && !Array.isArray(given) && !('credentials' in given)

@@ -16,6 +16,7 @@ import { account as accountSchema, ACCOUNT_NAME_PATTERN, scenario as scenarioSch
 import { FIELD_NAMES, FIELD_VALUES, sectorDisciplinesOf, UK_LOCATIONS, type FieldValues } from '../../schemas/values.js'
 import { deepFreeze, type DeepReadonly } from '../core/freeze.js'
 import { SCENARIOS_DIR } from '../core/paths.js'
+import { PROTOTYPE_KEYS, prototypeKeyPath, prototypeKeyRefusal } from '../core/prototype-keys.js'
 import { ASSETS, executableAsset, executableScenarios, inExecutable } from '../core/shipped.js'
 import type { Scenario, ScenarioFile } from '../core/types.js'
 import { bindFieldValues, compileSchema, explain, fieldOf, firstField, PRECOMPILED_DIR, precompiledName, valueNestsDeeper } from '../core/validation.js'
@@ -239,11 +240,17 @@ function parseWhole(data: unknown, source: string, { redact = false, compiled = 
     const problem = accountsProblem(declared, { redact })
     if (problem !== undefined) throw new ScenarioError(`${source} is invalid at ${problem.field}: ${problem.message}`, problem.field)
   }
+  // a prototype key anywhere, named where it is; a file named through the control API
+  // (redact) is held to the schema first, so the path names only keys a scenario has
+  const keyPath = prototypeKeyPath(copy)
+  const refuseKey = (path: string) => new ScenarioError(prototypeKeyRefusal(source, path, 'no field of a scenario has that name'), path)
+  if (keyPath !== undefined && !redact) throw refuseKey(keyPath)
   const lists = compiled.get('lists', () => compileSchema(SCENARIO_POLICY, scenarioListsSchema))
   if (!lists(copy)) throw refusal(lists.errors ?? [], source, copy, redact)
   const bound = boardLists(copy as Scenario)
   const validate = compiled.get(JSON.stringify(bound), () => compileSchema(SCENARIO_POLICY, boundScenarioSchema(bound)))
   if (!validate(copy)) throw refusal(validate.errors ?? [], source, copy, redact)
+  if (keyPath !== undefined) throw refuseKey(keyPath)
   return deepFreeze(copy as Scenario)
 }
 
@@ -305,8 +312,6 @@ export const ACCOUNT_NAME = new RegExp(ACCOUNT_NAME_PATTERN)
 /** The largest seed an account may be given. */
 export const MAX_ACCOUNT_SEED = accountSchema.properties.seed.maximum
 const ACCOUNT_FIELDS: readonly string[] = Object.keys(accountSchema.properties)
-/** Keys refused wherever JSON comes in (src/fake/http/body.ts refuses them in bodies). */
-const POISON_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 
 /** What is wrong with a list of accounts: the first fault, and the field it is at (`accounts[1].name`). */
 export interface AccountsProblem {
@@ -341,7 +346,7 @@ export function accountsProblem(list: readonly unknown[], { redact = false, obje
     }
     names.add(name)
     for (const key of Object.keys(given)) {
-      if (POISON_KEYS.has(key)) return at(key, `${who} holds the key ${key}, which is refused: no field of an account has that name.`)
+      if (PROTOTYPE_KEYS.has(key)) return at(key, `${who} holds the key ${key}, which is refused: no field of an account has that name.`)
       if (!ACCOUNT_FIELDS.includes(key)) {
         // an unknown key is named unless redacted: it may be what a file holds
         return at(redact ? '' : key, `${who} has a field no account has${redact ? '' : ` (${JSON.stringify(key)})`}: an account has ${ACCOUNT_FIELDS.join(', ')}.`)

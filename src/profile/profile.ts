@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import { isDeepStrictEqual } from 'node:util'
 import { NOT_HONOURED, PROFILE_POINTS, profileFile, type ProfilePointName } from '../../schemas/profile.js'
 import { deepFreeze, type DeepReadonly } from '../core/freeze.js'
+import { prototypeKeyPath, prototypeKeyRefusal } from '../core/prototype-keys.js'
 import type { ProfileFile, ServerOptionsInput } from '../core/types.js'
 import { compileSchema, explain } from '../core/validation.js'
 import type { ValidateFunction } from 'ajv'
@@ -26,6 +27,8 @@ export function parseProfile(data: unknown, source = 'profile'): LoadedProfile {
   // compiled once per process, when a profile is first read
   profileValidator ??= compileSchema<ProfileFile>({ ownSchemas: true, fewCalls: true }, profileFile)
   const validate = profileValidator
+  const keyPath = prototypeKeyPath(data)
+  if (keyPath !== undefined) throw new ProfileError(prototypeKeyRefusal(source, keyPath, 'no field of a deployment profile has that name'))
   if (!validate(data)) throw new ProfileError(`${source} is not a valid deployment profile: ${explain(validate.errors ?? [], 'record', data)}`)
   return deepFreeze(structuredClone(data))
 }

@@ -9,6 +9,7 @@
 // with the same --out (and --ledger) continues where this one stopped.
 import { existsSync, readFileSync } from 'node:fs'
 import { PACKAGE_VERSION } from '../core/paths.js'
+import { prototypeKeyPath } from '../core/prototype-keys.js'
 import type { KitClock } from '../contract/clock.js'
 import { RunContext } from '../contract/context.js'
 import { Client, redactorOf, type Outcome } from '../contract/http.js'
@@ -70,7 +71,10 @@ export const profilePathOf = (out: string) => out.replace(/\.json$/i, '.profile.
 function priorProgress(out: string, origin: string): Progress | undefined {
   if (!existsSync(out)) return undefined
   try {
-    const recording = rec(rec(JSON.parse(readFileSync(out, 'utf8'))).recording)
+    const saved = JSON.parse(readFileSync(out, 'utf8')) as unknown
+    // a file holding a prototype key is no recording to resume (serve refuses it as a scenario, naming where)
+    if (prototypeKeyPath(saved) !== undefined) return undefined
+    const recording = rec(rec(saved).recording)
     if (recording.complete !== false || recording.origin !== origin || !isRec(recording.progress)) return undefined
     const progress = recording.progress as unknown as Progress
     return isRec(progress.lists) && Array.isArray(progress.candidates) ? progress : undefined

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module'
 import { basename, extname, join, resolve } from 'node:path'
 import { type ACTIVITY_EVENTS, activityEvents, activityFile } from '../../../schemas/activity.js'
 import { SCENARIOS_DIR } from '../../core/paths.js'
+import { prototypeKeyPath, prototypeKeyRefusal } from '../../core/prototype-keys.js'
 import type { ActivityEvent, ActivityFile } from '../../core/types.js'
 import { explain, fieldOf, type Validators, valueNestsDeeper } from '../../core/validation.js'
 
@@ -156,6 +157,10 @@ export function loadActivity(ref: string | ActivityFile, validators: Validators)
     throw new ActivityError(source, lineOf(text, pathOf(field)), field, explain(errors, 'record', whole))
   }
   if (valueNestsDeeper(data)) throw new ActivityError(source, 0, '', 'it nests deeper than 64 levels.')
+  const keyPath = prototypeKeyPath(data)
+  if (keyPath !== undefined) {
+    throw new ActivityError(source, lineOf(text, pathOf(keyPath)), keyPath, prototypeKeyRefusal('The activity', keyPath, 'no field of an activity has that name'))
+  }
   const outline = validators.get(activityFile)
   if (!outline(data)) refuse(outline.errors ?? [], data)
   const file = structuredClone(data) as ActivityFile

@@ -8,7 +8,8 @@ import type { FastifyValidationResult } from 'fastify/types/schema.js'
 import { jobIdBody, jobIdFieldBody, jobInput, jobInputLenient } from '../../../schemas/job.js'
 import type { Board } from '../board.js'
 import { BoardError, BoardInputError } from '../../core/errors.js'
-import { compileSchema, createAjv, keepExplanation, MAX_JSON_DEPTH, MAY_POISON, poisonPath, poisonRefusal, TEXT_POLICY, textNestsDeeper } from '../../core/validation.js'
+import { MAY_HOLD_PROTOTYPE_KEY, prototypeKeyPath, prototypeKeyRefusal } from '../../core/prototype-keys.js'
+import { compileSchema, createAjv, keepExplanation, MAX_JSON_DEPTH, TEXT_POLICY, textNestsDeeper } from '../../core/validation.js'
 
 /**
  * Body validators look the board up on every call: a reset may bring other constrained
@@ -160,9 +161,9 @@ const parseJson = (refusals: Refusals) => (request: FastifyRequest, text: string
     done(new BoardInputError('', `The body nests deeper than ${MAX_JSON_DEPTH} levels; no input of the fake does.`))
     return
   }
-  const poisoned = MAY_POISON.test(body) ? poisonPath(parsed) : undefined
+  const poisoned = MAY_HOLD_PROTOTYPE_KEY.test(body) ? prototypeKeyPath(parsed) : undefined
   if (poisoned !== undefined) {
-    done(new BoardInputError(poisoned, poisonRefusal('The body', poisoned, 'no field of the API or the control API has that name')))
+    done(new BoardInputError(poisoned, prototypeKeyRefusal('The body', poisoned, 'no field of the API or the control API has that name')))
     return
   }
   refusals.parsed(parsed, body)
