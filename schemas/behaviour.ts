@@ -12,6 +12,15 @@ import { marketingRecord } from './marketing.js'
 import { timesheet } from './timesheet.js'
 import { METRIC_LABELS } from './values.js'
 
+/**
+ * Marks (as the `$comment` of a knob, which is the definition of the profile point of
+ * that name) a point a run reads from the records themselves rather than from a choice
+ * the deployment made: records that arrive between two runs, or during one, move its
+ * value while the deployment chooses nothing new. `contract --profile` holds such a point
+ * to its kind, not its value (schemas/profile.ts `heldToKind`, docs/profile.md).
+ */
+export const FROM_THE_RECORDS = 'read from the records: '
+
 /** How an error answer's body is sent: the `{status, message}` JSON, the message as text/plain, or no body. */
 export const ERROR_BODY_TYPES = ['json', 'text', 'empty'] as const
 const errorBodyType = (what: string) =>
@@ -216,6 +225,7 @@ export const behaviourProperties = {
     default: 0.1,
     description:
       'Share of generated applications made by guests: applicants with no candidate account, listed under no candidate (0 to 1)',
+    $comment: `${FROM_THE_RECORDS}the share of guests among the applications a run lists moves with every application that arrives, a guest's or a candidate's`,
   },
   marketingApprovalAction: {
     type: 'string',

@@ -5,7 +5,7 @@
 // knob is a new profile point without another edit; and the few points the fake cannot
 // answer by (NOT_HONOURED: a burst limiter), recorded and compared by the kit alone.
 import type { JSONSchema } from 'json-schema-to-ts'
-import { behaviourProperties } from './behaviour.js'
+import { behaviourProperties, FROM_THE_RECORDS } from './behaviour.js'
 import { timestamp, url } from './common.js'
 import { scenario } from './scenario.js'
 
@@ -40,6 +40,16 @@ export const profilePointValues = {
 
 export type ProfilePointName = keyof typeof profilePointValues
 export const PROFILE_POINTS = Object.keys(profilePointValues) as ProfilePointName[]
+
+/**
+ * Whether a point is read from the records themselves (its definition's `$comment` says
+ * FROM_THE_RECORDS): records that arrive move its value, so `contract --profile` holds it
+ * to its kind (a value of the same JSON type the point's schema allows), not its value.
+ */
+export const heldToKind = (point: ProfilePointName): boolean => {
+  const comment = (profilePointValues[point] as { $comment?: unknown }).$comment
+  return typeof comment === 'string' && comment.startsWith(FROM_THE_RECORDS)
+}
 
 /**
  * The points the kit records but the fake does not answer by, and why: a profile may hold them,

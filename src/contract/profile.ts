@@ -6,12 +6,13 @@
 // FILE` turns every recorded point into a check that fails when the deployment now
 // answers otherwise. A point the kit cannot see without requests the rate-limit plan
 // does not allow is listed in NOT_OBSERVABLE, the one place that says so, with why.
+import { isDeepStrictEqual } from 'node:util'
 import type { Minimal } from '@tapjs/core'
 import { behaviourProperties, ENVELOPE_KEYS, EXTRA_FIELD_RECORDS, type EnvelopeKind } from '../../schemas/behaviour.js'
-import { PROFILE_KIND, PROFILE_POINTS, type ProfilePointName } from '../../schemas/profile.js'
+import { heldToKind, PROFILE_KIND, PROFILE_POINTS, type ProfilePointName } from '../../schemas/profile.js'
 import { isMinute } from '../../schemas/formats.js'
 import { METRIC_LABELS, MONTH_NAMES, MONTH_SHORT_NAMES } from '../../schemas/values.js'
-import { parseProfile, sameValue, structure, type LoadedProfile } from '../profile/profile.js'
+import { keptExtraFields, parseProfile, sameValue, structure, type LoadedProfile } from '../profile/profile.js'
 import { createFaker, hash32 } from '../core/random.js'
 import { drawFrom, sameShape } from '../core/shape.js'
 import { formatTimestamp } from '../core/time.js'
@@ -223,6 +224,20 @@ function lastPageNextPage(e: Evidence): Reading {
   return notSeen('no list page fetched was a last page (each had a next page)', e.missed(/\/list$/))
 }
 
+/**
+ * Why a page asked as past the last answered records, when records that arrived explain
+ * it: its own total grew past the page since the first page's total put it past the last
+ * (a live board). Such a page is a page of the list, which shows nothing of what the
+ * deployment answers past the last: the point is not seen, never contradicted.
+ */
+function filledByArrivals(e: Evidence, asked: { list: ListDef; page: number }, answer: NonNullable<ReturnType<typeof pageOf>>): string | undefined {
+  const first = e.first(asked.list)
+  const firstPage = first ? pageOf(first.answer) : undefined
+  const [before, now, size] = [int(firstPage?.total), int(answer.total), firstPage?.data.length ?? 0]
+  if (before === undefined || now === undefined || size === 0 || now <= before || (asked.page - 1) * size >= now) return undefined
+  return `records arrived while the run read ${asked.list.endpoint}: its total grew from ${before} to ${now}, so page ${asked.page} (${answer.data.length} records) is no longer past the last`
+}
+
 function outOfRangePage(e: Evidence): Reading {
   const asked = e.ctx.plan.peekOutOfRange()
   if (!asked) return notSeen('no page past the last was asked (no list group ran)')
@@ -232,6 +247,8 @@ function outOfRangePage(e: Evidence): Reading {
   const answer = got.answer
   const list = pageOf(answer)
   if (list && list.data.length === 0) return directly(got, 'empty')
+  const arrived = list ? filledByArrivals(e, asked, list) : undefined
+  if (arrived) return notSeen(arrived)
   if (list) return seenOther(`${list.data.length} records`, `page ${page} answered ${list.data.length} records, though total and page size put it past the last`)
   if (answer.status === 404 || meant(answer) === 404 || (answer.status === 200 && answer.json === undefined)) return directly(got, 'not-found', `HTTP ${answer.status} ${essence(answer) ?? ''}`.trim())
   return seenOther(`HTTP ${answer.status}`, `a page past the last answered HTTP ${answer.status}`)
@@ -718,16 +735,19 @@ const entryOf = (reading: Reading): PointEntry => ({
  * The profile to write: this run's readings over the earlier file's points. A point seen
  * now replaces the earlier entry (a moved value is reported as changed; extra fields of
  * the same names and types keep their earlier examples); a point not seen now keeps the
- * earlier entry. Validated against schemas/profile.ts before it is returned.
+ * earlier entry. A point read from the records (heldToKind) takes this run's reading, its
+ * move reported apart (`moved`): records arrived, the deployment chose nothing new.
+ * Validated against schemas/profile.ts before it is returned.
  */
 export function mergeProfile(
   prior: LoadedProfile | undefined,
   readings: Readings,
   deployment: { origin: string; recordedAt: number; kitVersion?: string },
-): { profile: ProfileFile; changes: string[]; filled: string[]; notSeen: string[] } {
+): { profile: ProfileFile; changes: string[]; moved: string[]; filled: string[]; notSeen: string[] } {
   const before = (prior?.points ?? {}) as Readonly<Record<string, PointEntry | undefined>>
   const points: Record<string, PointEntry> = {}
   const changes: string[] = []
+  const moved: string[] = []
   const filled: string[] = []
   const unseen: string[] = []
   for (const point of PROFILE_POINTS) {
@@ -740,8 +760,12 @@ export function mergeProfile(
       continue
     }
     const entry = entryOf(reading)
-    if (old?.value !== undefined && sameValue(point, old.value, reading.value)) entry.value = structuredClone(old.value)
-    else if (old?.value !== undefined) changes.push(`${point} ${show(point, old.value)} → ${show(point, reading.value)}${reading.request ? ` (${reading.request})` : ''}`)
+    const shift = `${point} ${show(point, old?.value)} → ${show(point, reading.value)}${reading.request ? ` (${reading.request})` : ''}`
+    const same = old?.value !== undefined && sameValue(point, old.value, reading.value)
+    if (same && heldToKind(point)) {
+      if (!isDeepStrictEqual(old?.value, reading.value)) moved.push(shift)
+    } else if (same) entry.value = point === 'extraFields' ? keptExtraFields(old?.value, reading.value) : structuredClone(old?.value)
+    else if (old?.value !== undefined) changes.push(shift)
     else if (prior) filled.push(`${point} ${show(point, reading.value)}${reading.request ? ` (${reading.request})` : ''}`)
     // envelope kinds this run got no answer of (job/add without --writes) keep what an earlier run saw
     if (point === 'envelopeKeys' && isRec(old?.value)) entry.value = { ...structuredClone(old.value), ...structuredClone(rec(reading.value)) }
@@ -758,7 +782,7 @@ export function mergeProfile(
     points,
   }
   // a profile the kit writes must be one the fake (and the next run) reads: a bug here stops the write
-  return { profile: parseProfile(file, 'the profile written') as ProfileFile, changes, filled, notSeen: unseen }
+  return { profile: parseProfile(file, 'the profile written') as ProfileFile, changes, moved, filled, notSeen: unseen }
 }
 
 /** `--profile`: one check per point the profile records; a value that moved fails, naming both. */
@@ -786,9 +810,13 @@ export function profileGroup(root: Minimal, ctx: RunContext, profile: LoadedProf
           ctx.observations.add({ topic: 'rate-limit', endpoint: 'profile', summary })
           return a.ok(true, `${summary}: a change reported as an observation, not a failure`, summary)
         }
+        // a point read from the records is held to its kind: arrivals move its value, the deployment chose nothing
+        const kindOnly = heldToKind(point) && !isDeepStrictEqual(recorded.value, now.value)
         a.ok(
           sameValue(point, recorded.value, now.value),
-          `${point}: ${show(point, now.value)}, as the profile records`,
+          kindOnly
+            ? `${point}: ${show(point, now.value)} (the profile records ${show(point, recorded.value)}): read from the records, which arrivals move, so held to its kind`
+            : `${point}: ${show(point, now.value)}, as the profile records`,
           `profile: ${point} ${show(point, recorded.value)}${from}; deployment now answers ${show(point, now.value)}${now.request ? ` (${now.request})` : ''}`,
         )
       })

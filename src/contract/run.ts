@@ -106,6 +106,7 @@ function writeProfile(ctx: RunContext, path: string, prior: LoadedProfile | unde
     `Profile ${path}: ${recorded.length} of ${points.length} points recorded (${recorded.filter((p) => p.seen === 'directly').length} seen directly, ${recorded.filter((p) => p.seen === 'inferred').length} inferred)${prior ? ', merged with the earlier file' : ''}`,
     ...(prior && prior.deployment.origin !== ctx.settings.baseUrl ? [`  deployment: the file was recorded from ${prior.deployment.origin}, this run asked ${ctx.settings.baseUrl}`] : []),
     ...merged.changes.map((change) => `  changed: ${change}`),
+    ...merged.moved.map((move) => `  moved with the records (held to its kind, not a change): ${move}`),
     ...merged.filled.map((fill) => `  filled: ${fill}`),
     ...merged.notSeen.map((point) => `  not seen: ${point}`),
   ]

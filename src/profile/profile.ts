@@ -4,7 +4,7 @@
 // differences between two profiles (`jobboard-kit profile diff`).
 import { readFileSync } from 'node:fs'
 import { isDeepStrictEqual } from 'node:util'
-import { NOT_HONOURED, PROFILE_POINTS, profileFile, type ProfilePointName } from '../../schemas/profile.js'
+import { heldToKind, NOT_HONOURED, PROFILE_POINTS, profileFile, type ProfilePointName } from '../../schemas/profile.js'
 import { deepFreeze, type DeepReadonly } from '../core/freeze.js'
 import { prototypeKeyPath, prototypeKeyRefusal } from '../core/prototype-keys.js'
 import type { ProfileFile, ServerOptionsInput } from '../core/types.js'
@@ -73,16 +73,57 @@ export const structure = (value: unknown) =>
       .map(([kind, fields]) => [kind, Object.fromEntries(Object.entries(rec(fields)).map(([name, field]) => [name, rec(field).type]))]),
   )
 
-/**
- * How far two readings of the guest share may be and still say the same: the kit reads
- * a page or two of applications (25 to 50 at the fake's page size), so a share is known
- * to a record or two. None and some guests always differ.
- */
-const GUEST_SHARE_TOLERANCE = 0.1
+/** The JSON kind of a value: JSON has one number type, so a share of 0 and one of 0.25 are both numbers. */
+const kindOf = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value)
 
-/** Whether two values of a point say the same: what `contract --profile` and `profile diff` compare. */
+const NUMBER_TYPES: ReadonlySet<unknown> = new Set(['integer', 'number'])
+
+/**
+ * Whether two types of one extra field say the same. A run reads the type from the values
+ * it met, which are records: a field met only as null shows no type (so null says the
+ * same as any), and a number field whose values happened to be whole reads `integer`
+ * (JSON has one number type). Records that arrive move both readings; a name or another
+ * kind of value (a string that is now a number) is the deployment's change.
+ */
+export const sameFieldType = (a: unknown, b: unknown): boolean => a === b || a === 'null' || b === 'null' || (NUMBER_TYPES.has(a) && NUMBER_TYPES.has(b))
+
+/** Extra fields of the same record kinds and names, each of a type that says the same (sameFieldType). */
+function sameExtraFields(a: unknown, b: unknown): boolean {
+  const [x, y] = [structure(a), structure(b)]
+  const names = (fields: Record<string, unknown> | undefined) => Object.keys(fields ?? {}).sort()
+  return (
+    isDeepStrictEqual(names(x), names(y)) &&
+    Object.entries(x).every(([kind, fields]) => isDeepStrictEqual(names(fields), names(y[kind])) && Object.entries(fields).every(([name, type]) => sameFieldType(type, y[kind]?.[name])))
+  )
+}
+
+/**
+ * The extra fields to keep when two readings say the same (sameExtraFields): the earlier
+ * entries (their examples stay), but where a later run read a type the earlier could not
+ * (it met only null, or only whole numbers), the later entry.
+ */
+export function keptExtraFields(earlier: unknown, later: unknown): unknown {
+  const [before, now] = [rec(earlier), rec(later)]
+  const told = (was: unknown, is: unknown) => (was === 'null' && is !== 'null') || (was === 'integer' && is === 'number')
+  return Object.fromEntries(
+    Object.entries(before).map(([kind, fields]) => [
+      kind,
+      Object.fromEntries(Object.entries(rec(fields)).map(([name, entry]) => {
+        const newer = rec(now[kind])[name]
+        return [name, told(rec(entry).type, rec(newer).type) ? newer : entry]
+      })),
+    ]),
+  )
+}
+
+/**
+ * Whether two values of a point say the same: what `contract --profile` and `profile diff`
+ * compare. A point read from the records (heldToKind) is held to its kind: any value of the
+ * same JSON kind says the same, since records arriving move it while the deployment
+ * chooses nothing new.
+ */
 export function sameValue(point: ProfilePointName, a: unknown, b: unknown): boolean {
-  if (point === 'guestApplicants' && typeof a === 'number' && typeof b === 'number') return (a === 0) === (b === 0) && Math.abs(a - b) <= GUEST_SHARE_TOLERANCE + 1e-9
+  if (heldToKind(point)) return kindOf(a) === kindOf(b)
   // each kind both readings saw, its keys as a set: a kind one run got no answer of (no --writes) says nothing
   if (point === 'envelopeKeys') {
     const [x, y] = [rec(a), rec(b)]
@@ -92,7 +133,7 @@ export function sameValue(point: ProfilePointName, a: unknown, b: unknown): bool
   if (point === 'burstLimit') return (a === false) === (b === false)
   // a set of labels: the order they come in is no choice the profile pins
   if (point === 'extraMetricLabels' && Array.isArray(a) && Array.isArray(b)) return isDeepStrictEqual([...a].sort(), [...b].sort())
-  return point === 'extraFields' ? isDeepStrictEqual(structure(a), structure(b)) : isDeepStrictEqual(a, b)
+  return point === 'extraFields' ? sameExtraFields(a, b) : isDeepStrictEqual(a, b)
 }
 
 /** A flag or option given beside a profile that replaced one of its points. */
@@ -138,7 +179,7 @@ const stateOf = (profile: LoadedProfile, point: ProfilePointName): PointState =>
   ((profile.points as Readonly<Record<string, PointState | undefined>>)[point] ?? {}) as PointState
 
 export function diffProfiles(a: LoadedProfile, b: LoadedProfile): ProfileDifference[] {
-  // two values that say the same (a guest share within its tolerance, labels in another order) are no difference
+  // two values that say the same (a point read from the records, labels in another order) are no difference
   return PROFILE_POINTS.map((point) => ({ point, a: stateOf(a, point), b: stateOf(b, point) })).filter((row) =>
     row.a.value !== undefined && row.b.value !== undefined ? !sameValue(row.point, row.a.value, row.b.value) : !isDeepStrictEqual(row.a.value, row.b.value),
   )

@@ -12,7 +12,7 @@ import type { ProfilePointName } from '../../schemas/profile.js'
 import type { Answer, Credentials } from '../contract/http.js'
 import { readOneAnswer, sameValue, show } from '../contract/profile.js'
 import { PROFILE } from '../contract/rules.js'
-import { type LoadedProfile, structure } from '../profile/profile.js'
+import { type LoadedProfile, sameFieldType, structure } from '../profile/profile.js'
 
 /** A point an answer does not keep: the check (`profile: pageSize is as the profile records it`) and what differs. */
 export interface PointProblem {
@@ -42,15 +42,16 @@ const named = (point: ProfilePointName) => PROFILE.replace('*', point)
 
 /**
  * extraFields of one answer: the kinds it shows (a list's records), each compared by the
- * names and types of its fields; a type the answer shows only as null is no change (a
- * page whose records all hold null says nothing of the type), nor is a kind it does not show.
+ * names and types of its fields, types as the kit compares them (sameFieldType: a type the
+ * answer shows only as null is no change, nor is a whole number for a number); a kind the
+ * answer does not show is no change either.
  */
 function sameExtraFields(recorded: unknown, now: unknown): boolean {
   const [before, after] = [structure(recorded), structure(now)]
   return Object.entries(after).every(([kind, fields]) => {
     const held = before[kind] ?? {}
     const names = new Set([...Object.keys(held), ...Object.keys(fields)])
-    return [...names].every((name) => held[name] !== undefined && fields[name] !== undefined && (fields[name] === 'null' || held[name] === fields[name]))
+    return [...names].every((name) => held[name] !== undefined && fields[name] !== undefined && sameFieldType(held[name], fields[name]))
   })
 }
 

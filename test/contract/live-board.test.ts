@@ -4,28 +4,13 @@
 // request the kit makes, so records arrive between any two answers. Over ten seeds the
 // run exits 0 (conforming) or 3 (it could not tell an arrival from a fault), never 1.
 import t from 'tap'
-import type { BuildOptions } from '../../src/fake/app.js'
-import { board, contract } from './helpers.js'
+import { contract } from './helpers.js'
+import { liveBoard } from '../helpers/live-board.js'
 
 // whole kit runs, ten a kind: a run with --writes makes every request case (about 200 requests), past tap's 120 s a file
 t.setTimeout(480_000)
 
 const SEEDS = 10
-/** Board seconds that pass before each request the kit makes. */
-const STEP_SECONDS = 47
-const MINUTE = 60
-
-/** A day of arrivals, one event every few minutes, each kind in turn. */
-function arrivals(): { events: Array<Record<string, unknown>> } {
-  const kinds = ['new-candidate', 'new-application', 'new-timesheet', 'marketing-approval', 'update-candidate', 'marketing-revocation', 'new-application']
-  const events = Array.from({ length: 300 }, (_, i) => {
-    const seconds = (i + 1) * 3 * MINUTE
-    const at = `+${String(Math.floor(seconds / 3600)).padStart(2, '0')}:${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}`
-    const event = kinds[i % kinds.length] as string
-    return event === 'update-candidate' ? { at, event, changes: { job_title: `Title ${i}` } } : { at, event }
-  })
-  return { events }
-}
 
 const RUNS = [
   { name: 'reads', flags: {}, fake: {} },
@@ -36,18 +21,7 @@ for (const run of RUNS) {
   t.test(`the kit's ${run.name} on a board receiving records never fail a run, over ${SEEDS} seeds`, async (t) => {
     const exits: number[] = []
     for (let seed = 1; seed <= SEEDS; seed++) {
-      const holder: { advance?: (seconds: number) => void } = {}
-      const { fake, url } = await board(
-        t,
-        {
-          request: (x) => {
-            holder.advance?.(STEP_SECONDS)
-            return x
-          },
-        },
-        { seed, now: '2026-03-02 08:00:00', activityData: { name: 'arrivals', ...arrivals() } as BuildOptions['activityData'], ...run.fake },
-      )
-      holder.advance = (seconds) => fake.clock.advance(seconds)
+      const { fake, url } = await liveBoard(t, { seed, ...run.fake })
       const result = await contract({ baseUrl: url, ...run.flags })
       exits.push(result.exitCode)
       t.not(result.exitCode, 1, `seed ${seed}: exit ${result.exitCode}${result.reason ? ` (${result.reason})` : ""}${result.failed().length > 0 ? `; failed: ${result.failed().join('; ')}` : ''}`)

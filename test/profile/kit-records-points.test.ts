@@ -7,7 +7,7 @@
 // quarter of the points; npm run test:deep (in .ci/run) all of them.
 import { join } from 'node:path'
 import t from 'tap'
-import { NOT_HONOURED, PROFILE_POINTS, type ProfilePointName } from '../../schemas/profile.js'
+import { heldToKind, NOT_HONOURED, PROFILE_POINTS, type ProfilePointName } from '../../schemas/profile.js'
 import { NOT_OBSERVABLE, sameValue } from '../../src/contract/profile.js'
 import type { ContractFlags } from '../../src/contract/settings.js'
 import { loadProfile } from '../../src/profile/profile.js'
@@ -62,7 +62,9 @@ for (const point of POINTS) {
       return
     }
     t.ok(entry?.seen === 'directly' || entry?.seen === 'inferred', `${point} is seen (${entry?.seen}: ${entry?.note ?? ''})`)
-    t.ok(sameValue(point, entry?.value, value), `${point} is recorded as ${JSON.stringify(value)}, got ${JSON.stringify(entry?.value)}`)
+    // a point read from the records says the same at any value of its kind (sameValue): its reading is held to the knob here, a share known to a record or two of a page or two
+    const near = heldToKind(point) && typeof value === 'number' ? Math.abs(Number(entry?.value) - value) <= 0.1 : sameValue(point, entry?.value, value)
+    t.ok(near, `${point} is recorded as ${JSON.stringify(value)}, got ${JSON.stringify(entry?.value)}`)
     t.match(entry?.request, /^(GET|POST) \/api\/v1\//, 'with the request that showed it')
   })
 }
