@@ -16,6 +16,7 @@ import { linkProblems, repeatedRecords } from './groups/lists.js'
 import { WIRE_CHECKS, WIRE_ENDPOINT } from './groups/wire.js'
 import { LISTS, type ListDef } from './lists.js'
 import { int, isRec, recs, type Rec } from './records.js'
+import { orderedCitation } from './citations.js'
 import { type Citation, citationOf } from './rules.js'
 import { AnswerValidator } from './validate.js'
 import { contentLengthProblem, essenceOf, isDownloadPath, lenientJson, parseDisposition, type WireAnswer, wireProblems } from './wire.js'
@@ -205,7 +206,8 @@ export class AnswerChecks {
         // the checks are a closed set of names: the map holds at most one entry per check
         this.#citations.set(problem.check, citation)
       }
-      if (citation.kind === 'spec') violations.push({ ...problem, citation })
+      // the words the problem contradicts first (citations.ts), the rest of the check's after them
+      if (citation.kind === 'spec') violations.push({ ...problem, citation: orderedCitation(problem.check, citation, [problem.message]) })
       else observations.push({ topic: 'unbacked', endpoint: problem.check.split(':', 1)[0] as string, summary: `${problem.check}: ${problem.message}` })
     }
     return { violations, observations }

@@ -3,13 +3,14 @@
 // from the report the run returns, which is redacted as every output is
 // (src/contract/redact.ts), so no password can reach it: the summary and what the exit
 // code means, the coverage per group, each failing check with the spec's words it
-// enforces (citationLines) and what it found, the observations (schema drift first), the
-// requests made, and the jobs made, deleted and pending in the ledger.
+// enforces (citationLines: the words the finding contradicts first, the rest folded after
+// them) and what it found, the observations (schema drift first), the requests made, and
+// the jobs made, deleted and pending in the ledger.
 //
 // The request matrix (src/contract/matrix.ts) has its section: the count line and every
 // cell, checked, skipped and why, or not reached.
 import { type ContractReport, tallyLine } from './report.js'
-import { citationLines } from './rules.js'
+import { citationLines } from './citations.js'
 import { markOf, matrixCountLine } from './matrix.js'
 
 const esc = (text: unknown) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
@@ -62,10 +63,14 @@ function failingSection(report: ContractReport): string {
   const failing = report.checks.filter((c) => c.status === 'fail' || c.status === 'error')
   if (failing.length === 0) return '<h2 id="failing">Failing checks</h2>\n<p class="pass">None.</p>'
   const items = failing.map((check) => {
-    const cited = check.status === 'fail' ? citationLines(`${check.endpoint}: ${check.name}`, undefined, check.failures) : []
+    const lines = check.status === 'fail' ? citationLines(`${check.endpoint}: ${check.name}`, undefined, check.failures) : []
+    // the words the finding contradicts first; the rest of the check's words folded after them
+    const cited = lines.filter((line) => !line.startsWith('also: '))
+    const also = lines.filter((line) => line.startsWith('also: '))
     const found = check.status === 'fail' ? check.failures : [check.reason ?? 'the service erred']
     return `<li><span class="${check.status}">${check.status === 'fail' ? 'FAIL' : 'ERROR'}</span> <code>${esc(check.endpoint)}</code>: ${esc(check.name)}
 ${cited.length > 0 ? `<blockquote>${cited.map(esc).join('<br>')}</blockquote>` : ''}
+${also.length > 0 ? `<details><summary>${also.length} more of the spec's words behind the check</summary><blockquote>${also.map(esc).join('<br>')}</blockquote></details>` : ''}
 ${found.map((f) => `<div class="failure mono">${esc(f)}</div>`).join('\n')}</li>`
   })
   return `<h2 id="failing">Failing checks (${failing.length})</h2>\n<ul>${items.join('\n')}</ul>`

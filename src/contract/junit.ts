@@ -9,7 +9,7 @@
 // no check is grouped under that endpoint).
 import junit, { type Builder } from 'junit-report-builder'
 import type { Observation } from './observations.js'
-import { citationLines } from './rules.js'
+import { citationLines } from './citations.js'
 import type { CheckResult } from './suite.js'
 import type { MatrixEntry } from './matrix.js'
 

@@ -8,7 +8,7 @@ import { CREDENTIAL_WORDS, type RequestRecord } from './http.js'
 import { rotationLines, type Rotation } from './groups/jobs.js'
 import type { PendingJob } from './ledger.js'
 import type { Observation } from './observations.js'
-import { citationLines } from './rules.js'
+import { citationLines } from './citations.js'
 import type { ContractSettings } from './settings.js'
 import type { CheckResult } from './suite.js'
 import { matrixLines, matrixOf, type MatrixEntry } from './matrix.js'
@@ -187,7 +187,7 @@ export function checkLines(result: CheckResult): string[] {
   if (result.status === 'pass') return [`  pass  ${result.name}`]
   if (result.status === 'skip') return [`  skip  ${result.name} (${result.reason ?? 'skipped'})`]
   if (result.status === 'error') return [`  ERROR ${result.name}`, `          - ${result.reason ?? 'the service erred'}`]
-  const cited = citationLines(`${result.endpoint}: ${result.name}`, undefined, result.failures).map((line) => `          ${line}`)
+  const cited = citationLines(`${result.endpoint}: ${result.name}`, undefined, result.failures, 'count').map((line) => `          ${line}`)
   return [`  FAIL  ${result.name}`, ...cited, ...result.failures.map((failure) => `          - ${failure}`)]
 }
 

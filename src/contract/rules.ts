@@ -4,7 +4,8 @@
 // or why no black-box check can. A check may fail a run only for such words: a check no
 // sentence backs is an observation (`kind: 'observation'`), which warns and never fails.
 // The table in docs/contract.md is rendered from here (renderRules); the report, the
-// summary and the JUnit file show the words of a failing check (citationLines). A test
+// summary and the JUnit file show the words of a failing check (citations.ts, the words the
+// finding contradicts first). A test
 // keeps it honest: every quote is in the spec, every row names checks that exist, and
 // every check of a full run appears in some row. A check is named `endpoint: name` as the
 // summary prints it; `*` stands for any text.
@@ -85,7 +86,8 @@ const CANDIDATE_FIELDS = [
   'preferred_job_titles, sectors, disciplines, employment_types, contract_types, expertise, locations | array of string', 'available_from | string `YYYY-MM-DD`', 'available_from_hr | string (human readable date)',
   'experience, specialisms, qualifications, skills | string (skills and experience are comma-separated lists)', 'latitude, longitude | string (may be empty)',
   'timesheets, resumes, documents | array of File entry', 'applications | array of Candidate application entry', 'consent | array of Consent entry',
-  'File entry: `filename` string;', 'Candidate application entry: `job` object (`id` integer, `title` string, `reference` string, `location` string);',
+  'File entry: `filename` string; `href` string URL of the download endpoint for that file; `filesize` string of bytes; `created_at` string timestamp.',
+  'Candidate application entry: `job` object (`id` integer, `title` string, `reference` string, `location` string); `href` string URL of applications/details/{id}; `application_date` string timestamp.',
   'Consent entry: `type` string; `value` string (`Revoked` appears); `date` string timestamp; `ip_address` string.',
 ]
 const APPLICATION_FIELDS = ['id | integer', 'created_at, updated_at | string timestamp', 'applicant | object: `name`, `email`, `telephone`, `cover_letter` (strings) and `attachment`', 'applicant.attachment | object: `href` (URL of applications/attachment/{id}), `filename` (string)', 'vacancy | object: `id` integer; `title`, `location`, `salary`, `reference` strings']
@@ -287,37 +289,6 @@ export function wordsText(words: string): string {
   const title = RFCS[rfc[1] as string] === undefined ? '' : ` (${RFCS[rfc[1] as string]})`
   const said = rfcStatements(words, STATEMENT_INDEX).map((e) => `"${e.words}"`)
   return `${at}${title}${said.length > 0 ? `: ${said.join(' ')}` : ''}`
-}
-
-/** The fields a row of a resource's table names (`created_at, updated_at | string timestamp`); undefined for other words. */
-function rowFields(words: string): string[] | undefined {
-  return /^([a-z_][a-z0-9_.]*(?:, [a-z_][a-z0-9_.]*)*) \|/.exec(words)?.[1]?.split(', ')
-}
-
-/**
- * A failing check's quotes narrowed to the rows of its resource's table that name a field
- * its failures name (a schema failure names ajv's path: `(field data[0].created_at)`), the
- * other words kept; all of them when the failures name no row's field. The index and the
- * deviation harness read the whole citation (citationOf): this is what a reader is shown.
- */
-export function narrowed(words: readonly string[], failures: readonly string[]): string[] {
-  const text = failures.join('\n')
-  const named = (field: string) => new RegExp(`(^|[\\s.(\\]])${field.replace(/\./g, '\\.')}(?![a-z0-9_])`).test(text)
-  const hit = words.filter((w) => rowFields(w)?.some(named))
-  return hit.length === 0 ? [...words] : words.filter((w) => rowFields(w) === undefined || hit.includes(w))
-}
-
-/**
- * The lines that say what a failing check rests on, as the summary, the report and the
- * JUnit file show them: `spec: "…"` per quote or RFC section; for an observation, that
- * no sentence backs it and why; for a profile point, that the profile pins it.
- */
-export function citationLines(check: string, rules: readonly Rule[] = RULES, failures: readonly string[] = []): string[] {
-  const citation = citationOf(check, rules)
-  if (citation.kind === 'spec') return narrowed(citation.words, failures).map((words) => `spec: ${wordsText(words)}`)
-  if (citation.kind === 'observation') return [`spec: no sentence backs this check, an observation: ${citation.why}`]
-  if (citation.kind === 'profile') return ['spec: not shown; the profile (--profile) pins the deployment’s own earlier choice']
-  return []
 }
 
 /** The table for docs/contract.md, section by section. */

@@ -8,7 +8,8 @@ import { XMLParser } from 'fast-xml-parser'
 import t from 'tap'
 import { junitXml } from '../../src/contract/junit.js'
 import { checkLines } from '../../src/contract/report.js'
-import { citationLines, rulesOf } from '../../src/contract/rules.js'
+import { citationLines } from '../../src/contract/citations.js'
+import { rulesOf } from '../../src/contract/rules.js'
 import type { CheckResult } from '../../src/contract/suite.js'
 import { board, changeJson, contract, dropHeader } from './helpers.js'
 
@@ -102,13 +103,42 @@ t.test("a failing schema check cites the table row of the field that failed, not
   const run = await contract({ baseUrl: url, only: 'candidates', junit })
   const name = 'the first page fits the candidate list schema'
   t.ok(run.failed().includes(`candidates/list: ${name}`), 'the schema check fails')
-  const cited = linesAfter(run.output, name).filter((line) => line.startsWith('          spec: '))
+  const after = linesAfter(run.output, name)
+  const cited = after.filter((line) => line.startsWith('          spec: '))
   const whole = citationLines(`candidates/list: ${name}`)
-  t.ok(cited.includes('          spec: "last_login, created_at, updated_at | string timestamp"'), "the row naming created_at is cited")
-  t.notOk(cited.some((line) => line.includes('"id | integer"') || line.includes('"email, signup_email | string (e-mail)"')), 'rows of fields that did not fail are not')
-  t.ok(cited.length < whole.length, `${cited.length} lines cited of the ${whole.length} the check rests on`)
+  t.same(cited, ['          spec: "last_login, created_at, updated_at | string timestamp"'], 'the row naming created_at is cited, alone')
+  t.match(after[1], /^ {10}also behind the check: 2[0-9] more of the spec's words \(the HTML report and the JUnit file list them\)$/, 'the rest of the citation is counted after it')
   t.ok(cited.every((line) => whole.includes(line.trim())), 'each a line of its whole citation')
   const failure = failureOf(parse(readFileSync(junit, 'utf8')), 'candidates/list', name)
-  t.match(failure?.['#text'], /spec: "last_login, created_at, updated_at \| string timestamp"/, 'the JUnit failure cites the row too')
-  t.notMatch(failure?.['#text'], /"id \| integer"/, 'and not the others')
+  const text = failure?.['#text'] ?? ''
+  t.match(text, /^spec: "last_login, created_at, updated_at \| string timestamp"\n/, 'the JUnit failure cites the row first')
+  t.ok(text.indexOf('also: "id | integer"') > text.indexOf('last_login'), 'the other rows follow it, each an also: line')
+  t.equal(text.split('\n').filter((line) => /^(spec|also): /.test(line)).length, whole.length, 'the whole citation is there')
+})
+
+/** A check's words as citationLines gives them for its findings: the `spec:` ones first. */
+const firstWords = (check: string, failure: string) => citationLines(check, undefined, [failure]).filter((line) => line.startsWith('spec: '))
+
+t.test('the words a finding contradicts come first, derived from the finding: the field\'s row, the envelope, the paging sentence, the RFC section', async (t) => {
+  t.same(firstWords('candidates/details/{id}: the detail of a listed candidate fits the schema', 'the answer: The hot (field data[0].hot) is invalid: it must be an integer, not "yes".'), ['spec: "hot, featured | integer (1 or 0)"'], 'a hot of "yes": the row of hot, not the eight statements behind the schema')
+  t.same(firstWords('candidates/list: the first page fits the candidate list schema', 'the first page: The field total is invalid: it must be an integer, not "31".'), ['spec: "Every JSON response carries `status` (integer). List and detail responses also carry `total` (integer) and `data` (array)."'], 'a total as text: the envelope sentence, which rows naming the list schema only in a family of checks give')
+  t.same(firstWords('candidates/list: the first page fits the candidate list schema', 'the first page: The id (field data[0].applications[0].job.id) is invalid: it must be an integer, not "x".'), ['spec: "Candidate application entry: `job` object (`id` integer, `title` string, `reference` string, `location` string); `href` string URL of applications/details/{id}; `application_date` string timestamp."'], "a nested entry's field: the entry's sentence, not the candidate's id")
+  t.same(firstWords('candidates/list: the first page fits the candidate list schema', 'the first page: The id (field data[0].id) is invalid: it must be an integer, not "x".'), ['spec: "id | integer"'], "the candidate's own id: its row")
+  t.match(firstWords('candidates/list: the first page fits the candidate list schema', 'the first page: The filesize (field data[0].timesheets[0].filesize) is invalid.')[0], /^spec: "File entry: .*`filesize` string of bytes/, "a file's size: the File entry")
+  t.match(firstWords('timesheets/list: next_page of the first page is an absolute URL on the same origin carrying page', 'next_page "/api/v1/timesheets/list?page=2" is not an absolute URL')[0], /^spec: "Where a response carries `next_page`/, 'a link: the paging sentence')
+  t.match(firstWords('every answer: each 401 carries a WWW-Authenticate challenge for Basic with a quoted realm', "GET /api/v1/metrics/list: the Basic challenge \"Basic\" names no realm (RFC 7617 §2: the authentication parameter 'realm' is REQUIRED)"), [/^spec: RFC 7617 §2 .*'realm' is REQUIRED/], 'the RFC section the finding names')
+  const all = citationLines('candidates/list: the first page fits the candidate list schema', undefined, ['nothing the words name'])
+  t.ok(all.length > 20 && all.every((line) => line.startsWith('spec: ')), 'nothing derived: the whole citation, in its order')
+})
+
+t.test("a detail whose hot is \"yes\" fails citing the row of hot first, in the summary and the JUnit file", async (t) => {
+  const { url } = await board(t, changeJson(/^\/candidates\/details\/[0-9]+$/, (body) => {
+    for (const c of (body as { data: Array<Record<string, unknown>> }).data) c.hot = 'yes'
+  }))
+  const junit = join(t.testdir(), 'contract.xml')
+  const run = await contract({ baseUrl: url, only: 'candidates', junit })
+  const name = 'the detail of a listed candidate fits the schema'
+  t.ok(run.failed().includes(`candidates/details/{id}: ${name}`), 'the detail schema check fails')
+  t.same(linesAfter(run.output, name).slice(0, 1), ['          spec: "hot, featured | integer (1 or 0)"'], 'the summary names the row of hot first')
+  t.match(failureOf(parse(readFileSync(junit, 'utf8')), 'candidates/details/{id}', name)?.['#text'], /^spec: "hot, featured \| integer \(1 or 0\)"\nalso: /, 'the JUnit failure too, the rest after it')
 })

@@ -13,7 +13,7 @@ import { chromium } from 'playwright-core'
 import t from 'tap'
 import { EXIT_MEANING } from '../../src/contract/html.js'
 import type { ContractReport } from '../../src/contract/report.js'
-import { citationLines } from '../../src/contract/rules.js'
+import { citationLines } from '../../src/contract/citations.js'
 import { runToEnd } from '../helpers/cli.js'
 import { seriousViolations } from '../helpers/axe.js'
 import { CHROMIUM, haveTools, needs } from '../helpers/tools.js'
@@ -42,7 +42,8 @@ t.test('a failing run as one HTML file: exit and meaning, failing checks with th
   t.ok(failing.length > 0, `${failing.length} checks failed`)
   for (const check of failing) {
     t.match(page, escaped(check.name), `the page names the failing check "${check.name}"`)
-    for (const line of citationLines(`${check.endpoint}: ${check.name}`)) t.match(page, escaped(line), `with the spec's words: ${line.slice(0, 60)}`)
+    // the words the finding contradicts first, the rest of the check's after them (folded)
+    for (const line of citationLines(`${check.endpoint}: ${check.name}`, undefined, check.failures)) t.match(page, escaped(line), `with the spec's words: ${line.slice(0, 60)}`)
     for (const failure of check.failures) t.match(page, escaped(failure), 'and what it found')
   }
   t.ok(

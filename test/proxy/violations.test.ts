@@ -38,9 +38,11 @@ t.test('a total of the wrong type is a violation of the list schema, with the sp
   t.match(violation?.message, /total/)
   t.equal(violation?.request, 2, 'the journal id of the request')
   t.ok((violation?.spec.length ?? 0) > 0, 'it carries the spec\'s words')
-  t.same(violation?.spec, (citationOf(violation?.rule ?? '') as { words?: readonly string[] }).words, 'the words the contract kit cites for that check')
+  // the words the finding contradicts first (the envelope's total), then every word the contract kit cites for that check
+  t.equal(violation?.spec[0], 'Every JSON response carries `status` (integer). List and detail responses also carry `total` (integer) and `data` (array).', 'the envelope sentence first')
+  t.same(violation?.spec.slice(1), (citationOf(violation?.rule ?? '') as { words?: readonly string[] }).words, 'then the words the contract kit cites for that check')
   t.equal(lines.length, 1, 'one line logged')
-  t.match(lines[0], /^jobboard-kit proxy: violation #2 GET \/api\/v1\/candidates\/list 200: candidates\/list: the first page fits the candidate list schema: .*total.* \(spec: ".*"(; and [0-9]+ more)?\)\n$/)
+  t.match(lines[0], /^jobboard-kit proxy: violation #2 GET \/api\/v1\/candidates\/list 200: candidates\/list: the first page fits the candidate list schema: .*total.* \(spec: "Every JSON response carries `status` \(integer\)\..*"(; and [0-9]+ more)?\)\n$/, 'the log line names the envelope sentence first')
 })
 
 t.test('a next_page on another origin breaks the paging rule', async (t) => {
