@@ -18,7 +18,7 @@ import { type CommandIo, oneLine } from './io.js'
 const lossOf = (recorded: RunningProxy['recorded']): boolean =>
   recorded !== undefined && (recorded.lost.length > 0 || Object.values(recorded.pastBound).some((n) => n > 0))
 
-type ProxyFlags = ProxyOptions & { verdictExit?: boolean; junit?: string; report?: string; html?: string }
+type ProxyFlags = ProxyOptions & { verdictExit?: boolean; junit?: string; report?: string; reportText?: string; html?: string }
 
 /** The slips a value of the environment is held to as its flag is. */
 function checkSlips(given: Partial<ProxyFlags>, upstreamOf: typeof UpstreamOf): void {

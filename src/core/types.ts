@@ -2,6 +2,7 @@
 // with json-schema-to-ts. This is the only module that runs FromSchema.
 import type { FromSchema } from 'json-schema-to-ts'
 import type * as S from '../../schemas/index.js'
+import type * as P from '../../schemas/proxy.js'
 
 export type JobInput = FromSchema<typeof S.jobInput>
 export type JobIdBody = FromSchema<typeof S.jobIdBody>
@@ -86,6 +87,9 @@ export type ProfileFile = FromSchema<typeof S.profileFile>
 export type ProfilePoints = ProfileFile['points']
 export type ExtraField = FromSchema<typeof S.extraField>
 /** Record settings as flags give them. */
+/** The proxy's JSON report (--report). */
+export type ProxyReport = FromSchema<typeof P.proxyReport>
+
 export type RecordFlags = FromSchema<typeof S.recordOptions, { keepDefaultedPropertiesOptional: true }>
 /** Record settings once validated, defaults filled in. */
 export type RecordOptions = FromSchema<typeof S.recordOptions>

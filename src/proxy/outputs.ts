@@ -1,4 +1,5 @@
-// What the proxy writes when it stops (SIGINT or SIGTERM): a plain-text report and a
+// What the proxy writes when it stops (SIGINT or SIGTERM): the JSON report (--report, its
+// schema schemas/proxy.ts's proxyReport), the same as plain text (--report-text) and a
 // JUnit file, each in two sections, what staging broke (the violations, rule by rule,
 // with the spec's words) and what the client broke (the verdict, as `serve`
 // writes it: src/watch/verdict/account.ts). Nothing here holds a credential: violations and
@@ -10,6 +11,7 @@ import { wordsText } from '../contract/rules.js'
 import { dayFile } from '../watch/ui/routes.js'
 import { verdictText } from '../watch/verdict/account.js'
 import { ruleById, type RuleId } from '../watch/verdict/rules.js'
+import type { ProxyReport } from '../core/types.js'
 import { NOT_EXERCISED_BEHIND_A_PROXY, type RunningProxy, type Violation } from './server.js'
 
 /** junit-report-builder, loaded on the first JUnit file (CommonJS: its module.exports is the builder). */
@@ -26,8 +28,54 @@ function byRule(violations: readonly Violation[]): Map<string, Violation[]> {
 const basisLines = (violation: Violation | undefined): string[] =>
   violation?.basis === 'profile' ? ["profile: the spec does not say; --profile pins the deployment's own recorded choice"] : (violation?.spec ?? []).map((w) => `spec: ${wordsText(w)}`)
 
-/** The report: what staging broke, then what the client broke. */
-export function proxyReport(proxy: Pick<RunningProxy, 'violations' | 'verdict' | 'upstreamRequests'>): string {
+/** Why a rule of the verdict is not exercised behind a proxy, while it is not. */
+const notExercisedWhy = (id: string, outcome: string): string | undefined =>
+  outcome === 'not-exercised' ? (NOT_EXERCISED_BEHIND_A_PROXY as Record<string, string>)[id] : undefined
+
+/** The JSON report (--report): what staging broke, rule by rule, and what the client broke, each rule with its id and the spec's words. */
+export function proxyReport(proxy: Pick<RunningProxy, 'violations' | 'observations' | 'verdict' | 'upstreamRequests' | 'to' | 'droppedViolations'>, now: string): ProxyReport {
+  const violations = proxy.violations()
+  const verdict = proxy.verdict()
+  const rules = [...byRule(violations)].map(([rule, found]) => ({
+    rule,
+    basis: found[0]?.basis ?? 'spec',
+    spec: found[0]?.spec ?? [],
+    violations: found.map(({ request, time, method, url, status, message }) => ({ request, time, method, url, status, message })),
+  }))
+  const named = new Set(verdict.rules.flatMap((rule) => rule.findings.flatMap((finding) => finding.requests)))
+  const stagingOutcome = violations.length + proxy.droppedViolations > 0 ? 'fail' : 'pass'
+  return {
+    kind: 'jobboard-kit proxy report',
+    version: 1,
+    to: proxy.to,
+    writtenAt: now,
+    upstreamRequests: proxy.upstreamRequests,
+    outcome: stagingOutcome === 'fail' || verdict.outcome === 'fail' ? 'fail' : 'pass',
+    staging: {
+      outcome: stagingOutcome,
+      violations: violations.length + proxy.droppedViolations,
+      rules,
+      observations: proxy.observations().map(({ topic, endpoint, summary, count, request }) => ({ topic, endpoint, summary, count, request })),
+    },
+    client: {
+      outcome: verdict.outcome,
+      rules: verdict.rules.map(({ id, outcome, findings }) => {
+        const { sentence, spec } = ruleById(id as RuleId)
+        const why = notExercisedWhy(id, outcome)
+        return { id, outcome, sentence, spec, findings: findings.map(({ message, requests }) => ({ message, requests: [...requests] })), ...(why === undefined ? {} : { notExercised: why }) }
+      }),
+      requests: Object.fromEntries(
+        [...named].sort((a, b) => a - b).flatMap((id) => {
+          const shown = verdict.requests[id]
+          return shown === undefined ? [] : [[String(id), { method: shown.method, url: shown.url, time: shown.time }]]
+        }),
+      ),
+    },
+  }
+}
+
+/** The report as plain text (--report-text): what staging broke, then what the client broke. */
+export function proxyReportText(proxy: Pick<RunningProxy, 'violations' | 'verdict' | 'upstreamRequests'>): string {
   const violations = proxy.violations()
   const rules = byRule(violations)
   const answers = new Set(violations.map((v) => v.request)).size
@@ -41,8 +89,9 @@ export function proxyReport(proxy: Pick<RunningProxy, 'violations' | 'verdict' |
   }
   const verdict = proxy.verdict()
   lines.push('', `What the client broke: ${verdictText(verdict)}`.trimEnd())
-  for (const [id, why] of Object.entries(NOT_EXERCISED_BEHIND_A_PROXY)) {
-    if (verdict.rules.find((rule) => rule.id === id)?.outcome === 'not-exercised') lines.push(`${id} is not exercised behind this proxy: ${why}`)
+  for (const rule of verdict.rules) {
+    const why = notExercisedWhy(rule.id, rule.outcome)
+    if (why !== undefined) lines.push(`${rule.id} is not exercised behind this proxy: ${why}`)
   }
   return `${lines.join('\n')}\n`
 }
@@ -76,10 +125,19 @@ export function proxyHtml(proxy: Pick<RunningProxy, 'journal' | 'view'>, now: st
   return dayFile(proxy, (requests) => `Written at ${now} when the proxy stopped: ${requests} requests, the newest the journal held.`)
 }
 
+/** The files the proxy writes at shutdown, by flag. */
+export interface OutputFiles {
+  junit?: string | undefined
+  report?: string | undefined
+  reportText?: string | undefined
+  html?: string | undefined
+}
+
 /** Writes the files asked for; answers whether staging broke a rule or the client's verdict failed. */
-export async function writeOutputs(proxy: RunningProxy, given: { junit?: string | undefined; report?: string | undefined; html?: string | undefined }, now: string): Promise<boolean> {
+export async function writeOutputs(proxy: RunningProxy, given: OutputFiles, now: string): Promise<boolean> {
   if (given.html !== undefined) await writeFile(given.html, await proxyHtml(proxy, now))
-  if (given.report !== undefined) await writeFile(given.report, proxyReport(proxy))
+  if (given.report !== undefined) await writeFile(given.report, `${JSON.stringify(proxyReport(proxy, now), null, 2)}\n`)
+  if (given.reportText !== undefined) await writeFile(given.reportText, proxyReportText(proxy))
   if (given.junit !== undefined) await writeFile(given.junit, proxyJunit(proxy))
   return proxy.violations().length > 0 || proxy.verdict().outcome === 'fail'
 }

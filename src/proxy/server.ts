@@ -113,6 +113,10 @@ export interface RunningProxy {
   view(): object
   /** Requests sent upstream so far. */
   readonly upstreamRequests: number
+  /** The deployment it stands in front of: --to's base URL (which carries no credentials). */
+  readonly to: string
+  /** Violations found and not kept, past MAX_VIOLATIONS. */
+  readonly droppedViolations: number
   /** What --record wrote at close (undefined before, or without --record). */
   readonly recorded: RecordingAccount | undefined
 }
@@ -519,6 +523,12 @@ export function createProxy(options: ProxyOptions, hooks: ProxyHooks = {}): Runn
     },
     get upstreamRequests() {
       return sentUpstream
+    },
+    get to() {
+      return upstream.base
+    },
+    get droppedViolations() {
+      return droppedViolations
     },
     get recorded() {
       return recorded

@@ -3,10 +3,10 @@
 // in both styles, with a one-letter password, one that occurs in the base URL and a long
 // one: no violation, a passing verdict (copy-in-step not exercised: no copy was handed to
 // the proxy, test/proxy/wrong-clients.test.ts hands one), the upstream sent exactly the requests the client made, and no output of the
-// proxy (its /__mock routes, its log lines, its report and JUnit file) holds a form of
+// proxy (its /__mock routes, its log lines, its JSON and text report and JUnit file) holds a form of
 // the credentials (test/helpers/proxy-day.ts lives the day).
 import t from 'tap'
-import { proxyJunit, proxyReport } from '../../src/proxy/outputs.js'
+import { proxyJunit, proxyReport, proxyReportText } from '../../src/proxy/outputs.js'
 import { proxiedDay } from '../helpers/proxy-day.js'
 
 const SHAPES = [
@@ -41,7 +41,8 @@ for (const style of ['a', 'b'] as const) {
         await (await fetch(`${proxy.url}/__mock/verdict`)).text(),
         await (await fetch(`${proxy.url}/__mock/ui/journal`)).text(),
         await (await fetch(`${proxy.url}/__mock/ui/board`)).text(),
-        proxyReport(proxy),
+        JSON.stringify(proxyReport(proxy, '2026-11-28 15:09:23')),
+        proxyReportText(proxy),
         proxyJunit(proxy),
         lines.join(''),
       ]

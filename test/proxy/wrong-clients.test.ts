@@ -17,6 +17,7 @@ import { ResendClient } from '../../examples/wrong/resend.js'
 import { RetryEarlyClient } from '../../examples/wrong/retry-early.js'
 import { SinceGapClient } from '../../examples/wrong/since-gap.js'
 import { StaleCopyClient } from '../../examples/wrong/stale-copy.js'
+import { proxyReport } from '../../src/proxy/outputs.js'
 import { proxiedDay } from '../helpers/proxy-day.js'
 
 const wrong: Array<[string, new (options: SyncOptions) => SyncClient, string[]]> = [
@@ -44,6 +45,14 @@ for (const style of ['a', 'b'] as const) {
       t.same(failed.map((r) => r.id), rules, JSON.stringify(failed))
       if (!rules.includes('copy-in-step')) t.equal(verdict.rules.find((r) => r.id === 'copy-in-step')?.outcome, 'pass', 'the copy is judged against what passed through')
       t.same(((await (await fetch(`${proxy.url}/__mock/violations`)).json()) as { violations: object[] }).violations, [], 'no violation of the upstream')
+      // the JSON report (--report) says the same, each request a finding names shown in it
+      const report = proxyReport(proxy, '2026-11-28 15:09:23')
+      t.same(report.client.rules.filter((r) => r.outcome === 'fail').map((r) => r.id), rules, 'the JSON report fails the same rules')
+      const named = report.client.rules.flatMap((r) => r.findings.flatMap((f) => f.requests))
+      t.ok(named.length >= rules.length, 'its findings name requests')
+      const shown = Object.keys(report.client.requests).map(Number)
+      t.ok(rules.length === 0 || shown.length > 0, 'shown with their method, URL and time')
+      t.same(shown.filter((id) => !named.includes(id)), [], 'and no request no finding names')
     })
   }
 }
