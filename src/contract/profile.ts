@@ -9,7 +9,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { Minimal } from '@tapjs/core'
 import { behaviourProperties, ENVELOPE_KEYS, EXTRA_FIELD_RECORDS, type EnvelopeKind } from '../../schemas/behaviour.js'
-import { heldToKind, PROFILE_KIND, PROFILE_POINTS, type ProfilePointName } from '../../schemas/profile.js'
+import { heldToKind, PROFILE_KIND, PROFILE_POINTS, profilePointValues, type ProfilePointName } from '../../schemas/profile.js'
 import { isMinute } from '../../schemas/formats.js'
 import { METRIC_LABELS, MONTH_NAMES, MONTH_SHORT_NAMES } from '../../schemas/values.js'
 import { keptExtraFields, parseProfile, sameValue, structure, type LoadedProfile } from '../profile/profile.js'
@@ -45,7 +45,17 @@ export interface Reading {
   missed?: Extract<SkipKind, 'unavailable' | 'error'> | 'limited'
   /** What was seen when it is none of the point's values ("mixed"): against a pinned value, a contradiction. */
   other?: string
+  /**
+   * The values this reading cannot tell apart, where the answer that shows the point is read
+   * through time: a window through a Retry-after, which the seconds since the window opened
+   * shorten. A recorded value among them says the same (agrees).
+   */
+  range?: { min: number; max: number }
 }
+
+/** Whether a recorded value says what a reading says: the same value (sameValue), or one of those the reading cannot tell apart. */
+const agrees = (point: ProfilePointName, value: unknown, reading: Reading): boolean =>
+  reading.range && typeof value === 'number' ? value >= reading.range.min && value <= reading.range.max : sameValue(point, value, reading.value)
 
 export type Readings = Record<ProfilePointName, Reading>
 
@@ -456,7 +466,13 @@ function rateLimitWindow(e: Evidence): Reading {
   const limited = e.all().filter((g) => g.answer.status === 429 && /^[0-9]+$/.test(g.answer.headers['retry-after']?.trim() ?? '') && (!isBurst(g.answer) || e.repeated(g)))
   const longest = limited.sort((a, b) => Number(b.answer.headers['retry-after']) - Number(a.answer.headers['retry-after']))[0]
   if (longest) {
-    return { ...directly(longest, Number(longest.answer.headers['retry-after']?.trim()), 'the longest Retry-after of a 429: the window, when the request was repeated at once'), seen: 'inferred' }
+    const seconds = Number(longest.answer.headers['retry-after']?.trim())
+    // a Retry-after is the window less the seconds since it opened, to the second either way: opened by the run's
+    // first answer to that request, or (refused at its first ask) by an earlier run, when it may be any longer window
+    const opened = e.all().find((g) => g.answer.status !== 429 && g.at <= longest.at && requestOf(g) === requestOf(longest))
+    const max = opened ? seconds + Math.ceil((longest.at - opened.at) / 1000) + 1 : profilePointValues.rateLimitWindow.maximum
+    const note = opened ? 'the longest Retry-after of a 429: the window, when the request was repeated at once' : 'the longest Retry-after of a 429 to a request refused at its first ask: the window an earlier run opened, or a longer one'
+    return { ...directly(longest, seconds, note), seen: 'inferred', range: { min: seconds, max } }
   }
   const counts = new Map<string, number>()
   for (const got of e.all()) counts.set(requestOf(got), (counts.get(requestOf(got)) ?? 0) + 1)
@@ -761,7 +777,7 @@ export function mergeProfile(
     }
     const entry = entryOf(reading)
     const shift = `${point} ${show(point, old?.value)} → ${show(point, reading.value)}${reading.request ? ` (${reading.request})` : ''}`
-    const same = old?.value !== undefined && sameValue(point, old.value, reading.value)
+    const same = old?.value !== undefined && agrees(point, old.value, reading)
     if (same && heldToKind(point)) {
       if (!isDeepStrictEqual(old?.value, reading.value)) moved.push(shift)
     } else if (same) entry.value = point === 'extraFields' ? keptExtraFields(old?.value, reading.value) : structuredClone(old?.value)
@@ -812,11 +828,13 @@ export function profileGroup(root: Minimal, ctx: RunContext, profile: LoadedProf
         }
         // a point read from the records is held to its kind: arrivals move its value, the deployment chose nothing
         const kindOnly = heldToKind(point) && !isDeepStrictEqual(recorded.value, now.value)
+        // a reading through time (a window through a Retry-after) says the same as any value it cannot tell apart
+        const within = now.range && !isDeepStrictEqual(recorded.value, now.value) ? ` (the profile records ${show(point, recorded.value)}, among the values this reading cannot tell apart: ${now.range.min} to ${now.range.max})` : ''
         a.ok(
-          sameValue(point, recorded.value, now.value),
+          agrees(point, recorded.value, now),
           kindOnly
             ? `${point}: ${show(point, now.value)} (the profile records ${show(point, recorded.value)}): read from the records, which arrivals move, so held to its kind`
-            : `${point}: ${show(point, now.value)}, as the profile records`,
+            : `${point}: ${show(point, now.value)}${within || ', as the profile records'}`,
           `profile: ${point} ${show(point, recorded.value)}${from}; deployment now answers ${show(point, now.value)}${now.request ? ` (${now.request})` : ''}`,
         )
       })

@@ -5,6 +5,7 @@
 // kind of value fails; a page past the last that records filled while the run read the
 // list is not seen, and one holding records its total does not explain fails; a real
 // change of choice on a live deployment (the page size, the last page's link) still fails.
+// Time passing: the window read through a Retry-after a second later is the same window.
 import { join } from 'node:path'
 import t from 'tap'
 import { heldToKind, PROFILE_POINTS } from '../../schemas/profile.js'
@@ -139,4 +140,47 @@ t.test('a real change of choice on a live deployment still fails: another page s
   )
   t.match(tonight.check('profile', named('pageSize'))?.failures, [/^profile: pageSize 25 .*; deployment now answers 10 /])
   t.match(tonight.check('profile', named('lastPageNextPage'))?.failures, [/^profile: lastPageNextPage false .*; deployment now answers null /])
+})
+
+t.test('the window read through a Retry-after the seconds since it opened shorten: a second later is the same window; a shorter window fails', async (t) => {
+  const spare = /^\/api\/v1\/marketing\/list\?page=1002$/
+  /**
+   * A deployment with a window of `window` seconds whose repeat of the 429 check's request
+   * comes `late` seconds after the first ask (a slow staging, or a second boundary
+   * crossed), or whose window an earlier run opened (`opened`: the first ask is refused).
+   */
+  const deployment = async (window: number, late: number, opened = false) => {
+    const asked = new Map<string, number>()
+    const { url, fake } = await board(
+      t,
+      {
+        request: (exchange) => {
+          const times = (asked.get(exchange.url) ?? 0) + 1
+          asked.set(exchange.url, times)
+          if (spare.test(exchange.url) && times === 2) fake.clock.advance(late)
+          return exchange
+        },
+        answer: (exchange) =>
+          opened && spare.test(exchange.url) ? { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '600' }, body: Buffer.from('{"status":429,"message":"Too many requests."}') } : undefined,
+      },
+      { rateLimitWindow: window },
+    )
+    return { baseUrl: url, only: 'metrics,rate-limit', rateLimitWindow: window }
+  }
+  const file = join(t.testdir(), 'staging.json')
+  await contract({ ...(await deployment(900, 0)), writeProfile: file })
+  t.equal(held(file, 'rateLimitWindow')?.value, 900, 'yesterday: the repeat came at once, Retry-after 900')
+
+  const late = await contract({ ...(await deployment(900, 1)), profile: file, writeProfile: file })
+  t.equal(late.check('profile', named('rateLimitWindow'))?.status, 'pass', 'tonight the repeat came a second later (Retry-after 899): the same window')
+  t.equal(late.exitCode, 0, late.reason ?? 'exit 0')
+  t.equal(held(file, 'rateLimitWindow')?.value, 900, 'the file keeps the window it recorded')
+  t.notMatch(late.output, /changed: rateLimitWindow/)
+
+  const before = await contract({ ...(await deployment(900, 0, true)), profile: file })
+  t.equal(before.check('profile', named('rateLimitWindow'))?.status, 'pass', 'a window an earlier run opened 300 s ago (Retry-after 600 to the first ask) is no shorter window')
+
+  const shorter = await contract({ ...(await deployment(600, 0)), profile: file })
+  t.equal(shorter.exitCode, 1, 'a window of 600 s fails')
+  t.match(shorter.check('profile', named('rateLimitWindow'))?.failures, [/^profile: rateLimitWindow 900 .*; deployment now answers 600 /])
 })
