@@ -2,8 +2,10 @@
 // request was last made and when its rate-limit window opens again; which write checks
 // each deployment had, and when (they take turns across runs); jobs a run could not
 // delete yet (the next run deletes them first); and a job each deployment has deleted
-// (the checks of operations after delete use it); and when each run with writes started,
-// so that --within N can tell which write turns no run of the last N made.
+// (the checks of operations after delete use it); when each run with writes started,
+// so that --within N can tell which write turns no run of the last N made; and when each
+// walk of a list (src/contract/walk.ts) was last read in full, so that the walks a run
+// cannot afford in full take turns.
 import type { JSONSchema } from 'json-schema-to-ts'
 import { id } from './common.js'
 
@@ -51,5 +53,7 @@ export const ledgerFile = {
     deleted: { type: 'object', additionalProperties: id },
     /** By deployment: when each run with writes started, the newest last (--require-complete --within N reads the last N). */
     runs: { type: 'object', additionalProperties: { type: 'array', items: time } },
+    /** By deployment, then by walk (`applications/list since`): when a run last walked it in full. */
+    walks: { type: 'object', additionalProperties: { type: 'object', additionalProperties: time } },
   },
 } as const satisfies JSONSchema

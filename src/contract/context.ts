@@ -13,6 +13,8 @@ import { Plan } from './plan.js'
 import type { ContractSettings } from './settings.js'
 import { AnswerValidator } from './validate.js'
 
+const DAY_MS = 86_400_000
+
 export interface CreatedJob {
   id: number
   reference: string
@@ -47,7 +49,9 @@ export class RunContext {
     this.clock = clock
     this.ledger = ledger
     this.deployment = deploymentKey(settings.username, settings.baseUrl)
-    this.plan = new Plan(client, settings.groups, settings.profile !== undefined || settings.writeProfile !== undefined)
+    // the walks a run cannot afford in full take turns: the ledger says which went in full when, else the night decides
+    const rotation = { walked: ledger.walksOf(this.deployment), night: Math.floor(clock.now() / DAY_MS) }
+    this.plan = new Plan(client, settings.groups, settings.profile !== undefined || settings.writeProfile !== undefined, rotation)
   }
 
   /**

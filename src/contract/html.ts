@@ -8,7 +8,8 @@
 // the jobs made, deleted and pending in the ledger.
 //
 // The request matrix (src/contract/matrix.ts) has its section: the count line and every
-// cell, checked, skipped and why, or not reached.
+// cell, checked, skipped and why, or not reached; so do the walks (src/contract/walk.ts):
+// which lists and filters the run read in full by next_page, which in part, and why.
 import { type ContractReport, tallyLine } from './report.js'
 import { citationLines } from './citations.js'
 import { markOf, matrixCountLine } from './matrix.js'
@@ -47,6 +48,20 @@ function matrixSection(report: ContractReport): string {
 <details><summary>Every cell</summary>
 <table><thead><tr><th scope="col">cell</th><th scope="col">request shape</th><th scope="col">status</th><th scope="col">why</th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table></details>`
+}
+
+/** The walks (src/contract/walk.ts): each list and filter, in full or in part this run, the pages read and why. */
+function walksSection(report: ContractReport): string {
+  const walks = report.walks ?? []
+  if (walks.length === 0) return ''
+  const rows = walks.map(
+    (w) =>
+      `<tr><th scope="row"><code>${esc(w.id)}</code></th><td class="${w.full ? 'pass' : 'skip'}">${w.full ? 'in full' : 'in part'}</td><td>${esc(w.read)}${w.pages === undefined ? '' : ` of ${w.pages}`}</td><td>${esc(`${w.complete ? '' : 'not every page answered; '}${w.full ? '' : w.why}${w.lastFull === undefined || w.full ? '' : `; walked in full last ${w.lastFull}`}`)}</td></tr>`,
+  )
+  return `<h2 id="walks">Walks</h2>
+<p>Each list and filter followed by next_page from page 1: ${walks.filter((w) => w.full).length} of ${walks.length} in full this run; the others in part, their first pages and a run at their end (the ledger walks them in full on a later run).</p>
+<table><thead><tr><th scope="col">walk</th><th scope="col">this run</th><th scope="col">pages read</th><th scope="col">why</th></tr></thead>
+<tbody>${rows.join('\n')}</tbody></table>`
 }
 
 function coverageSection(report: ContractReport): string {
@@ -139,6 +154,7 @@ export function contractHtml(report: ContractReport): string {
 ${failingSection(report)}
 ${observationsSection(report)}
 ${matrixSection(report)}
+${walksSection(report)}
 ${coverageSection(report)}
 ${checksSection(report)}
 ${requestsSection(report)}

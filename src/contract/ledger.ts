@@ -6,7 +6,8 @@
 // 429, the time its Retry-after named. Entries whose window has passed are dropped on
 // writing, so the file stays as small as the set of recent requests. Besides requests it
 // keeps, per deployment, when each write check was last made (they take turns), the jobs
-// not deleted yet, and one job known deleted.
+// not deleted yet, one job known deleted, and when each walk of a list was last read in
+// full (walks take turns too).
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { LEDGER_KIND, ledgerFile } from '../../schemas/ledger.js'
 import { prototypeKeyPath, prototypeKeyRefusal } from '../core/prototype-keys.js'
@@ -33,6 +34,7 @@ export class Ledger {
   #pending: PendingJob[]
   readonly #deleted: Record<string, number>
   readonly #runs: Record<string, string[]>
+  readonly #walks: Record<string, Record<string, string>>
 
   private constructor(path: string | undefined, file?: LedgerFile) {
     this.path = path
@@ -41,6 +43,7 @@ export class Ledger {
     this.#pending = structuredClone(file?.pending ?? [])
     this.#deleted = { ...file?.deleted }
     this.#runs = structuredClone(file?.runs ?? {})
+    this.#walks = structuredClone(file?.walks ?? {})
   }
 
   /** No file: nothing is remembered and nothing is written. */
@@ -78,6 +81,15 @@ export class Ledger {
 
   wrote(deployment: string, name: string, at: number): void {
     this.#writes[deployment] = { ...this.#writes[deployment], [name]: new Date(at).toISOString() }
+  }
+
+  /** When each walk of a list (src/contract/walk.ts) was last read in full on a deployment (epoch ms). */
+  walksOf(deployment: string): Record<string, number> {
+    return Object.fromEntries(Object.entries(this.#walks[deployment] ?? {}).map(([id, at]) => [id, Date.parse(at)]))
+  }
+
+  walked(deployment: string, id: string, at: number): void {
+    this.#walks[deployment] = { ...this.#walks[deployment], [id]: new Date(at).toISOString() }
   }
 
   pendingOf(deployment: string): PendingJob[] {
@@ -130,7 +142,7 @@ export class Ledger {
   save(now: number, redact: Pick<Redactor, 'deep'> = { deep: (value) => value }): void {
     if (this.path === undefined) return
     const requests = Object.fromEntries([...this.#entries].filter(([, entry]) => Date.parse(entry.until) > now).sort(([a], [b]) => (a < b ? -1 : 1)))
-    const file: LedgerFile = redact.deep({ kind: LEDGER_KIND, version: 1, requests, writes: this.#writes, pending: this.#pending, deleted: this.#deleted, runs: this.#runs })
+    const file: LedgerFile = redact.deep({ kind: LEDGER_KIND, version: 1, requests, writes: this.#writes, pending: this.#pending, deleted: this.#deleted, runs: this.#runs, ...(Object.keys(this.#walks).length === 0 ? {} : { walks: this.#walks }) })
     const temporary = `${this.path}.${process.pid}.tmp`
     writeFileSync(temporary, `${JSON.stringify(file, null, 2)}\n`)
     renameSync(temporary, this.path)

@@ -5,13 +5,16 @@
 // operation from each state the spec names, with the public page after it; each form of
 // each constrained field the spec lists. A cell names the plan's request that asks it
 // (`asks`) or says why the plan never does (`why`), and the checks that read its answer
-// (patterns of `endpoint: name`, `*` for any text, as in rules.ts). After a run, a cell
+// (patterns of `endpoint: name`, `*` for any text, as in rules.ts). Each list and filter is
+// also a walk (src/contract/walk.ts): every page from the first to the last, by next_page,
+// a cell checked when the run walked it in full. After a run, a cell
 // is checked when one of those checks was made, skipped when they were skipped (and
 // why), or not reached when none of them reported. docs/contract.md shows the table as
 // renderMatrix() renders it; test/contract/matrix.test.ts keeps both in step with the plan.
 import { caseTurn, REQUEST_CASES } from './cases.js'
 import { combinationsOf, LISTS, type ListDef } from './lists.js'
 import { matches } from './rules.js'
+import type { WalkEntry } from './walk.js'
 
 /** What the matrix reads of a check's result (suite.ts's CheckResult; not imported, which would close a circle through the groups). */
 export interface CheckResult {
@@ -26,7 +29,7 @@ export type Family = 'list' | 'details' | 'download' | 'job' | 'field-form' | 'r
 
 export const FILTERS = ['none', 'since', 'vacancy'] as const
 export type Filter = (typeof FILTERS)[number]
-export const POSITIONS = ['first', 'second', 'last', 'empty', 'past-last'] as const
+export const POSITIONS = ['first', 'second', 'last', 'empty', 'past-last', 'walk'] as const
 export type Position = (typeof POSITIONS)[number]
 
 export interface Cell {
@@ -56,11 +59,16 @@ const POSITION_WORDS: Record<Position, string> = {
   last: 'the last page',
   empty: 'an answer with no records',
   'past-last': 'a page past the last',
+  walk: 'every page from the first to the last, by next_page (the walk)',
 }
+
+/** The checks that read every walk of a list (src/contract/groups/walk.ts). */
+const walkChecks = (e: string) => [`${e}: each *walk*`]
 
 /** The plan's request and the checks of a list cell, or why the plan does not ask it. */
 function listCell(list: (typeof LIST_NAMES)[number], filter: Filter, position: Position): Omit<Cell, 'id' | 'family' | 'endpoint' | 'shape'> {
   const e = `${list}/list`
+  if (position === 'walk') return { asks: 'walk', checks: walkChecks(e) }
   switch (`${filter} ${position}`) {
     case 'none first':
       return { asks: 'first', checks: [`${e}: the first page fits the * list schema`] }
@@ -110,6 +118,7 @@ function combinationCells(list: (typeof LIST_NAMES)[number]): Cell[] {
     return [
       { id: `${e} ${combination} first`, family: 'list', endpoint: e, shape: `${POSITION_WORDS.first}, ${shape}`, asks: 'combined', checks: [`${e}: the answer with ${words} holds only records matching each`] },
       { id: `${e} ${combination} second`, family: 'list', endpoint: e, shape: `${POSITION_WORDS.second}, ${shape}`, asks: 'combinedNext', checks: [`${e}: the second page of the answer with ${words} holds only records matching each`] },
+      { id: `${e} ${combination} walk`, family: 'list', endpoint: e, shape: `${POSITION_WORDS.walk}, ${shape}`, asks: 'walk', checks: walkChecks(e) },
     ] satisfies Cell[]
   })
 }
@@ -240,13 +249,14 @@ export type CellStatus =
 
 /**
  * What became of a cell in a run, from the results of its checks: checked when one was
- * made (passed or failed); else skipped as the first of them was (not applicable, not due
+ * made (passed or failed) — a walk's cell only when the run walked it in full, else skipped
+ * for budget (the ledger walks it in full on a later run); else skipped as the first of them was (not applicable, not due
  * this run: budget, rate limited: 429 or left out by the ledger: budget, the service erred:
  * outage); not reached when none reported, or when its answer came and could not be read
  * for what it holds (a live board's arrivals the check cannot tell from a fault). A cell the plan never asks is skipped as not
  * asked, a write cell of a read-only run as read-only.
  */
-export function cellStatus(cell: Cell, results: readonly CheckResult[], writes: boolean, formsTried: readonly string[] = [], groups?: readonly string[]): CellStatus {
+export function cellStatus(cell: Cell, results: readonly CheckResult[], writes: boolean, formsTried: readonly string[] = [], groups?: readonly string[], walks: readonly WalkEntry[] = []): CellStatus {
   if (cell.asks === undefined) return { status: 'skipped', why: 'not asked', reason: cell.why ?? '' }
   if (cell.writes && !writes) return { status: 'skipped', why: 'read-only', reason: 'a read-only run (no --writes)' }
   if (groups !== undefined && !groups.includes(groupOfCell(cell))) return { status: 'skipped', why: 'not selected', reason: `the ${groupOfCell(cell)} group is not selected` }
@@ -255,6 +265,10 @@ export function cellStatus(cell: Cell, results: readonly CheckResult[], writes: 
     const made = mine.some((r) => r.status === 'pass' || r.status === 'fail')
     if (made && formsTried.includes(cell.id)) return { status: 'checked' }
     if (made || mine.some((r) => r.status === 'skip' && r.skip === 'not-due')) return { status: 'skipped', why: 'budget', reason: 'another form took this run’s one valid add; the ledger brings this one round on a later run' }
+  }
+  if (cell.asks === 'walk') {
+    const walk = walks.find((w) => w.id === cell.id.replace(/ walk$/, ''))
+    if (walk && !walk.full && mine.some((r) => r.status === 'pass' || r.status === 'fail')) return { status: 'skipped', why: 'budget', reason: `walked in part: pages ${walk.read}${walk.pages === undefined ? '' : ` of ${walk.pages}`} (${walk.why})` }
   }
   if (mine.some((r) => r.status === 'pass' || r.status === 'fail')) return { status: 'checked' }
   const first = mine[0]
@@ -303,9 +317,9 @@ export interface MatrixEntry {
 }
 
 /** Every cell of the matrix and what became of it in a run. */
-export function matrixOf(results: readonly CheckResult[], writes: boolean, formsTried: readonly string[] = [], groups?: readonly string[], cells: readonly Cell[] = MATRIX): MatrixEntry[] {
+export function matrixOf(results: readonly CheckResult[], writes: boolean, formsTried: readonly string[] = [], groups?: readonly string[], walks: readonly WalkEntry[] = [], cells: readonly Cell[] = MATRIX): MatrixEntry[] {
   return cells.map((cell) => {
-    const s = cellStatus(cell, results, writes, formsTried, groups)
+    const s = cellStatus(cell, results, writes, formsTried, groups, walks)
     return { id: cell.id, family: cell.family, endpoint: cell.endpoint, shape: cell.shape, status: s.status, ...(s.status === 'skipped' ? { why: s.why, reason: s.reason } : s.status === 'not reached' && s.reason ? { reason: s.reason } : {}) }
   })
 }

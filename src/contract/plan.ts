@@ -12,6 +12,8 @@ import { AUTH_FORMS, isServiceError, type AuthForm, type Client } from './http.j
 import { APPLICATIONS, CANDIDATES, combinationsOf, LISTS, MARKETING, TIMESHEETS, type ListDef } from './lists.js'
 import { int, isRec, notAPage, pageOf, rec, recs, str, type Page, type Rec } from './records.js'
 import type { Group } from './settings.js'
+import { formsOf, type Walk, type WalkEntry } from './walk.js'
+import { Walker, type WalkRotation } from './walker.js'
 
 /** An id no board has yet: the largest the schemas allow. */
 export const UNKNOWN_ID = idSchema.maximum
@@ -93,17 +95,21 @@ export interface Pick {
 
 const NO_EXPECTATION: Expected = { filename: undefined, filesize: undefined, source: '' }
 
+
 export class Plan {
   readonly #client: Client
   readonly #groups: readonly Group[]
   readonly #memo = new Map<string, Promise<unknown>>()
   /** With --profile or --write-profile: also ask for a page past the last (the outOfRange point). */
   readonly #profiling: boolean
+  /** The walks of the selected lists (src/contract/walker.ts), started from this plan's first pages. */
+  readonly #walker: Walker
 
-  constructor(client: Client, groups: readonly Group[], profiling = false) {
+  constructor(client: Client, groups: readonly Group[], profiling = false, rotation: WalkRotation = { walked: {}, night: 0 }) {
     this.#client = client
     this.#groups = groups
     this.#profiling = profiling
+    this.#walker = new Walker(this, client, () => LISTS.filter((list) => this.#selected(list.group)), rotation)
   }
 
   #once<T>(key: string, make: () => Promise<T>): Promise<T> {
@@ -260,52 +266,64 @@ export class Plan {
   }
 
   /**
-   * The last page of an answer, worked out from its first page's total and size: the
-   * first page itself or the second when it is one of them (asked once), else that page
-   * asked with the same filter.
+   * The last page of an answer, worked out from its first page's total and size: the first
+   * page itself, or the page of that number its walk read (by next_page, or by its number
+   * when the walk went in part), else that page asked by its number with the same filters.
    */
-  async #last(what: string, first: Got, second: () => Promise<Got>, path: string, query: Record<string, string | number | undefined>): Promise<Got> {
+  #lastOf(walk: Walk, what: string): Got | Promise<Got> {
+    const first = (walk.pages[0] as Walk['pages'][number]).got
     if (first.kind !== 'answer') return first.kind === 'not-made' ? first : notMade(`${what} has no answer (${first.reason})`, isServiceError(first.cause) ? 'error' : 'unavailable')
-    const page = pageOf(first)
-    if (!page) return notMade(`${what} ${notAPage(first)}`)
-    const total = int(page.total)
-    if (total === undefined || (page.data.length === 0 && total > 0)) return notMade(`${what} gives no total and page size to work out its last page from`)
-    const last = lastPageOf(total, page.data.length)
+    if (!pageOf(first)) return notMade(`${what} ${notAPage(first)}`)
+    const last = walk.last
+    if (last === undefined) return notMade(`${what} gives no total and page size to work out its last page from`)
     if (last === 1) return first
-    if (last === 2) return second()
-    return this.#client.get(this.#client.api(path, { ...query, page: last }))
+    const read = walk.pages.find((p) => p.number === last && (p.by === 'page' || new URL(p.url).searchParams.get('page') === String(last)))
+    return read?.got ?? this.#client.get(this.#client.api(walk.list.path, { ...walk.query, page: last }))
   }
 
   /** The last page of a list without a filter. */
   lastPage(list: ListDef): Promise<Got> {
-    return this.#once(`last ${list.path}`, async () => this.#last(`the first page of ${list.endpoint}`, await this.first(list), () => this.next(list), list.path, {}))
+    return this.#once(`last ${list.path}`, async () => this.#lastOf(await this.walk(list, []), `the first page of ${list.endpoint}`))
   }
 
   /** The last page of the answer with since. */
   sinceLast(list: ListDef): Promise<Got> {
-    return this.#once(`since-last ${list.path}`, async () => {
-      const since = await this.sinceValue(list)
-      return this.#last('the answer with since', await this.since(list), () => this.sinceNext(list), list.path, { since })
-    })
+    return this.#once(`since-last ${list.path}`, async () => this.#lastOf(await this.walk(list, ['since']), 'the answer with since'))
   }
 
   /** The last page of the answer for one vacancy. */
   vacancyLast(): Promise<Got> {
-    return this.#once('vacancy-last', async () => {
-      const vacancy = await this.vacancyId()
-      return this.#last('the answer for one vacancy', await this.vacancy(), () => this.vacancyNext(), APPLICATIONS.path, { vacancy })
-    })
+    return this.#once('vacancy-last', async () => this.#lastOf(await this.walk(APPLICATIONS, ['vacancy']), 'the answer for one vacancy'))
+  }
+
+  // ---- the walk (src/contract/walk.ts): each list and each filtered form, from page 1 by next_page
+
+  /** One walk of a list: the form with these filters (none, since, vacancy, or a combination), read as walk.ts says. */
+  walk(list: ListDef, filters: readonly string[]): Promise<Walk> {
+    return this.#walker.walk(list, filters)
+  }
+
+  /** Every walk of a list, one per form. */
+  walks(list: ListDef): Promise<Walk[]> {
+    return this.#walker.walks(list)
+  }
+
+  /** The walks of the selected lists as the report carries them: which went in full this run, which in part. */
+  walkEntries(): Promise<WalkEntry[]> {
+    return this.#walker.entries()
   }
 
   /**
    * A page past the last of a list, without a filter: the page after the last that the
-   * first page's total and size give (page 3 at least: past the two every list is read to;
-   * never one of marketing's SPARE pages). outOfRange() (the profile point) is one of these.
+   * first page's total and size give (page 3 at least, past every page its walk read; never
+   * one of marketing's SPARE pages). outOfRange() (the profile point) is one of these.
    */
   pastLast(list: ListDef): Promise<{ page: number; got: Got }> {
     return this.#once(`past-last ${list.path}`, async () => {
       const first = await this.first(list)
-      const past = pastLastOf(first)
+      // asked once the walk without filters is read, past its pages: records arriving meanwhile may have made a page of it
+      const walk = await this.walk(list, [])
+      const past = pastLastOf(first, Math.max(...walk.pages.map((p) => p.number)))
       if (past === undefined) {
         return { page: 0, got: first.kind === 'answer' ? notMade(`the first page of ${list.endpoint} gives no total and page size to work out its last page from`) : await this.#notMade(`the first page of ${list.endpoint} has no answer`, list) }
       }
@@ -627,7 +645,7 @@ export class Plan {
     }
     if (this.#selected('applications')) reads.push(this.applicationDetail(), this.attachment(), this.vacancy())
     // the request matrix's shapes past the first page (src/contract/matrix.ts)
-    for (const list of lists) reads.push(this.sinceNext(list), this.lastPage(list), this.sinceLast(list), this.pastLast(list))
+    for (const list of lists) reads.push(this.sinceNext(list), ...formsOf(list).map((filters) => this.walk(list, filters)), this.lastPage(list), this.sinceLast(list), this.pastLast(list))
     if (this.#selected('applications')) reads.push(this.vacancyNext(), this.vacancyLast(), this.lastDetail(APPLICATIONS))
     for (const list of lists) for (const filters of combinationsOf(list)) reads.push(this.combinedNext(list, filters))
     if (this.#selected('candidates')) reads.push(this.lastDetail(CANDIDATES))
@@ -644,13 +662,13 @@ export class Plan {
 /** The number of the last page of an answer of `total` records in pages of `size` (1 for none). */
 export const lastPageOf = (total: number, size: number) => (size === 0 ? 1 : Math.max(1, Math.ceil(total / size)))
 
-/** The page past the last of a list by its first page's total and size (page 3 at least, and none of SPARE's), or undefined when the first page gives neither. */
-function pastLastOf(first: Got): number | undefined {
+/** The page past the last of a list by its first page's total and size (page 3 at least, past the `read` pages a walk read, and none of SPARE's), or undefined when the first page gives neither. */
+function pastLastOf(first: Got, read = 1): number | undefined {
   const page = first.kind === 'answer' ? pageOf(first) : undefined
   const total = page ? int(page.total) : undefined
   if (!page || total === undefined || page.data.length === 0) return undefined
   const spare: readonly number[] = Object.values(SPARE.pages)
-  let past = Math.max(lastPageOf(total, page.data.length) + 1, 3)
+  let past = Math.max(lastPageOf(total, page.data.length) + 1, read + 1, 3)
   while (spare.includes(past)) past++
   return past
 }

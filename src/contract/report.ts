@@ -12,6 +12,7 @@ import { citationLines } from './citations.js'
 import type { ContractSettings } from './settings.js'
 import type { CheckResult } from './suite.js'
 import { matrixLines, matrixOf, type MatrixEntry } from './matrix.js'
+import { walkLines, type WalkEntry } from './walk.js'
 
 export interface Tally {
   passed: number
@@ -116,6 +117,8 @@ export interface ContractReport {
   matrix: MatrixEntry[]
   /** The write turns (--writes): a full pass's length at this window, what this run made, what is due. */
   rotation?: Rotation
+  /** Each list and filter read by next_page from page 1 (src/contract/walk.ts): which were walked in full this run, which in part. */
+  walks: WalkEntry[]
 }
 
 export function tally(results: readonly CheckResult[]): Tally {
@@ -146,6 +149,7 @@ export function buildReport(
     /** The ids of the constrained-field forms this run's valid add tried. */
     formsTried?: readonly string[]
     rotation?: Rotation
+    walks?: WalkEntry[]
   },
 ): ContractReport {
   return {
@@ -174,8 +178,9 @@ export function buildReport(
       notDeleted: parts.jobs.filter((job) => job.deletedBy === undefined),
       pending: parts.pending,
     },
-    matrix: matrixOf(parts.results, settings.writes, parts.formsTried, settings.groups),
+    matrix: matrixOf(parts.results, settings.writes, parts.formsTried, settings.groups, parts.walks),
     ...(parts.rotation === undefined ? {} : { rotation: parts.rotation }),
+    walks: parts.walks ?? [],
   }
 }
 
@@ -219,6 +224,7 @@ export function closingLines(report: ContractReport): string[] {
   }
   if (report.coverage.length > 0) lines.push('', ...coverageLines(report.coverage))
   if (report.matrix.length > 0) lines.push('', ...matrixLines(report.matrix))
+  if (report.walks.length > 0) lines.push('', ...walkLines(report.walks))
   if (report.rotation !== undefined) lines.push('', ...rotationLines(report.rotation))
   lines.push('')
   lines.push(tallyLine(report.summary))

@@ -18,6 +18,7 @@ import type { FieldLists } from './field-lists.js'
 import { adoptFieldValues } from './groups/fields.js'
 import { cleanup, deletePending, passLength, planWrites, rotationOf, turnOf, type Rotation } from './groups/jobs.js'
 import { observeMalformedSince, observeOrder } from './groups/lists.js'
+import { observeWalkOrder } from './groups/walk.js'
 import { observeUnknownIds } from './groups/resources.js'
 import { Client, redactorOf } from './http.js'
 import { redacting, type Redactor } from './redact.js'
@@ -28,6 +29,7 @@ import { Ledger } from './ledger.js'
 import { buildReport, checkLines, closingLines, coverage, tally, type ContractReport } from './report.js'
 import { UsageError, type ContractSettings } from './settings.js'
 import { runSuite, type CheckResult } from './suite.js'
+import type { WalkEntry } from './walk.js'
 
 export interface Output {
   write(text: string): unknown
@@ -159,6 +161,8 @@ async function run(settings: ContractSettings, io: RunIO, redact: Redactor): Pro
   // the write turns' rotation: a full pass's length as the ledger stood before this run
   const rotating = settings.writes && settings.groups.includes('jobs')
   let passRuns: number | undefined
+  /** Which walks of the lists this run read in full, and which in part (src/contract/walk.ts). */
+  let walks: WalkEntry[] = []
   try {
     const fields = await ctx.plan.fields()
     stop = preflightProblem(fields, settings)
@@ -172,11 +176,13 @@ async function run(settings: ContractSettings, io: RunIO, redact: Redactor): Pro
         passRuns = passLength(ctx)
       }
       await ctx.plan.prefetch()
+      walks = await ctx.plan.walkEntries()
       // what the spec leaves open about refusals is seen, not checked
       await observeUnknownIds(ctx)
       for (const list of LISTS.filter((l) => settings.groups.includes(l.group))) {
         await observeMalformedSince(ctx, list)
         await observeOrder(ctx, list)
+        await observeWalkOrder(ctx, list)
       }
       let shown: string | undefined
       await runSuite(ctx, () => found, (result) => {
@@ -195,6 +201,8 @@ async function run(settings: ContractSettings, io: RunIO, redact: Redactor): Pro
       if (turn !== undefined) ledger.wrote(ctx.deployment, turn, clock.now())
     }
     if (rotating && stop === undefined) ledger.ran(ctx.deployment, startedAt)
+    // a walk read in full, every page answered, waits its turn behind those walked in full longer ago
+    for (const walk of walks) if (walk.full && walk.complete) ledger.walked(ctx.deployment, walk.id, startedAt)
     ledger.save(clock.now(), redact)
     await client.close().catch(() => undefined)
   }
@@ -229,7 +237,7 @@ async function run(settings: ContractSettings, io: RunIO, redact: Redactor): Pro
     ;[exitCode, reason] = [3, `incomplete (--require-complete): ${incompleteReason(results, counts.checked, counts.planned, made, settings.minCoverage).replace(/^incomplete: /, '').replace(/, below --min-coverage \d+%/, '')}`]
   }
   // --require-complete: a cell of the request matrix not reached (or left by a 429 or an outage) is incomplete too
-  const matrix = matrixOf(results, settings.writes, ctx.formsTried, settings.groups)
+  const matrix = matrixOf(results, settings.writes, ctx.formsTried, settings.groups, walks)
   const unreached = matrix.filter(incomplete)
   if (settings.requireComplete && exitCode === 0 && unreached.length > 0) {
     ;[exitCode, reason] = [3, `incomplete (--require-complete): ${unreached.length} cell${unreached.length === 1 ? '' : 's'} of the request matrix not reached, e.g. ${unreached[0]?.id}${unreached[0]?.reason ? `: ${unreached[0].reason}` : ` (${unreached[0]?.status})`}`]
@@ -255,6 +263,7 @@ async function run(settings: ContractSettings, io: RunIO, redact: Redactor): Pro
     pending,
     formsTried: ctx.formsTried,
     rotation,
+    walks,
   })
   if (settings.writeProfile !== undefined && stop === undefined) {
     const problem = writeProfile(ctx, settings.writeProfile, profiles.prior, io.stdout, redact)

@@ -64,26 +64,40 @@ const applications = (change: (a: Record<string, unknown>) => void): Breakage =>
 
 /**
  * applications/list on a live board: one application arrives after the first page is
- * read. The second page then starts with the first page's last record and total is one
- * more; the answer with since holds the new one. `show` false hides the newcomer (a
- * board that grew where the kit cannot see); `grow` false keeps total (a repeat with no cause).
+ * read. Every later page then starts with the record the page before ended with (the page
+ * before as the fake sent it: the arrival pushed it on; the last page grows by one) and
+ * total is one more; the answer with since holds the new one. `show` false hides the
+ * newcomer (a board that grew where the kit cannot see); `grow` false keeps total (a repeat
+ * with no cause). A walk reads every page of it (src/contract/walk.ts).
  */
 function liveBoard({ show = true, grow = true } = {}): Breakage {
   let first: Array<Record<string, unknown>> | undefined
+  // each page as the fake sent it, by its query without page and its number
+  const sent = new Map<string, Array<Record<string, unknown>>>()
   return {
     reply: (x, r) => {
       if (!on(x, /^\/applications\/list$/)) return r
       const query = new URL(x.url, 'http://board').searchParams
       return json(r, (raw) => {
         const b = raw as Json
+        const page = Number(query.get('page') ?? 1)
+        const list = new URLSearchParams(query)
+        list.delete('page')
+        sent.set(`${list} ${page}`, structuredClone(b.data))
         if ([...query.keys()].length === 0) {
           first = structuredClone(b.data)
           return
         }
         if (!first || query.has('vacancy') || query.get('since') === 'not-a-time') return
         if (grow) b.total += 1
-        if (query.get('page') === '2' && !query.has('since')) {
-          b.data = [first.at(-1) as Record<string, unknown>, ...b.data.slice(0, -1)]
+        const before = sent.get(`${list} ${page - 1}`)
+        if (page >= 2 && !query.has('since') && before !== undefined) {
+          b.data = [before.at(-1) as Record<string, unknown>, ...(typeof b.next_page === 'string' ? b.data.slice(0, -1) : b.data)]
+          return
+        }
+        // the answer with since holds the newcomer at its top: its later pages are pushed on by one too
+        if (page >= 2 && show && before !== undefined) {
+          b.data = [before.at(-1) as Record<string, unknown>, ...(typeof b.next_page === 'string' ? b.data.slice(0, -1) : b.data)]
           return
         }
         if (query.has('since') && !query.has('page') && show) {

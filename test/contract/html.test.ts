@@ -56,6 +56,8 @@ t.test('a failing run as one HTML file: exit and meaning, failing checks with th
   t.match(page, /Content-Security-Policy" content="default-src 'none'/, 'and forbids every load')
   t.match(page, /id="matrix"/, 'the request matrix has its place')
   t.match(page, /Request matrix: \d+ cells, \d+ checked/, 'with its count line and every cell')
+  t.match(page, /id="walks"/, 'the walks have their place')
+  t.match(page, /<code>candidates\/list none<\/code><\/th><td class="(pass|skip)">in (full|part)<\/td>/, 'saying which list was walked in full and which in part')
 
   t.test('from file:// in chromium it asks for nothing and is accessible', needs('chromium'), async (t) => {
     if (!haveTools(t, 'chromium')) return

@@ -37,6 +37,8 @@ const NOT_SHAPES: Record<string, string> = {
   outOfRange: 'the profile point: one of pastLast()',
   peekOutOfRange: 'reads outOfRange()',
   prefetch: 'asks them all',
+  walks: 'reads walk(), one per form of a list',
+  walkEntries: 'reads walk(): which went in full, for the report',
 }
 
 t.test('docs/contract.md shows the matrix as matrix.ts renders it', async (t) => {

@@ -11,6 +11,7 @@ import { linkProblems, listChecks } from './lists.js'
 import { salaryDisplayed } from './values.js'
 import { detailChecks, downloadChecks, hrefsPointAt } from './resources.js'
 import { matrixListChecks } from './matrix.js'
+import { walkChecks } from './walk.js'
 
 export function applicationsGroup(root: Minimal, ctx: RunContext): void {
   const { plan, client } = ctx
@@ -18,6 +19,8 @@ export function applicationsGroup(root: Minimal, ctx: RunContext): void {
     listChecks(t, ctx, APPLICATIONS)
     // the request matrix's shapes past the first page (src/contract/matrix.ts)
     matrixListChecks(t, ctx, APPLICATIONS)
+    // every page of each walk of the list, and every pair of pages read one after the other (src/contract/walk.ts)
+    walkChecks(t, ctx, APPLICATIONS)
     check(t, 'the vacancy filter answers only applications for that vacancy', async (a) => {
       const vacancy = await plan.vacancyId()
       const page = pageOrSkip(await plan.vacancy(), 'the answer for one vacancy')

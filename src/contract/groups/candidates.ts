@@ -11,6 +11,7 @@ import { availabilityAgrees, sectorsAgree } from './values.js'
 import { listChecks } from './lists.js'
 import { detailChecks, downloadChecks, hrefsPointAt, resolves } from './resources.js'
 import { matrixListChecks } from './matrix.js'
+import { walkChecks } from './walk.js'
 
 export function candidatesGroup(root: Minimal, ctx: RunContext): void {
   const { plan } = ctx
@@ -24,6 +25,8 @@ export function candidatesGroup(root: Minimal, ctx: RunContext): void {
     listChecks(t, ctx, CANDIDATES)
     // the request matrix's shapes past the first page (src/contract/matrix.ts)
     matrixListChecks(t, ctx, CANDIDATES)
+    // every page of each walk of the list, and every pair of pages read one after the other (src/contract/walk.ts)
+    walkChecks(t, ctx, CANDIDATES)
     check(t, 'file hrefs point at /candidates/{timesheet,resume,document}/{id}', async (a) => {
       const candidates = await plan.records(CANDIDATES)
       const hrefs = candidates.flatMap((c) =>

@@ -11,6 +11,7 @@ import { excerpt, type Client } from '../http.js'
 import { MARKETING, type ListDef, type SinceField } from '../lists.js'
 import { GET_CONTENT_TYPES, MALFORMED_SINCE, pageOrSkip } from '../plan.js'
 import { describeLink, int, isRec, pageOf, recs, str, type Page, type Rec } from '../records.js'
+import { walkWords } from '../walk.js'
 
 export interface LinkExpectation {
   path: string
@@ -50,13 +51,22 @@ export function repeatedRecords(list: Pick<ListDef, 'identity'>, before: readonl
   return after.map(list.identity).filter((id) => seen.has(id))
 }
 
-/** The pages of a list fetched so far, by what they are. */
+/** The answers of a list fetched so far but its first page, by what they are: the second page, the filtered answers, every page of each walk (once each). */
 async function fetched(ctx: RunContext, list: ListDef): Promise<Array<{ what: string; got: Got }>> {
   const pages = [
     { what: 'the second page', got: await ctx.plan.next(list) },
     { what: 'the answer with since', got: await ctx.plan.since(list) },
   ]
   if (list.endpoint === 'applications/list') pages.push({ what: 'the answer for one vacancy', got: await ctx.plan.vacancy() })
+  const first = await ctx.plan.first(list)
+  const known = new Set([first, ...pages.map((p) => p.got)])
+  for (const walk of await ctx.plan.walks(list)) {
+    for (const p of walk.pages) {
+      if (known.has(p.got)) continue
+      known.add(p.got)
+      pages.push({ what: `page ${p.number} of ${walkWords(walk.filters)}`, got: p.got })
+    }
+  }
   return pages
 }
 
@@ -131,7 +141,8 @@ export function sinceVerdict(list: ListDef, since: string, answer: Page, without
  * What may have arrived between two answers of a list, while the run read a live board:
  * a record newer than anything the first walk (the pages read without filters) held —
  * an id above its highest, or a created_at after its newest — or a record of the walk
- * whose time of change moved on (its updated_at later than the walk saw it); and how much
+ * whose time of change moved on (its updated_at later than the walk saw it), on any answer
+ * of the list fetched (every page of each walk of it, src/contract/walk.ts); and how much
  * `total` grew between the first and the second page. Every comparison across two answers
  * goes through `judge`: consistent, inconsistent, or cannot tell (the check is left unmade
  * and the run is incomplete, never failed).
@@ -190,7 +201,9 @@ export async function arrivals(ctx: RunContext, list: ListDef): Promise<Arrivals
   const totals = [first, second].map((got) => (got.kind === 'answer' ? int(pageOf(got)?.total) : undefined))
   const growth = totals[0] !== undefined && totals[1] !== undefined ? Math.max(0, totals[1] - totals[0]) : 0
   const unique = [...new Map(seen.map((r) => [list.identity(r), r])).values()]
-  return { arrived, seen: unique, growth, live: growth > 0 || unique.length > 0 }
+  // a total that moved between the pages of any walk tells the board changed too
+  const moved = (await ctx.plan.walks(list)).some((walk) => new Set(walk.pages.map((p) => (p.got.kind === 'answer' ? int(pageOf(p.got)?.total) : undefined)).filter((t) => t !== undefined)).size > 1)
+  return { arrived, seen: unique, growth, live: growth > 0 || unique.length > 0 || moved }
 }
 
 /** A check that cannot tell an arrival on a live board from a fault: not made, so the run is incomplete rather than failed. */

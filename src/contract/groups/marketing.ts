@@ -5,11 +5,14 @@ import type { RunContext } from '../context.js'
 import { MARKETING } from '../lists.js'
 import { listChecks } from './lists.js'
 import { matrixListChecks } from './matrix.js'
+import { walkChecks } from './walk.js'
 
 export function marketingGroup(root: Minimal, ctx: RunContext): void {
   endpoint(root, MARKETING.endpoint, (t) => {
     listChecks(t, ctx, MARKETING)
     // the request matrix's shapes past the first page (src/contract/matrix.ts)
     matrixListChecks(t, ctx, MARKETING)
+    // every page of each walk of the list, and every pair of pages read one after the other (src/contract/walk.ts)
+    walkChecks(t, ctx, MARKETING)
   })
 }

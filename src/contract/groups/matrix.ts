@@ -26,7 +26,7 @@ function fitsPage(a: Asserter, ctx: RunContext, list: ListDef, got: Got, what: s
 }
 
 /** Records before since by every field since may compare: no reading of since keeps them. */
-function beforeSince(list: ListDef, since: string, records: readonly Rec[]): Rec[] {
+export function beforeSince(list: ListDef, since: string, records: readonly Rec[]): Rec[] {
   const at = `${since}:00`
   return records.filter((r) => list.sinceFields.every((field) => {
     const value = str(r[field])

@@ -8,6 +8,7 @@ import { rec, str } from '../records.js'
 import { listChecks } from './lists.js'
 import { downloadChecks, hrefsPointAt, resolves } from './resources.js'
 import { matrixListChecks } from './matrix.js'
+import { walkChecks } from './walk.js'
 
 export function timesheetsGroup(root: Minimal, ctx: RunContext): void {
   const { plan } = ctx
@@ -17,6 +18,8 @@ export function timesheetsGroup(root: Minimal, ctx: RunContext): void {
     listChecks(t, ctx, TIMESHEETS)
     // the request matrix's shapes past the first page (src/contract/matrix.ts)
     matrixListChecks(t, ctx, TIMESHEETS)
+    // every page of each walk of the list, and every pair of pages read one after the other (src/contract/walk.ts)
+    walkChecks(t, ctx, TIMESHEETS)
     check(t, 'attachment hrefs point at /candidates/timesheet/{id}', async (a) => {
       const records = await plan.records(TIMESHEETS)
       hrefsPointAt(a, ctx, records.map((r) => ({ href: rec(r.attachment).href, path: /^\/candidates\/timesheet\/[1-9][0-9]*$/, what: `timesheet ${String(r.id)}'s attachment href` })), 'attachment hrefs point at candidates/timesheet')
