@@ -3,7 +3,8 @@
 // way. Its points are the fake's behaviour knobs plus the scenario settings the spec
 // leaves open (page size, rate-limit window), derived from those schemas here, so a new
 // knob is a new profile point without another edit; and the few points the fake cannot
-// answer by (NOT_HONOURED: a burst limiter), recorded and compared by the kit alone.
+// answer by (NOT_HONOURED: a burst limiter, what job/add answers a value the spec's words
+// leave open), recorded and compared by the kit alone.
 import type { JSONSchema } from 'json-schema-to-ts'
 import { behaviourProperties, FROM_THE_RECORDS } from './behaviour.js'
 import { timestamp, url } from './common.js'
@@ -36,6 +37,15 @@ export const profilePointValues = {
     default: false,
     description: 'A burst limiter: 429s with a short Retry-after (60 s at most) to requests made once in the run, and the pace the kit took; false when none was met',
   },
+  openJobValues: {
+    type: 'object',
+    maxProperties: 32,
+    propertyNames: { type: 'string', pattern: '^job/[a-z]+ [a-z_]+ [a-z-]+$' },
+    additionalProperties: { type: 'string', enum: ['accepted', 'refused'] },
+    default: {},
+    description:
+      "What job/add and repost answer each value the spec's words leave open (a date in another form, an empty keyword, a longitude past ±180, coordinates left out), by request case (src/contract/cases.ts OPEN_CASES): accepted or refused",
+  },
 } as const satisfies Record<string, JSONSchema>
 
 export type ProfilePointName = keyof typeof profilePointValues
@@ -57,6 +67,7 @@ export const heldToKind = (point: ProfilePointName): boolean => {
  */
 export const NOT_HONOURED: Readonly<Partial<Record<ProfilePointName, string>>> = {
   burstLimit: 'the fake limits each full request once per rateLimitWindow and has no burst limiter',
+  openJobValues: "the fake refuses every value its schemas' reading of the spec refuses, the ones the spec's words leave open too",
 }
 
 /** How the kit knows a point's value: it saw the answer, it reasoned from other answers, or it could not tell. */

@@ -7,6 +7,10 @@
 // forbids refused (412 with a message naming the field). Each case is a write turn of its own
 // (src/contract/groups/jobs.ts: one full request per window), a cell of the request matrix
 // (matrix.ts) and a check naming the spec's words of its field (rules.ts, CASE_RULES).
+// A case whose value the spec's words leave open (the kit's own reading of a form, a rule
+// stricter than stated: OPEN_CASES, issue 43 item 4) demands no refusal: a deployment that
+// accepts it gets an observation and the profile point openJobValues, never a failure; one
+// that refuses it answers as every refusal must (412 naming the field).
 import { FORMATS } from '../../schemas/formats.js'
 import { jobIdBody, jobInput, jobRepostBody } from '../../schemas/job.js'
 import { formatMinute } from '../core/time.js'
@@ -26,8 +30,10 @@ export interface RequestCase {
   endpoint: string
   field: string
   kind: CaseKind
-  /** Whether the spec allows the request (success) or forbids it (a 412 naming the field). */
+  /** Whether the spec allows the request (success) or forbids it (a 412 naming the field), as the kit's schemas read it. */
   allowed: boolean
+  /** A forbidden case whose value the spec's words leave open: why (OPEN_CASES). Accepted or refused alike, never a failure for either. */
+  open?: string
   /** The check's name. */
   name: string
   /** The request in words. */
@@ -146,6 +152,32 @@ function offPattern(pattern: string): string | undefined {
   return OFF_PATTERN.find((value) => !re.test(value))
 }
 
+const DATE_SHAPE =
+  '"Format of closing_date and expiry_date: not shown beyond the shape of the sample, which matches available_from.": the sample\'s shape is shown, not that a date in another form is refused'
+const MERIDIAN =
+  '"must denote a real point" ("same rule as job_latitude"): a longitude is an angle round the axis, and one past ±180 names a real meridian written past the antimeridian (180.5 is 179.5 west); a latitude has no such wrap, so past ±90 stays no point and is refused'
+const LOCATION_LIST =
+  '"not required when job_location is taken from the predefined location list": the list is not shown, so whether the kit\'s job_location (free text of its own) is on it the kit cannot tell'
+
+/**
+ * The cases whose value the spec's words leave open, by case id, each with why (issue 43
+ * item 4; docs/contract.md, "No alarm the words do not back"). Every other forbidden case
+ * rests on words that make its value invalid: a type the table's Type column does not give,
+ * 2 for "1 or 0", a value off a list, no @ for "e-mail address", words for "numeric text" or
+ * for a URL, `22/11/2026 09:30` for "format `YYYY-MM-DD H:i`", a latitude off the globe, a
+ * required field left out.
+ */
+export const OPEN_CASES: Readonly<Record<string, string>> = {
+  'job/add closing_date form': DATE_SHAPE,
+  'job/add expiry_date form': DATE_SHAPE,
+  'job/repost closing_date form': `"in the form of the date fields" names a form the spec leaves open for closing_date: ${DATE_SHAPE}`,
+  'job/add keywords form': '"comma-separated list" does not say whether an item may be empty: "vet,,nurse" is a comma-separated list with an empty item',
+  'job/add job_longitude minimum': MERIDIAN,
+  'job/add job_longitude maximum': MERIDIAN,
+  'job/add job_latitude missing': LOCATION_LIST,
+  'job/add job_longitude missing': LOCATION_LIST,
+}
+
 /** What the spec's rule of a body (the request schema) is: the base it starts from, and which fields it leaves out of the cases and why. */
 interface Operation {
   operation: CaseOperation
@@ -182,14 +214,17 @@ function casesOf(op: Operation): RequestCase[] {
   const conditional = new Set(op.schema.else?.required ?? [])
   const cases: RequestCase[] = []
   const add = (field: string, kind: CaseKind, allowed: boolean, what: string, body: RequestCase['body']) => {
-    const outcome = allowed ? 'is accepted with status 200' : `is refused with 412 naming ${field}`
+    const id = `${endpoint} ${field} ${kind}`
+    const open = OPEN_CASES[id]
+    const outcome = allowed ? 'is accepted with status 200' : open !== undefined ? `is accepted, or refused with 412 naming ${field} (the spec's words leave it open)` : `is refused with 412 naming ${field}`
     cases.push({
-      id: `${endpoint} ${field} ${kind}`,
+      id,
       operation: op.operation,
       endpoint,
       field,
       kind,
       allowed,
+      ...(open === undefined ? {} : { open }),
       name: `${op.noun} ${what} ${outcome}`,
       shape: `${op.noun} ${what}`,
       needsJob: op.live(field),
@@ -319,6 +354,8 @@ export interface CaseRule {
   rule: string
   spec: readonly string[]
   checks: readonly string[]
+  /** Its cases whose value the spec's words leave open, and why (accepted or refused, never a failure for either). */
+  open?: string
 }
 
 export const CASE_RULES: readonly CaseRule[] = CASE_OPERATIONS.flatMap((operation) => {
@@ -334,6 +371,8 @@ export const CASE_RULES: readonly CaseRule[] = CASE_OPERATIONS.flatMap((operatio
       ...(cases.some((c) => !c.allowed) ? (operation === 'add' ? [ADD_FAILS, INVALID] : [INVALID]) : []),
     ]
     const tried = [...new Set(cases.map((c) => c.kind))].join(', ')
-    return { operation, field, rule: `job/${operation}'s ${field} as the spec states it, tried both ways (${tried})`, spec: [...new Set(words)], checks: cases.map((c) => `${c.endpoint}: ${c.name}`) }
+    const open = cases.filter((c) => c.open !== undefined).map((c) => `${c.kind}, ${c.open}`)
+    const rule = { operation, field, rule: `job/${operation}'s ${field} as the spec states it, tried both ways (${tried})`, spec: [...new Set(words)], checks: cases.map((c) => `${c.endpoint}: ${c.name}`) }
+    return open.length === 0 ? rule : { ...rule, open: `the spec's words leave open the case of ${open.join('; ')}: accepted (an observation, the profile point openJobValues) or refused with 412 naming the field` }
   })
 })

@@ -67,6 +67,9 @@ export class RunContext {
   /** The field close and expire name the job by, once an answer showed it, with the request that did. */
   idField: { value: 'id' | 'job_id'; request: string; at: number } | undefined
 
+  /** What the deployment answered each request case whose value the spec's words leave open (cases.ts OPEN_CASES), by case id. */
+  readonly openValues = new Map<string, { value: 'accepted' | 'refused'; request: string; at: number }>()
+
   /** The constrained values in force: job/fields' when its shape was understood, else the spec's. */
   get values(): FieldValues {
     return this.#values

@@ -233,7 +233,7 @@ function caseCells(): Cell[] {
     id: c.id,
     family: 'request-case',
     endpoint: c.endpoint,
-    shape: `${c.shape} (${c.allowed ? 'allowed: status 200' : 'forbidden: 412 naming the field'})`,
+    shape: `${c.shape} (${c.allowed ? 'allowed: status 200' : c.open !== undefined ? "the spec's words leave it open: accepted, or 412 naming the field" : 'forbidden: 412 naming the field'})`,
     asks: caseTurn(c),
     checks: [`${c.endpoint}: ${c.name}`],
     writes: true,

@@ -119,6 +119,8 @@ interface EvidenceContext {
   readonly client: { api(path: string): string; readonly pace: RunContext['client']['pace'] }
   readonly plan: Pick<RunContext['plan'], 'peekOutOfRange'>
   readonly idField: RunContext['idField']
+  /** What the request cases the spec's words leave open were answered (none for one answer alone). */
+  readonly openValues?: RunContext['openValues']
   /** The id asked for as one no record has (the plan's UNKNOWN_ID unless readOneAnswer names the one its answer said 404 to). */
   readonly unknownId?: string
   /** The since sent as one that is no time (the plan's MALFORMED_SINCE unless readOneAnswer names its answer's). */
@@ -397,6 +399,15 @@ function closeExpireIdField(e: Evidence): Reading {
   return notSeen(e.ctx.settings.writes ? 'no close or expire was answered (see the jobs group)' : 'the run made no writes (--writes)')
 }
 
+/** What the write turns' request cases whose value the spec's words leave open were answered: accepted or refused, by case. */
+function openJobValues(e: Evidence): Reading {
+  const answered = [...(e.ctx.openValues ?? new Map()).entries()].sort(([a], [b]) => a.localeCompare(b))
+  const [first] = answered
+  if (first === undefined) return notSeen(e.ctx.settings.writes ? "no request case whose value the spec's words leave open was made this run (the write turns take turns)" : 'the run made no writes (--writes)')
+  const value = Object.fromEntries(answered.map(([id, { value: said }]) => [id, said]))
+  return { value, seen: 'directly', request: first[1].request, at: first[1].at, note: answered.map(([id, { value: said }]) => `${id}: ${said}`).join('; ') }
+}
+
 /** JSON type names as a profile gives them. */
 const jsonType = (value: unknown) =>
   value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value === 'number' ? 'number' : (typeof value as 'string' | 'boolean' | 'object')
@@ -661,6 +672,7 @@ export const RECORDERS: { readonly [P in ProfilePointName]: (e: Evidence) => Rea
   rateLimitWindow,
   envelopeKeys,
   burstLimit,
+  openJobValues,
 }
 
 const cache = new WeakMap<RunContext, Readings>()
@@ -784,7 +796,8 @@ export function mergeProfile(
     else if (old?.value !== undefined) changes.push(shift)
     else if (prior) filled.push(`${point} ${show(point, reading.value)}${reading.request ? ` (${reading.request})` : ''}`)
     // envelope kinds this run got no answer of (job/add without --writes) keep what an earlier run saw
-    if (point === 'envelopeKeys' && isRec(old?.value)) entry.value = { ...structuredClone(old.value), ...structuredClone(rec(reading.value)) }
+    // the same for request cases this run did not make (openJobValues: the write turns take turns)
+    if ((point === 'envelopeKeys' || point === 'openJobValues') && isRec(old?.value)) entry.value = { ...structuredClone(old.value), ...structuredClone(rec(reading.value)) }
     points[point] = entry
   }
   const file = {

@@ -221,7 +221,7 @@ export const RULES: readonly Rule[] = [
   { section: 'Versioning', rule: 'Deprecation and compatibility policy', spec: ['Deprecation and compatibility policy for new versions: not shown.'], checks: [], why: 'not shown' },
   // the request cases the schemas yield (src/contract/cases.ts): a row per field of each body the spec shows
   // a constrained field's cases rest on its list of values too ("one of the job_type values")
-  ...CASE_RULES.map((r): Rule => ({ section: r.operation === 'add' ? 'Resources and their fields' : 'Endpoints', rule: r.rule, spec: [...r.spec, ...(r.operation === 'add' && VALUE_LISTS[r.field] !== undefined ? [VALUE_LISTS[r.field] as string] : [])], checks: r.checks })),
+  ...CASE_RULES.map((r): Rule => ({ section: r.operation === 'add' ? 'Resources and their fields' : 'Endpoints', rule: r.rule, spec: [...r.spec, ...(r.operation === 'add' && VALUE_LISTS[r.field] !== undefined ? [VALUE_LISTS[r.field] as string] : [])], checks: r.checks, ...(r.open === undefined ? {} : { why: r.open }) })),
   // the free-text case: every field with no list, form or pattern in its schema takes text beyond ASCII letters (each field's row says "free text")
   { section: 'Resources and their fields', rule: "job/add takes any text in a free-text field (the schema's strings with no list, form or pattern)", spec: [FREE_TEXT_WORDS, ...FREE_TEXT_FIELDS.map((f) => FIELD_WORDS.add[f] as string), SUCCESS], checks: REQUEST_CASES.filter((c) => c.kind === 'free-text').map((c) => `${c.endpoint}: ${c.name}`) },
 ]

@@ -124,6 +124,11 @@ export function keptExtraFields(earlier: unknown, later: unknown): unknown {
  */
 export function sameValue(point: ProfilePointName, a: unknown, b: unknown): boolean {
   if (heldToKind(point)) return kindOf(a) === kindOf(b)
+  // each request case both readings saw: a run makes the cases of its turn only (the write turns take turns across runs)
+  if (point === 'openJobValues') {
+    const [x, y] = [rec(a), rec(b)]
+    return Object.keys(x).every((id) => !Object.hasOwn(y, id) || x[id] === y[id])
+  }
   // each kind both readings saw, its keys as a set: a kind one run got no answer of (no --writes) says nothing
   if (point === 'envelopeKeys') {
     const [x, y] = [rec(a), rec(b)]

@@ -43,6 +43,7 @@ export const NON_DEFAULT_VALUES: { readonly [K in ProfilePointName]: unknown } =
   rateLimitWindow: 60,
   envelopeKeys: { list: ['per_page'], error: ['code'] },
   burstLimit: { retryAfter: 1, concurrency: 1, spacingSeconds: 1 },
+  openJobValues: { 'job/add closing_date form': 'accepted', 'job/add keywords form': 'refused' },
 }
 
 /** The non-default value of a point; throws for a point the table lacks. */

@@ -40,8 +40,9 @@ const recorded = (path: string, point: ProfilePointName) =>
 
 // a contract run per point: npm test runs every fourth point of the schema,
 // npm run test:deep every point, so a point the kit does not record fails there. A point
-// the fake does not honour (NOT_HONOURED: a burst limiter) cannot be set on a fake: the
-// kit records it from a limiter in front of one (test/profile/spec-silent-points.test.ts)
+// the fake does not honour (NOT_HONOURED: a burst limiter, openJobValues) cannot be set on a
+// fake: the kit records them from a deployment in front of one (a limiter:
+// test/profile/spec-silent-points.test.ts; a lenient job/add: test/contract/open-values.test.ts)
 const HONOURED = PROFILE_POINTS.filter((point) => !Object.hasOwn(NOT_HONOURED, point))
 const POINTS = isDeep() ? HONOURED : HONOURED.filter((_, index) => index % 4 === 0)
 

@@ -153,7 +153,8 @@ export interface Turn {
  * cleanup deletes the job when the delete is free, else leaves it pending.
  */
 function needsOf(c: RequestCase): readonly string[] {
-  if (c.operation === 'add') return c.allowed ? ['add', 'delete'] : ['add']
+  // a case the spec's words leave open may be accepted: its job is deleted in the run
+  if (c.operation === 'add') return c.allowed || c.open !== undefined ? ['add', 'delete'] : ['add']
   if (c.operation === 'repost') return c.needsJob ? ['add', 'repost', 'delete'] : ['repost']
   return [c.operation]
 }
@@ -367,7 +368,18 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
           }
           return
         }
-        if (!a.ok(status === 412 || answer.status === 412, `${what}: refused with status 412`, `${what}: answered HTTP ${answer.status} ${excerpt(answer)}: ${answer.status < 300 && status === 200 ? 'accepted, though the spec forbids it' : 'not status 412'}`)) return
+        if (c.open !== undefined) {
+          // the spec's words leave the value open: accepted is the deployment's choice (an observation, the profile point openJobValues)
+          const accepted = answer.status === 200 && status === 200
+          ctx.openValues.set(c.id, { value: accepted ? 'accepted' : 'refused', request: `POST ${where(answer.url)}`, at: ctx.clock.now() })
+          if (accepted) {
+            ctx.observations.add({ topic: 'jobs', endpoint: c.endpoint, summary: `${what} is accepted: the spec's words leave it open (${c.open})` })
+            a.ok(true, `${what}: accepted, which the spec's words leave open`)
+            return
+          }
+        }
+        const accepted = answer.status < 300 && status === 200
+        if (!a.ok(status === 412 || answer.status === 412, `${what}: refused with status 412`, `${what}: answered HTTP ${answer.status} ${excerpt(answer)}: ${accepted ? 'accepted, though the spec forbids it' : c.open !== undefined ? 'neither accepted nor refused with status 412' : 'not status 412'}`)) return
         answered412(a, answer)
         const message = str(rec(answer.json).message)
         a.ok(namesField(message, c.field), `the message names ${c.field}: ${String(message)}`, `the message ${JSON.stringify(message)} does not name ${c.field}`)
