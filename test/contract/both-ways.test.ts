@@ -7,6 +7,7 @@
 // a nested entry broken in the details fails on the last listed record's detail too.
 import t, { type Test } from 'tap'
 import { REQUEST_CASES } from '../../src/contract/cases.js'
+import { citationLines } from '../../src/contract/citations.js'
 import { AUTHORIZATION, board, changeAnswer, changeJson, contract, jsonReply, on, type Breakage, type Exchange, type KitRun } from './helpers.js'
 
 const bodyOf = (x: Exchange) => JSON.parse(x.body.toString('utf8') || '{}') as Record<string, unknown>
@@ -17,11 +18,17 @@ const correcting = (fix: (body: Record<string, unknown>) => Record<string, unkno
   request: (x) => (x.method === 'POST' && on(x, /^\/job\/add$/) ? withBody(x, fix(bodyOf(x))) : x),
 })
 
-/** Exit 1, the named checks failing and no other, and the summary quoting the spec's words for them. */
+/**
+ * Exit 1, the named checks failing and no other, the summary quoting the first of the spec's
+ * words for them (the words the finding contradicts come first), and each of the words among
+ * those the failing checks cite (the summary counts the rest; the JUnit file lists them).
+ */
 function caught(t: Test, run: KitRun, checks: readonly string[], words: readonly string[]): void {
   t.equal(run.exitCode, 1, `exit 1: ${run.reason}`)
   t.same(run.failed().sort(), [...checks].sort(), 'those checks, and no other, fail')
-  for (const quote of words) t.ok(run.output.includes(`spec: "${quote}"`), `the summary quotes ${JSON.stringify(quote)}`)
+  t.ok(run.output.includes(`spec: "${words[0]}"`), `the summary quotes ${JSON.stringify(words[0])}`)
+  const cited = run.report.checks.filter((c) => c.status === 'fail').flatMap((c) => citationLines(`${c.endpoint}: ${c.name}`, undefined, c.failures))
+  for (const quote of words) t.ok(cited.some((line) => line.endsWith(`: "${quote}"`)), `the failing checks cite ${JSON.stringify(quote)}`)
 }
 
 t.test('against the fake, a --writes run with --rate-limit-window 0 makes every case and exits 0', async (t) => {
