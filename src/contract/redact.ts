@@ -30,6 +30,12 @@ export interface Redactor {
   text(value: string): string
   /** A JSON-like value with every string (and key) redacted; other values as they are. */
   deep<T>(value: T): T
+  /**
+   * A JSON-like value with every string redacted and its keys kept: for a file whose keys
+   * are names the reader looks up (a profile's points, `value`, `date`, a record's fields),
+   * which a short password that is the same word (`date`) must not rewrite.
+   */
+  values<T>(value: T): T
   /** Headers with the values of the secret-bearing ones replaced, the others redacted as text. */
   headers(headers: Readonly<Record<string, string>>): Record<string, string>
 }
@@ -105,17 +111,22 @@ export function redactor(secrets: Secrets): Redactor {
     out = out.replace(BASIC, (all, prefix: string, token: string) => (Buffer.from(token, 'base64').toString('latin1').includes(':') ? `${prefix}${REDACTED}` : all))
     return out.replace(BEARER, (_all, prefix: string) => `${prefix}${REDACTED}`)
   }
-  const deep = <T>(value: T): T => {
-    if (typeof value === 'string') return text(value) as T
-    if (Array.isArray(value)) return value.map(deep) as T
-    if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
-      return Object.fromEntries(Object.entries(value).map(([key, v]) => [text(key), deep(v)])) as T
+  const walk = (keys: (key: string) => string) => {
+    const each = <T>(value: T): T => {
+      if (typeof value === 'string') return text(value) as T
+      if (Array.isArray(value)) return value.map(each) as T
+      if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
+        return Object.fromEntries(Object.entries(value).map(([key, v]) => [keys(key), each(v)])) as T
+      }
+      return value
     }
-    return value
+    return each
   }
+  const deep = walk(text)
+  const values = walk((key) => key)
   const headers = (given: Readonly<Record<string, string>>) =>
     Object.fromEntries(Object.entries(given).map(([name, value]) => [name, SECRET_HEADERS.test(name) ? REDACTED : text(value)]))
-  return { text, deep, headers }
+  return { text, deep, values, headers }
 }
 
 /** A writer whose every text is redacted first. */

@@ -97,7 +97,8 @@ function writeProfile(ctx: RunContext, path: string, prior: LoadedProfile | unde
   let merged: ReturnType<typeof mergeProfile>
   try {
     merged = mergeProfile(prior, readProfile(ctx), { origin: ctx.settings.baseUrl, recordedAt: ctx.clock.now(), kitVersion: PACKAGE_VERSION })
-    writeFile(path, `${JSON.stringify(redact.deep(merged.profile), null, 2)}\n`)
+    // the keys are the schema's names (a point's `date`), which a short password of the same word must not rewrite
+    writeFile(path, `${JSON.stringify(redact.values(merged.profile), null, 2)}\n`)
   } catch (error) {
     return `the profile was not written to ${path}: ${(error as Error).message}`
   }

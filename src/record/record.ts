@@ -289,7 +289,8 @@ export class Recorder {
     const points = profile.points as Record<string, { value?: unknown } | undefined>
     const { built, dropped, counts, carried, lost, jobs, guests } = this.#gather.build({ complete, reason, now, points, origin: this.#origin, out: this.#settings.out, sample: this.#settings.sample })
     writeAtomically(this.#settings.out, `${JSON.stringify(this.#redact.deep(built), null, 2)}\n`)
-    writeAtomically(profilePath, `${JSON.stringify(this.#redact.deep(profile), null, 2)}\n`)
+    // the profile's keys are the schema's names (a point's `date`), which a short password of the same word must not rewrite
+    writeAtomically(profilePath, `${JSON.stringify(this.#redact.values(profile), null, 2)}\n`)
     return { dropped, counts, carried, lost, jobs, guests }
   }
 }

@@ -16,6 +16,20 @@ import { checked, type Json } from '../helpers/board.js'
 import { type OtherBoard, type OtherBoardOptions, startOtherBoard } from '../helpers/other-board.js'
 
 export const CREDENTIALS = { username: 'jobboard', password: 'jobboard' }
+
+/**
+ * Credentials of every shape, for a deployment served under `basePath` (test/helpers/other-board.ts
+ * takes it): a long password, a one-letter one (as in a quick local try), one that occurs in the
+ * base URL (a staging path named like its password), and one the answers hold in their keys.
+ */
+export const CREDENTIAL_SHAPES = [
+  // a colon, a slash, quotes and an ampersand: Basic splits at the first colon; JSON, URLs and XML escape the rest
+  { shape: 'a long password', username: 'staging-sync', password: 'Tr0ub4dor:&"correct/horse"-battery-staple-2026', basePath: '' },
+  { shape: 'a one-letter password', username: 'u', password: 'p', basePath: '' },
+  { shape: 'a password that occurs in the base URL', username: 'jobboard', password: 'secret-stage', basePath: '/secret-stage' },
+  // a word the answers hold in keys and values (created_at, updated_at, application_date)
+  { shape: 'a password that occurs in the keys of the answers', username: 'jobboard', password: 'date', basePath: '' },
+] as const
 export const AUTHORIZATION = `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}`
 
 export interface Exchange {

@@ -8,19 +8,12 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { type OtherBoardOptions, startOtherBoard } from '../helpers/other-board.js'
-import { contract, type KitRun } from './helpers.js'
+import { CREDENTIAL_SHAPES, contract, type KitRun } from './helpers.js'
 
 // whole kit runs: each with --writes makes every request case (about 200 requests), ten of them here: past tap's 120 s a file on a busy machine
 t.setTimeout(360_000)
 
-const SHAPES = [
-  // a colon, a slash, quotes and an ampersand: Basic splits at the first colon; JSON, URLs and XML escape the rest
-  { shape: 'a long password', username: 'staging-sync', password: 'Tr0ub4dor:&"correct/horse"-battery-staple-2026', basePath: '' },
-  { shape: 'a one-letter password', username: 'u', password: 'p', basePath: '' },
-  { shape: 'a password that occurs in the base URL', username: 'jobboard', password: 'secret-stage', basePath: '/secret-stage' },
-  // a word the answers hold in keys and values (created_at, updated_at, application_date)
-  { shape: 'a password that occurs in the keys of the answers', username: 'jobboard', password: 'date', basePath: '' },
-] as const
+const SHAPES = CREDENTIAL_SHAPES
 
 async function serve(t: Test, options: OtherBoardOptions): Promise<string> {
   const board = await startOtherBoard(options)

@@ -105,6 +105,14 @@ t.test('a password too short to tell apart from text is hidden where it stands a
   t.equal(eight.text('xboard123x'), `x${REDACTED}x`, 'from eight characters on, it is hidden wherever it is')
 })
 
+t.test("a file's keys are kept where they are names its reader looks up; its values are redacted", async (t) => {
+  const redact = redactor({ username: 'ci', password: 'date' })
+  const point = { value: 'json', date: '2026-11-22 02:17:41', note: 'sent with password date' }
+  t.same(redact.values(point), { value: 'json', date: '2026-11-22 02:17:41', note: `sent with password ${REDACTED}` }, 'values: the key date stays, the password in a value goes')
+  t.same(redact.deep(point), { value: 'json', [REDACTED]: '2026-11-22 02:17:41', note: `sent with password ${REDACTED}` }, 'deep: keys are redacted too')
+  t.same(redact.values([{ nested: { date: ['ci:date'] } }]), [{ nested: { date: [REDACTED] } }], 'at every depth')
+})
+
 t.test('a passing run writes no secret in any output', async (t) => {
   const dir = t.testdir()
   const { url } = await board(t, {}, { username: USER, password: PASSWORD })

@@ -1,5 +1,6 @@
 // `record` on a deployment we did not write: the second server (test/helpers/other-board.ts),
-// in both styles, with a long and a one-letter password. The recording must hold every
+// in both styles, with a long and a one-letter password, and one the answers and the
+// profile hold as a key (`date`: the profile written beside the recording stays one). The recording must hold every
 // record the deployment lists, guest applicants included (applications whose applicant
 // is no listed candidate: the spec never says an applicant is one), so that served, it
 // answers the source's four totals; and no file it writes holds the password. Issue 28.
@@ -9,6 +10,9 @@ import t, { type Test } from 'tap'
 import { main } from '../../src/cli/main.js'
 import { createMockServer } from '../../src/fake/server.js'
 import { loadScenario } from '../../src/fake/scenario.js'
+import { SHORT_PASSWORD } from '../../src/contract/redact.js'
+import { loadProfile } from '../../src/profile/profile.js'
+import { profilePathOf } from '../../src/record/record.js'
 import { AUTHORIZATION } from '../contract/helpers.js'
 import { captureIo } from '../helpers/cli.js'
 import { startOtherBoard } from '../helpers/other-board.js'
@@ -16,6 +20,7 @@ import { startOtherBoard } from '../helpers/other-board.js'
 const SHAPES = [
   { shape: 'a long password', username: 'staging-sync', password: 'Tr0ub4dor:&"correct/horse"-battery-staple-2026' },
   { shape: 'a one-letter password', username: 'u', password: 'p' },
+  { shape: 'a password the answers and the profile hold as a key', username: 'jobboard', password: 'date' },
 ] as const
 
 const LISTS = ['candidates', 'applications', 'timesheets', 'marketing'] as const
@@ -67,10 +72,12 @@ for (const style of ['a', 'b'] as const) {
       const records = scenario.records as Record<string, unknown[] | undefined>
       for (const list of LISTS) t.equal(records[list]?.length ?? 0, counts[list], `${list}: every record of the source is written${list === 'applications' ? ', guests included' : ''}`)
 
+      t.doesNotThrow(() => loadProfile(profilePathOf(out)), 'the profile written beside it is a profile')
       const served = await servedTotals(t, out)
       for (const list of LISTS) t.equal(served[list], counts[list], `served, ${list} total ${counts[list]} as the source`)
 
-      if (password.length > 1) {
+      // a short password is hidden where it stands alone in text, never as a key (docs/contract.md)
+      if (password.length >= SHORT_PASSWORD) {
         const files = readdirSync(dir).map((name) => ({ name, text: readFileSync(join(dir, name), 'utf8') }))
         files.push({ name: 'stdout and stderr', text: captured.stdout() + captured.stderr() })
         for (const { name, text } of files) {
