@@ -9,8 +9,7 @@
 // `createMockServer({ accounts })`) or, when it gives none, by the fake's scenario (its
 // `accounts`); both go through one set of rules (`accountsProblem`, src/fake/scenario.ts).
 // A fake declaring none has one, named `default`, whose users are its scenario's.
-import type { FastifyRequest } from 'fastify'
-import type { IncomingMessage } from 'node:http'
+import type { IncomingHttpHeaders } from 'node:http'
 import { Board } from './board.js'
 import { Controller } from './control.js'
 import { BoardError, boardError } from '../core/errors.js'
@@ -36,33 +35,6 @@ export const DEFAULT_ACCOUNT = 'default'
 
 /** What an account name may be (schemas/scenario.ts): it is a user name and a path segment. */
 export { ACCOUNT_NAME }
-
-/** Where the control routes of one account are: /__mock/accounts/{name}/… */
-const ACCOUNT_PATH = '/__mock/accounts/'
-/** The account a control request's path named, kept on the raw request by accountUrl. */
-const NAMED = Symbol('jobboard-kit account')
-
-/**
- * Fastify's rewriteUrl: /__mock/accounts/{name}/rest is routed as /__mock/rest, the name
- * kept on the request, so that one set of control routes serves every account (a second
- * set would cost every fake its start-up time). Any other URL is left as it is.
- */
-export function accountUrl(raw: IncomingMessage): string {
-  const url = raw.url ?? '/'
-  if (!url.startsWith(ACCOUNT_PATH)) return url
-  const rest = url.slice(ACCOUNT_PATH.length)
-  const end = rest.search(/[/?]/)
-  const name = end < 0 ? rest : rest.slice(0, end)
-  if (name === '') return url
-  ;(raw as IncomingMessage & { [NAMED]?: string })[NAMED] = name
-  const after = end < 0 ? '' : rest.slice(end)
-  return `/__mock${after}`
-}
-
-/** The account a control request's path named (/__mock/accounts/{name}/…), if it named one. */
-export function namedAccount(request: FastifyRequest): string | undefined {
-  return (request.raw as IncomingMessage & { [NAMED]?: string })[NAMED]
-}
 
 /** Authorization headers already decoded to a user name: a bounded map, cleared when full. */
 const MAX_KNOWN_HEADERS = 1_000
@@ -263,7 +235,7 @@ export class Accounts {
    * The board a request is answered on: its Basic user's account, or the first account's
    * when it names none (no credentials, another scheme, an unknown user: refused there as ever).
    */
-  boardOf(request: FastifyRequest): Board {
+  boardOf(request: { readonly headers: IncomingHttpHeaders }): Board {
     if (!this.declared) return this.first.board
     const header = request.headers.authorization
     if (header === undefined) return this.first.board

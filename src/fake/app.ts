@@ -1,20 +1,25 @@
 // Builds the Fastify instance of one fake: its boards and accounts, its journal, faults,
 // shutdown and kept answers, the fast path in front of its server, and its control API
 // (built on first use); its routes are the app of its shape's (src/fake/shared-app.ts).
-// It never listens: src/fake/server.ts and src/cli/main.ts do.
+// Where a request comes in (its listener, or an inject through the instance's router, which
+// holds no route of the fake's) it is entered (src/fake/http/context.ts) and sent to the one
+// app that answers it: the fast path, the app built on first use for the control API, its
+// page and the document, or the shared app. It never listens: src/fake/server.ts and
+// src/cli/main.ts do.
 import Fastify, { type FastifyInstance, LogController } from 'fastify'
 import { channel } from 'node:diagnostics_channel'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { FastifyRequest } from 'fastify'
 import { Accounts, type AccountInput } from './accounts.js'
 import { Board } from './board.js'
 import type { ActivityFile, ProfileFile, ScenarioFile, ServerOptionsInput } from '../core/types.js'
 import { loadActivity } from './activity/load.js'
 import { checkResponses, openApiRoutes, type ResponseCheck, type ResponseValidators } from './openapi.js'
+import { accountUrl, enter, type FakeParts, fakeOf } from './http/context.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
 import { applyProfile, loadProfile, type LoadedProfile } from '../profile/profile.js'
 import type { Controller } from './control.js'
 import { answerNodeRefusals, clientErrorHandler } from './http/error-style.js'
-import type { ArmedFault } from './board/faults.js'
 import { faultAnswers } from './http/faults.js'
 import { fastPath } from './http/fast-path.js'
 import { requestJournal } from './http/journal.js'
@@ -25,7 +30,7 @@ import { CONTROL_PREFIX } from '../../schemas/common.js'
 import ui, { UI_PATH } from '../watch/ui/routes.js'
 import { pageSource } from './board-view.js'
 import { type Endpoint, handedOnId, lazyApp } from './lazy.js'
-import { type FakeParts, fakeOf, routeOptions, sharedApp, tagFake, wire, wireAnswers } from './shared-app.js'
+import { routeOptions, sharedApp, wire, wireAnswers } from './shared-app.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -37,34 +42,6 @@ declare module 'fastify' {
     controller: Controller
     /** Every route registered, for the auth test and the control API's index. */
     endpoints: ReadonlyArray<{ method: string; url: string }>
-  }
-  interface FastifyRequest {
-    /** The board this request is answered on: its account's (set first thing in onRequest). */
-    board: Board
-    /** The API user the request authenticated as ('' before auth). */
-    apiUser: string
-    /** The rate-limit window this request opened, if any. */
-    limitKey: string | undefined
-    /** A request refused by the rate limit: when the window that refused it opened (epoch ms). */
-    windowOpened: number | undefined
-    /** The fault this request met, if any. */
-    fault: ArmedFault | undefined
-    /** Where this request's answer is kept once made, when its route's answers are cached and it missed. */
-    answerKey: string | undefined
-    /** The month that answer depends on, if it does. */
-    answerMonth: string | undefined
-    /** A list page: whether it gave a next_page URL (the verdict follows walks by it); set by pageAnswer, or by the answer cache on a hit. */
-    nextPage: boolean | undefined
-    /** Handed to the app built on first use (src/fake/lazy.ts), whose own hooks see it: the fake's onResponse leaves it. */
-    handedOn: boolean
-  }
-  interface FastifyContextConfig {
-    /** Error statuses the route documents: what Prefer: code=NNN may ask for. */
-    errors?: readonly number[]
-    /** The route's 200 answers are kept as bytes (src/fake/http/answers.ts): per revision, or per revision and month. */
-    answerCache?: 'revision' | 'month'
-    /** A catch-all route of an area built on first use (src/fake/lazy.ts). */
-    handedOn?: boolean
   }
 }
 
@@ -118,7 +95,7 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
 
   const app = Fastify({
     logger: json,
-    // a JSON log's request lines are the shared app's (it has the fake's logger): one per request
+    // a JSON log's request lines are those of the app that answers (it has the fake's logger): one per request
     ...(json ? { disableRequestLogging: true } : {}),
     return503OnClosing: false,
     forceCloseConnections: 'idle',
@@ -136,22 +113,29 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
           }
         : { requireHostHeader: false },
     clientErrorHandler,
-    // an inject whose URL this app's router refuses: the shared app meets the same and answers it
+    // what this app's router holds no route for (every request, until a caller adds routes to
+    // it; an inject too) goes on as it came, raw: this app makes no request of its own for it
+    routerOptions: {
+      defaultRoute: (raw: IncomingMessage, response: ServerResponse) => route(raw, response),
+      onBadUrl: (_path: string, raw: IncomingMessage, response: ServerResponse) => route(raw, response),
+    },
+    // any other refusal of its router (a parameter too long for a route a caller added): the app that answers meets the same
     frameworkErrors: (_error, request, reply) => {
-      request.handedOn = true
       reply.hijack()
-      handOff(request.raw, reply.raw)
+      route(request.raw, reply.raw)
     },
   })
   answerNodeRefusals(app.server)
   // Fastify's own listener, so far the only one: the fake's goes in its place
   const [fastifyHandler] = app.server.listeners('request') as Array<(request: IncomingMessage, response: ServerResponse) => void>
+  // a JSON log's request ids, one sequence for the apps that answer the fake's requests
+  const ids = requestIds()
   const shared = await sharedApp({
     options,
     board,
     validators: responseValidators,
     checked: responseCheck !== undefined,
-    ...(json ? { log: app.log } : {}),
+    ...(json ? { log: { logger: app.log, genReqId: ids } } : {}),
   })
   const shutdown = registerShutdown(app, options.shutdownTimeout)
   const journal = requestJournal(board, requestLog)
@@ -160,12 +144,20 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   const lazy = lazyApp(async () => {
     const inner = Fastify({
       ...shared.common,
-      // one log line per request, the fake's (with the request's id); the built app's errors logged with it
-      ...(json ? { loggerInstance: app.log, logController: new LogController({ disableRequestLogging: true }), genReqId: handedOnId } : {}),
+      // /__mock/accounts/{name}/… is routed to the one set of control routes (one the shared app handed on comes rewritten)
+      rewriteUrl: (raw) => (handedOnId(raw) === undefined ? accountUrl(raw) : (raw.url ?? '/')),
+      // one log line per request, with the fake's ids (one the shared app handed on was logged there, under its id)
+      ...(json
+        ? {
+            loggerInstance: app.log,
+            logController: new LogController({ disableRequestLogging: (request: FastifyRequest | IncomingMessage) => handedOnId('raw' in request ? request.raw : request) !== undefined }),
+            genReqId: (raw: IncomingMessage) => handedOnId(raw) ?? ids(raw),
+          }
+        : {}),
     })
     decorate(inner)
-    wire(inner, false, board, undefined, shared.statusPolicy)
-    wireAnswers(inner, shared.answers, shared.statusPolicy, shared.auth)
+    wire(inner, { board, statusPolicy: shared.statusPolicy })
+    wireAnswers(inner, { answers: shared.answers, statusPolicy: shared.statusPolicy, auth: shared.auth })
     await inner.register(openApiRoutes)
     if (options.control) {
       // /__mock/… acts on the first account, /__mock/accounts/{name}/… on that one (accountUrl)
@@ -189,11 +181,16 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
     requestLog,
     report: responseCheck,
   }
-  /** A request of this fake, to the app of its shape (told on the channel, when someone listens). */
-  const handOff = (raw: IncomingMessage, response: ServerResponse) => {
-    tagFake(raw, parts)
+  /**
+   * A request of this fake, entered, to the one app that answers it: the app built on first
+   * use for its areas, else the shared app of its shape (told on the channel, when someone
+   * listens).
+   */
+  const route = (raw: IncomingMessage, response: ServerResponse) => {
+    enter(raw, parts)
     if (ROUTED.hasSubscribers) ROUTED.publish({ app, request: raw })
-    shared.routing(raw, response)
+    if (shared.areaOf(raw)) lazy.route(raw, response)
+    else shared.routing(raw, response)
   }
 
   /** The fake's decorations, on its app and on the one built on first use. */
@@ -207,27 +204,22 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   // the routes of the fake's shape, and any a caller adds to this app
   const endpoints: Endpoint[] = [...shared.endpoints]
   decorate(app)
-  // A request no route of this app answers (an inject of any of the fake's routes) is handed
-  // on before its body is read; one a caller added a route for is this app's own: the same
+  // A request no route of this app answers (every one of the fake's routes) goes on through
+  // the router's default route; one a caller added a route for is this app's own: the same
   // hooks then answer it as the fake's own routes (an override; not in the OpenAPI document).
-  // They are added with the first such route: until then an inject passes one hook here
+  // They are added with the first such route: until then this app has no hook at all
   let ownRoutes = false
-  app.addHook('onRequest', (request, reply, done) => {
-    // every request of this app is the fake's: tagged before any hook reads it
-    tagFake(request.raw, parts)
-    if (!request.is404) return done()
-    // the shared app's own hooks see it: this app's onResponse (run on a hijacked reply too) leaves it
-    request.handedOn = true
-    reply.hijack()
-    handOff(request.raw, reply.raw)
-    done()
-  })
   app.addHook('onRoute', (route) => {
     if (ownRoutes) return
     ownRoutes = true
+    // an inject of such a route comes here first: entered before any hook reads it
+    app.addHook('onRequest', (request, _reply, done) => {
+      enter(request.raw, parts)
+      done()
+    })
     // Fastify gives a route the hooks its context has once the registering plugin is done: these included
-    wire(app, false, board, endpoints, shared.statusPolicy)
-    wireAnswers(app, shared.answers, shared.statusPolicy, shared.auth, false)
+    wire(app, { board, statusPolicy: shared.statusPolicy, endpoints })
+    wireAnswers(app, { answers: shared.answers, statusPolicy: shared.statusPolicy, auth: shared.auth, notFound: false })
     if (responseCheck !== undefined) checkResponses(app, fakeOf, responseValidators)
     // what wire's onRoute does for the routes after this one
     routeOptions(route, endpoints)
@@ -239,25 +231,35 @@ export async function buildApp(input: BuildOptions | ResolvedOptions = {}): Prom
   })
   // answers already kept as bytes, in front of Fastify; none where Fastify's path does more
   // per request than the fast path could repeat (a request log, a response check, the JSON log)
-  parts.front =
+  const front =
     fast && requestLog === undefined && !responseCheck && !json && !options.trustProxy
-      ? fastPath({ first: () => board, accounts, routed, auth: shared.auth, answers: parts.answers, journal, closing: () => shutdown.closing })
+      ? fastPath({ routed, auth: shared.auth, answers: parts.answers, journal, closing: () => shutdown.closing })
       : undefined
+  parts.front = front
   if (fastifyHandler !== undefined) {
-    const front = parts.front
-    // a request goes to the shared app at once, or through this app's router when a caller added routes to it
-    const next = (request: IncomingMessage, response: ServerResponse) => (ownRoutes ? fastifyHandler(request, response) : handOff(request, response))
+    // a request goes to the app that answers it at once, or through this app's router when a caller added routes to it
+    const next = (raw: IncomingMessage, response: ServerResponse) => (ownRoutes ? fastifyHandler(raw, response) : route(raw, response))
     app.server.removeListener('request', fastifyHandler)
     app.server.prependListener(
       'request',
       front === undefined
         ? next
-        : (request: IncomingMessage, response: ServerResponse) => {
-            if (!front.answer(request, response, next)) next(request, response)
+        : (raw: IncomingMessage, response: ServerResponse) => {
+            enter(raw, parts)
+            if (!front.answer(raw, response, next)) next(raw, response)
           },
     )
   }
   return app
+}
+
+/** Request ids as Fastify makes them (`req-1`, `req-2`, … in base 36), one sequence for the apps of a fake's JSON log. */
+function requestIds(): (raw: IncomingMessage) => string {
+  let next = 0
+  return () => {
+    next = (next + 1) & 0x7fffffff
+    return `req-${next.toString(36)}`
+  }
 }
 
 /**

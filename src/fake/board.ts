@@ -109,7 +109,7 @@ export class Board {
     const store =
       'written' in state ? Store.restoreCompact(scenario, clock, state, this.compiled, fields) : Store.restore(scenario, clock, state, this.compiled, fields)
     // a restored board is another day's: the activity stops (a reset plays it again)
-    this.#install(structuredClone(scenario) as ScenarioFile, scenario.seed, scenario, clock, store, false)
+    this.#install(structuredClone(scenario) as ScenarioFile, scenario.seed, scenario, clock, store, { playDay: false })
   }
 
   /** Plays an activity on this board from now, and again from the start of each board a reset makes. */
@@ -137,7 +137,7 @@ export class Board {
     return clock
   }
 
-  #install(source: string | ScenarioFile, seed: number | undefined, scenario: LoadedScenario, clock: Clock, store: Store, day = true): void {
+  #install(source: string | ScenarioFile, seed: number | undefined, scenario: LoadedScenario, clock: Clock, store: Store, { playDay = true } = {}): void {
     store.limitChanges(this.options.maxChanges)
     this.#source = source
     this.#seed = seed
@@ -150,6 +150,6 @@ export class Board {
     this.faults.clear()
     this.activity?.stop()
     this.activity = undefined
-    if (day) this.#startDay()
+    if (playDay) this.#startDay()
   }
 }

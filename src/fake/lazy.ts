@@ -1,16 +1,18 @@
 // The parts of a fake built on first use: the control API (/__mock/…), its page
 // (/__mock/ui) and the OpenAPI document's routes (/openapi.json, /openapi.yaml, /docs).
 // A Fastify app pays for every route it registers when it is made (some 0.1 ms a route),
-// and most fakes a suite makes never ask for these: so the fake's app registers one
-// catch-all route per area instead, and the first request for one builds a second Fastify
-// app holding that area's routes, with the same hooks, validation and error answers
-// (src/fake/app.ts builds both the same way), and hands it the raw request and response.
-// Every later request of the area goes straight to it. The answers are the ones the
-// routes gave when they were the fake's own, byte for byte (the same hooks on the same
-// raw request: its body still unread, its URL as the fake's rewriteUrl left it); the fake's
-// `endpoints` lists the area's routes from their definitions (definedRoutes), unbuilt.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+// and most fakes a suite makes never ask for these: so the shared app of the fake's routes
+// lists them unbuilt (definedRoutes) and the first request for one builds a second Fastify
+// app of the fake's, holding the areas' routes, with the same hooks, validation and error
+// answers (src/fake/shared-app.ts wires both the same way). The fake sends a request of an
+// area straight to it (src/fake/app.ts, by the shared app's `areaOf`): one app, one pass
+// through the hooks, as any request. The shared app keeps one catch-all route per area,
+// which takes only a URL spelled with escapes (`/__m%6Fck/…`, which the router decodes)
+// and hands it on. The answers are the ones the routes gave when they were the fake's own,
+// byte for byte (the same hooks on the same raw request: its body still unread).
+import type { FastifyInstance } from 'fastify'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { contextOf, type LazyApp } from './http/context.js'
 
 /** A route as `app.endpoints` lists it. */
 export interface Endpoint {
@@ -54,18 +56,8 @@ export function definedRoutes<O>(plugin: Plugin<O>, prefix: string, options: O):
 /** Marks a fake's catch-all routes (their config): a request they match is handed to the lazily built app. */
 export const HANDED_ON = 'handedOn'
 
-/** The id the fake's request had, on the raw request: the built app's log lines carry it. */
-const OUTER_ID = Symbol('jobboard-kit request id')
-
-/** The request id of a raw request handed on (the built app's genReqId, with the JSON log). */
-export const handedOnId = (raw: IncomingMessage): string => (raw as IncomingMessage & { [OUTER_ID]?: string })[OUTER_ID] ?? ''
-
-export interface LazyApp {
-  /** Hands the request to the built app (built now if it is not): the fake's reply is hijacked, its hooks stop here. */
-  handOn(request: FastifyRequest, reply: FastifyReply): void
-  /** Closes the built app, if it was built. */
-  close(): Promise<void>
-}
+/** The request id a raw request handed on by the shared app had there (the built app's genReqId, with the JSON log); undefined for one sent straight to it. */
+export const handedOnId = (raw: IncomingMessage): string | undefined => contextOf(raw).outerId
 
 /** The app `build` makes, made on the first request handed on (a failed build is tried again on the next). */
 export function lazyApp(build: () => Promise<FastifyInstance>): LazyApp {
@@ -84,17 +76,19 @@ export function lazyApp(build: () => Promise<FastifyInstance>): LazyApp {
     )
     return building
   }
+  const route = (raw: IncomingMessage, response: ServerResponse) => {
+    if (built !== undefined) return built.routing(raw, response)
+    make().then(
+      (app) => app.routing(raw, response),
+      (error: unknown) => failed(response, error),
+    )
+  }
   return {
+    route,
     handOn(request, reply) {
       reply.hijack()
-      const raw = request.raw
-      const response = reply.raw
-      ;(raw as IncomingMessage & { [OUTER_ID]?: string })[OUTER_ID] = request.id
-      if (built !== undefined) return built.routing(raw, response)
-      make().then(
-        (app) => app.routing(raw, response),
-        (error: unknown) => failed(response, error),
-      )
+      contextOf(request.raw).outerId = request.id
+      route(request.raw, reply.raw)
     },
     async close() {
       if (building === undefined) return

@@ -12,12 +12,13 @@ import { PACKAGE_VERSION } from '../core/paths.js'
 import { API_PREFIX } from './store/links.js'
 import { bindFieldValues } from '../core/validation.js'
 import { ASSETS, executableAsset } from '../core/shipped.js'
+import type { ResponseCheck } from './http/context.js'
 
 // the document's plugins are loaded when the document or the page is first asked for
 const load = createRequire(import.meta.url)
 
 /** Reports an answer that the document does not describe; the test suite fails on it. */
-export type ResponseCheck = (problem: string) => void
+export type { ResponseCheck }
 
 /** What the response check reads of the fake a request came to (an app's routes may serve several: src/fake/shared-app.ts). */
 export interface CheckParts {

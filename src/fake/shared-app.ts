@@ -3,16 +3,17 @@
 // options that change what the routes are), and shared by every fake of that shape. A fake
 // (src/fake/app.ts) keeps only its own state, its FakeParts (its boards, journal, faults,
 // shutdown, kept answers, the app of its control routes), and its own small Fastify app
-// (the server, inject, close): each request it gets is tagged with its parts and handed to
-// the shared app's routing, whose every hook reads the request's fake from the tag.
+// (the server, inject, close): each request it gets is entered (its context names the fake:
+// src/fake/http/context.ts) and handed to the shared app's routing, whose every hook reads
+// the request's fake and board from its context.
 // Registering some 40 routes is most of what a Fastify app costs to make (a later fake of
 // the same shape paid it again: 14 ms to its first answer); a fake now costs its own state.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { accountUrl, type Accounts } from './accounts.js'
+import type { Accounts } from './accounts.js'
 import type { Board } from './board.js'
 import { boardError, sendError, type ErrorPolicy } from '../core/errors.js'
-import { checkResponses, openApiRoutes, registerDocument, type ResponseCheck, type ResponseValidators } from './openapi.js'
+import { checkResponses, openApiRoutes, registerDocument, type ResponseValidators } from './openapi.js'
 import type { ResolvedOptions } from './options.js'
 import { apiAdmission, settleLimit } from './http/admission.js'
 import { AnswerCache, type Answers, registerAnswers } from './http/answers.js'
@@ -21,18 +22,14 @@ import { registerBodies, requireJson } from './http/body.js'
 import { lingerOnUnread, registerDrain } from './http/drain.js'
 import { withEnvelopeKeys } from './http/envelope.js'
 import { errorPolicy, frameworkErrorHandler, hostRequired, registerErrorAnswers, validationError } from './http/error-style.js'
-import type { FaultAnswers } from './http/faults.js'
-import type { FastPath } from './http/fast-path.js'
-import type { RequestJournal } from './http/journal.js'
-import type { RequestLog } from './http/log.js'
+import { accountUrl, boardOf, catchUp, contextOf, fakeOf } from './http/context.js'
 import { documentedErrors } from './http/prefer.js'
 import { serializerCompiler } from './http/serializer.js'
-import type { Shutdown } from './http/shutdown.js'
 import applications from './routes/applications.js'
 import candidates from './routes/candidates.js'
 import control from './routes/control.js'
 import { API_PREFIX, CONTROL_PREFIX } from '../../schemas/common.js'
-import { registerHealth } from '../watch/health.js'
+import { HEALTH_PATH, registerHealth } from '../watch/health.js'
 import jobs from './routes/jobs.js'
 import marketing from './routes/marketing.js'
 import metrics from './routes/metrics.js'
@@ -42,44 +39,18 @@ import { RecentMap } from '../core/recent.js'
 import { sharedKey } from './store/shared.js'
 import timesheets from './routes/timesheets.js'
 import ui, { UI_PATH, type UiOptions } from '../watch/ui/routes.js'
-import { definedRoutes, type Endpoint, HANDED_ON, type LazyApp } from './lazy.js'
-
-/** One fake's own state: what the shared app's hooks read of the fake a request came to. */
-export interface FakeParts {
-  /** The first account's board (the fake's app.board): every request's on a fake of no declared accounts. */
-  readonly board: Board
-  readonly accounts: Accounts
-  /** Whether the fake serves declared accounts, each request on its user's board. */
-  readonly routed: boolean
-  readonly journal: RequestJournal
-  readonly faults: FaultAnswers
-  readonly shutdown: Shutdown
-  /** The fake's control routes, its page and the document's routes: an app built on first use (src/fake/lazy.ts). */
-  readonly lazy: LazyApp
-  /** The fake's kept answers (the fast path's too). */
-  readonly answers: AnswerCache
-  /** The fast path in front of the fake's server, once it has one: it keeps refusals Fastify sent. */
-  front: FastPath | undefined
-  readonly requestLog: RequestLog | undefined
-  /** Where answers the document does not describe are reported; none: they are not checked. */
-  readonly report: ResponseCheck | undefined
-}
-
-const FAKE = Symbol('jobboard-kit fake')
-type Tagged = IncomingMessage & { [FAKE]?: FakeParts }
-
-/** Tags a raw request with the fake it came to: every hook of the shared app (and of the fake's built-on-first-use app) reads it. */
-export function tagFake(raw: IncomingMessage, parts: FakeParts): void {
-  ;(raw as Tagged)[FAKE] = parts
-}
-
-/** The fake a request came to. */
-export const fakeOf = (request: FastifyRequest): FakeParts => (request.raw as Tagged)[FAKE] as FakeParts
+import { definedRoutes, type Endpoint, HANDED_ON } from './lazy.js'
 
 /** What the shared app gives each fake of its shape. */
 export interface SharedApp {
-  /** Answers a raw request tagged with its fake (tagFake): Fastify's routing, with the fake's rewriteUrl. */
+  /** Answers a raw request the fake entered (src/fake/http/context.ts): Fastify's routing, with the fake's rewriteUrl. */
   readonly routing: (raw: IncomingMessage, response: ServerResponse) => void
+  /**
+   * Whether a raw request is one of the areas built on first use (the control API, its page,
+   * the document's routes), as this app's router would route it to an area's catch-all: the
+   * fake sends it straight to its app built on first use (src/fake/lazy.ts).
+   */
+  readonly areaOf: (raw: IncomingMessage) => boolean
   /** Every route a fake of this shape answers: the app's own, and those of the areas built on first use. */
   readonly endpoints: readonly Endpoint[]
   readonly auth: Auth
@@ -106,8 +77,8 @@ export interface Shape {
   /** The response check's compiled validators, when the fakes' answers are checked. */
   readonly validators: ResponseValidators | undefined
   readonly checked: boolean
-  /** The JSON logger of the fake (the app of a JSON-logging fake is its own). */
-  readonly log?: FastifyInstance['log']
+  /** The JSON logger of the fake (the app of a JSON-logging fake is its own), and the ids of its request lines (its app built on first use takes from the same). */
+  readonly log?: { readonly logger: FastifyInstance['log']; readonly genReqId: (raw: IncomingMessage) => string }
 }
 
 /** Fastify's options for the shared app and for a fake's built-on-first-use app. */
@@ -140,14 +111,26 @@ export function routeOptions(route: RouteOptions, endpoints: Endpoint[] | undefi
 
 const underApi = (url: string) => url.startsWith(`${API_PREFIX}/`) || url === API_PREFIX || url.startsWith(`${API_PREFIX}?`)
 
+/** How `wire` wires an app. */
+export interface WireOptions {
+  /** The board the app is made with: the body validators are compiled for its scenario. */
+  readonly board: Board
+  readonly statusPolicy: ErrorPolicy
+  /** Where the routes registered are listed (the shared app's `endpoints`, a fake's own app's); none: unlisted (the app built on first use, whose routes are listed unbuilt). */
+  readonly endpoints?: Endpoint[] | undefined
+  /** The app has the areas' catch-all routes (the shared app), whose requests it hands on to the fake's app built on first use. */
+  readonly handsOn?: boolean
+}
+
 /**
  * The decorations, the route options, the body parser and validators and the first
- * request hook, on the shared app (`top`) and on a fake's app built on first use. Every
- * request passes one synchronous onRequest path: its fake's area built on first use, then
- * its account, the Host, shutdown, then faults (before auth and the rate limit: they stand
- * for the network and the server failing).
+ * request hook, on the shared app, on a fake's app built on first use and on a fake's own
+ * app (the routes a caller adds to it). Every request passes one synchronous onRequest
+ * path: an area's catch-all hands it on, then its account's board (looked up once: the
+ * fast path may have), the Host, its day caught up (once), shutdown, then faults (before
+ * auth and the rate limit: they stand for the network and the server failing).
  */
-export function wire(instance: FastifyInstance, top: boolean, board: Board, endpoints: Endpoint[] | undefined, statusPolicy: ErrorPolicy): void {
+export function wire(instance: FastifyInstance, { board, statusPolicy, endpoints, handsOn = false }: WireOptions): void {
   instance.setSerializerCompiler(serializerCompiler)
   instance.addHook('onRoute', (route) => routeOptions(route, endpoints))
   instance.decorateRequest('board', null as unknown as Board)
@@ -168,30 +151,29 @@ export function wire(instance: FastifyInstance, top: boolean, board: Board, endp
   registerDrain(instance)
 
   instance.addHook('onRequest', (request, reply, done) => {
-    const fake = fakeOf(request)
+    const raw = request.raw
+    const context = contextOf(raw)
+    const fake = context.fake
     const url = request.url
-    // a lazily built area's: the fake's own app answers it, these hooks included (src/fake/lazy.ts)
-    if (top && handedOnArea(url) && request.routeOptions.config[HANDED_ON] === true) {
+    // an area's catch-all, met by a URL spelled with escapes (the fake sends the others straight there): the app built on first use answers it, its own hooks included
+    if (handsOn && mayBeArea(url) && request.routeOptions.config[HANDED_ON] === true) {
       request.handedOn = true
       fake.lazy.handOn(request, reply)
       return done()
     }
-    // the request's account first: faults, the journal, the windows and the store are its own
-    let board = fake.board
     // every hook after this one reads request.board: a refusal here is answered on the first account's
-    request.board = board
-    if (fake.routed) {
-      try {
-        board = fake.accounts.boardOf(request)
-      } catch (error) {
-        sendError(request, reply, error, statusPolicy)
-        return
-      }
-      request.board = board
+    request.board = fake.board
+    // the request's account first: faults, the journal, the windows and the store are its own
+    let board: Board
+    try {
+      board = boardOf(raw, context)
+    } catch (error) {
+      sendError(request, reply, error, statusPolicy)
+      return
     }
+    request.board = board
     if (hostRequired(request, reply, statusPolicy)) return
-    // the day's events up to now happen before the request is seen (an outage arms its fault)
-    board.activity?.catchUp()
+    catchUp(context, board)
     if (fake.shutdown.closing) {
       sendError(request, reply, boardError.shuttingDown(), statusPolicy)
       return
@@ -205,12 +187,22 @@ export function wire(instance: FastifyInstance, top: boolean, board: Board, endp
   })
 }
 
+/** How `wireAnswers` wires an app. */
+export interface AnswerOptions {
+  /** The onSend's link rewrite and answer keeping (the shared app's). */
+  readonly answers: Answers
+  readonly statusPolicy: ErrorPolicy
+  readonly auth: Auth
+  /** The app answers the 404 of paths no route answers (not a fake's own app: the shared app does). */
+  readonly notFound?: boolean
+}
+
 /**
  * The answer's last steps, on the shared app, a fake's app built on first use and the
  * fake's own app (the routes a caller adds to it): onSend, onResponse, the error answers,
- * and (`notFound`) the 404 of paths no route answers.
+ * and the 404 of paths no route answers.
  */
-export function wireAnswers(instance: FastifyInstance, answers: Answers, statusPolicy: ErrorPolicy, auth: Auth, notFound = true): void {
+export function wireAnswers(instance: FastifyInstance, { answers, statusPolicy, auth, notFound = true }: AnswerOptions): void {
   // one onSend: the shutdown's Connection: close, the rest of a body answered before it was
   // read (a lingering close), the keys a profile adds to envelopes, links on the request's
   // origin and the answer cache, and a truncate fault
@@ -246,7 +238,7 @@ async function build(shape: Shape): Promise<SharedApp> {
   const app = Fastify({
     ...common,
     // a JSON-logging fake's app is its own: its request lines carry its own request ids
-    ...(shape.log === undefined ? {} : { loggerInstance: shape.log }),
+    ...(shape.log === undefined ? {} : { loggerInstance: shape.log.logger, genReqId: shape.log.genReqId }),
     // /__mock/accounts/{name}/… is routed to the one set of control routes, acting on that account
     rewriteUrl: accountUrl,
   })
@@ -254,16 +246,16 @@ async function build(shape: Shape): Promise<SharedApp> {
   // the routes' schemas and the document read the scenario of the board the app is decorated with
   app.decorate('board', board)
   app.decorate('endpoints', endpoints)
-  wire(app, true, board, endpoints, statusPolicy)
+  wire(app, { board, statusPolicy, endpoints, handsOn: true })
   auth = await registerAuth(app, board)
   const answers = registerAnswers(app, fakeOf)
-  wireAnswers(app, answers, statusPolicy, auth)
+  wireAnswers(app, { answers, statusPolicy, auth })
   // last of the onSend hooks: it sees the answer as it leaves
   if (shape.checked) checkResponses(app, fakeOf, shape.validators)
 
   registerDocument(app)
   // the document's routes, answered by the fake's app built on first use
-  handOn(app, endpoints, OPENAPI_URLS, definedRoutes(openApiRoutes, '', undefined))
+  const documentMethods = handOn(app, endpoints, OPENAPI_URLS, definedRoutes(openApiRoutes, '', undefined))
   // answered whatever --control says, without the token: the container's health check (src/watch/health.ts)
   registerHealth(app)
   const admission = apiAdmission(auth, options.prefer, statusPolicy)
@@ -283,14 +275,16 @@ async function build(shape: Shape): Promise<SharedApp> {
     { prefix: API_PREFIX },
   )
   await publicPages(app, (request) => fakeOf(request).board)
+  let controlMethods: ReadonlySet<string> = new Set()
   if (options.control) {
     // the routes as the control plugins register them: their options change nothing of which
     const controlOptions = { accounts: undefined as unknown as Accounts, stateBodyLimit: options.stateBodyLimit }
-    handOn(app, endpoints, CONTROL_URLS, [...definedRoutes(control, CONTROL_PREFIX, controlOptions), ...definedRoutes(ui, UI_PATH, { source: undefined as unknown as UiOptions['source'] })])
+    controlMethods = handOn(app, endpoints, CONTROL_URLS, [...definedRoutes(control, CONTROL_PREFIX, controlOptions), ...definedRoutes(ui, UI_PATH, { source: undefined as unknown as UiOptions['source'] })])
   }
   await app.ready()
   return {
     routing: app.routing,
+    areaOf: areas(controlMethods, documentMethods),
     endpoints,
     auth,
     answers,
@@ -304,12 +298,43 @@ async function build(shape: Shape): Promise<SharedApp> {
 /**
  * An area built on first use: its routes listed in `endpoints` from their definitions, and
  * a catch-all route at each of `urls` for the methods they answer (another method's 404
- * is the fake's own, the same answer).
+ * is the fake's own, the same answer). Answers those methods.
  */
-function handOn(instance: FastifyInstance, endpoints: Endpoint[], urls: readonly string[], defined: readonly Endpoint[]): void {
+function handOn(instance: FastifyInstance, endpoints: Endpoint[], urls: readonly string[], defined: readonly Endpoint[]): ReadonlySet<string> {
   endpoints.push(...defined)
   const method = [...new Set(defined.map((route) => route.method))]
   for (const url of urls) instance.route({ method, url, ...HAND_ON, handler: unreachable })
+  return new Set(method)
+}
+
+/**
+ * Which raw requests the catch-all routes would take, as the router matches them: a path (as
+ * accountUrl rewrites it) of /__mock, below it but /__mock/health's GET and HEAD (a route of
+ * this app's own), or of the document's URLs, for a method its area answers. A path holding
+ * an escape is left to the router, which decodes it (to an area's catch-all, which hands it
+ * on, or to a route of this app's own).
+ */
+function areas(control: ReadonlySet<string>, document: ReadonlySet<string>): (raw: IncomingMessage) => boolean {
+  return (raw) => {
+    const given = raw.url ?? '/'
+    const method = raw.method ?? 'GET'
+    if (given.startsWith(CONTROL_PREFIX)) {
+      if (!control.has(method)) return false
+      const path = pathOf(accountUrl(raw))
+      if (path.includes('%') || (path === HEALTH_PATH && (method === 'GET' || method === 'HEAD'))) return false
+      return path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)
+    }
+    if (!(given.startsWith('/openapi.') || given.startsWith('/docs')) || !document.has(method)) return false
+    const path = pathOf(given)
+    if (path.includes('%')) return false
+    return path === '/openapi.json' || path === '/openapi.yaml' || path === '/docs' || path.startsWith('/docs/')
+  }
+}
+
+/** A URL's path, as the router reads it: up to its query or fragment. */
+function pathOf(url: string): string {
+  const end = url.search(/[?#]/)
+  return end < 0 ? url : url.slice(0, end)
 }
 
 /** The catch-all routes of the areas built on first use (/__mock/health is the fake's own: a static route wins over them). */
@@ -320,8 +345,19 @@ const HAND_ON = { config: { [HANDED_ON]: true } }
 const unreachable = async () => {
   throw new Error('a request handed on reached its catch-all route')
 }
-/** The URLs a catch-all route may match: only these read the route's config. */
-const handedOnArea = (url: string) => url.startsWith(CONTROL_PREFIX) || url.startsWith('/openapi.') || url.startsWith('/docs')
+/**
+ * The URLs a catch-all route may match: only these read the route's config. The fake sends
+ * the plainly spelled ones straight to its app built on first use (areaOf): the shared app
+ * meets those whose path holds an escape, which its router decodes (`/__m%6Fck/reset`).
+ */
+const mayBeArea = (url: string) => {
+  const percent = url.indexOf('%')
+  if (percent >= 0) {
+    const mark = url.indexOf('?')
+    if (mark < 0 || percent < mark) return true
+  }
+  return url.startsWith(CONTROL_PREFIX) || url.startsWith('/openapi.') || url.startsWith('/docs')
+}
 
 /** Shapes whose app is kept, per process, per owner of validators (docs/architecture.md, "Per-process caches"). */
 const KEPT_SHAPES = 16

@@ -18,13 +18,6 @@ import { API_PREFIX, CONTROL_PREFIX } from '../../../schemas/common.js'
 import { baseUrl } from './origin.js'
 import type { Store } from '../store/store.js'
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** A download route: its whole files are kept once sent, for the fast path (fast-path.ts). */
-    keptFile?: boolean
-  }
-}
-
 /** A parameter name written plainly: nothing in it that the query parser would decode to another name. */
 const PLAIN_NAME = /^[A-Za-z0-9_.~-]*$/
 
@@ -136,14 +129,14 @@ export class AnswerCache {
     this.#indexedChars = 0
   }
 
-  /** Notes that the URL (as sent, with its account and origin) is answered under `key`. */
-  index(url: string, key: string, monthly: boolean): void {
+  /** Notes that the URL (as sent, with its account and origin) is answered under `key`, by the month (metrics) or not. */
+  index(url: string, key: string, by: 'revision' | 'month'): void {
     if (this.#byUrl.has(url)) return
     if (this.#byUrl.size >= MAX_INDEXED_URLS || this.#indexedChars + url.length + key.length > MAX_INDEXED_CHARS) {
       this.#byUrl.clear()
       this.#indexedChars = 0
     }
-    this.#byUrl.set(url, { key, monthly })
+    this.#byUrl.set(url, { key, monthly: by === 'month' })
     this.#indexedChars += url.length + key.length
   }
 
@@ -207,7 +200,7 @@ export function registerAnswers(app: FastifyInstance, partsOf: (request: Fastify
           const owner = answers.owner(request.board.store, request.board.account, routed)
           const base = baseUrl(request)
           const key = `${owner} ${base} ${answerUrl(request.url, reads)}`
-          answers.index(urlKey(owner, base, request.url), key, false)
+          answers.index(urlKey(owner, base, request.url), key, 'revision')
           request.answerKey = key
         }
       } else if (mode !== undefined && request.method === 'GET') {
@@ -218,7 +211,7 @@ export function registerAnswers(app: FastifyInstance, partsOf: (request: Fastify
         const owner = answers.owner(store, request.board.account, routed)
         const base = baseUrl(request)
         const key = `${owner} ${base} ${answerUrl(request.url, reads)}`
-        answers.index(urlKey(owner, base, request.url), key, mode === 'month')
+        answers.index(urlKey(owner, base, request.url), key, mode)
         const hit = answers.get(key, store, month)
         if (hit !== undefined) {
           request.nextPage = hit.nextPage

@@ -17,16 +17,18 @@
 // and is that text, the kept 412 is sent; else its bytes are put back unread and the
 // request goes to Fastify as it came.
 // Anything else (a miss, a first refusal, any doubt) goes to Fastify, which fills what
-// the fast path reads next time. A fake with a request log, a response check, Fastify's
-// JSON logger or trustProxy has no fast path (buildApp, option fastPath).
+// the fast path reads next time: with the request's context as the fast path left it
+// (src/fake/http/context.ts: its board looked up and its day caught up, not done again).
+// A fake with a request log, a response check, Fastify's JSON logger or trustProxy has no
+// fast path (buildApp, option fastPath).
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { TLSSocket } from 'node:tls'
-import type { Accounts } from '../accounts.js'
 import type { Board } from '../board.js'
 import { hostOrigin } from './origin.js'
 import { API_PREFIX } from '../store/links.js'
 import { type AnswerCache, urlKey } from './answers.js'
+import { boardOf, catchUp, contextOf, type KeptRefusals, type RequestContext } from './context.js'
 import type { Auth } from './auth.js'
 import type { AnswerHeaders, ConstrainedLists } from '../../watch/exchange.js'
 import { type KeptAnswer, keptWrite, type RequestJournal } from './journal.js'
@@ -53,21 +55,17 @@ interface KeptBodyRefusal extends KeptRefusal {
   readonly contentType: string
 }
 
-export interface FastPath {
+export interface FastPath extends KeptRefusals {
   /**
    * Answers the request and says true, or says false and leaves it untouched for Fastify.
    * A job/add whose body may be one refused before is taken (true) and looked at once its
    * body is parsed (the next tick): answered, or given to `fallback` with its body unread.
    */
   answer(raw: IncomingMessage, response: ServerResponse, fallback: (raw: IncomingMessage, response: ServerResponse) => void): boolean
-  /** After Fastify answered a refusal (its onResponse): keeps a 429 of the rate limit, or a job/add body's 412, for the fast path. */
-  keepRefusal(request: FastifyRequest, reply: FastifyReply): void
 }
 
 export interface FastPathParts {
-  /** The first account's board (app.board): every request's, on a fake that serves no declared accounts. */
-  first: () => Board
-  accounts: Accounts
+  /** Whether the fake serves declared accounts (each its own kept answers, once written over). */
   routed: boolean
   auth: Auth
   answers: AnswerCache
@@ -76,15 +74,14 @@ export interface FastPathParts {
 }
 
 export function fastPath(parts: FastPathParts): FastPath {
-  const { accounts, routed, auth, answers, journal, closing, first } = parts
+  const { routed, auth, answers, journal, closing } = parts
   // the 429s sent, by scenario (a reset or import may bring another's policy) and Retry-After
   const refusals = new WeakMap<object, Map<number, KeptRefusal>>()
 
-  /** The board of the request's account, as the app's onRequest picks it (accounts.boardOf reads the Authorization header alone). */
-  const boardOf = (raw: IncomingMessage): Board | undefined => {
-    if (!routed) return first()
+  /** The board of the request's account, looked up once for the request (its context): a board that cannot be built is left to Fastify's path, which answers why. */
+  const boardFor = (raw: IncomingMessage, context: RequestContext): Board | undefined => {
     try {
-      return accounts.boardOf(raw as unknown as FastifyRequest)
+      return boardOf(raw, context)
     } catch {
       return undefined
     }
@@ -125,7 +122,7 @@ export function fastPath(parts: FastPathParts): FastPath {
   const refusedAgain = (raw: IncomingMessage, response: ServerResponse, board: Board, length: number): boolean => {
     // every byte of the Content-Length is buffered (Node marks the message complete later)
     if (raw.readableLength !== length || raw.readableFlowing === true || raw.readableEnded || response.headersSent) return false
-    board.activity?.catchUp()
+    catchUp(contextOf(raw), board)
     if (closing() || board.faults.armed) return false
     const headers = raw.headers
     const user = auth.known(board, headers.authorization as string)
@@ -181,7 +178,7 @@ export function fastPath(parts: FastPathParts): FastPath {
         const length = Number(headers['content-length'])
         if (!(length > 0 && length <= MAX_KEPT_BODY) || headers['transfer-encoding'] !== undefined || headers.expect !== undefined) return false
         if (headers.host === undefined || headers.authorization === undefined || headers.prefer !== undefined || closing()) return false
-        const board = boardOf(raw)
+        const board = boardFor(raw, contextOf(raw))
         // the rate limit admits a request before its body is read: a window is left to Fastify's path
         if (board === undefined || board.limiter.enabled || board.faults.armed || !bodyRefusals.has(board.scenario)) return false
         process.nextTick(() => {
@@ -197,10 +194,11 @@ export function fastPath(parts: FastPathParts): FastPath {
       const authorization = headers.authorization
       if (host === undefined || authorization === undefined || headers.prefer !== undefined) return false
       if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false
-      const board = boardOf(raw)
+      const context = contextOf(raw)
+      const board = boardFor(raw, context)
       if (board === undefined) return false
-      // the day's events up to now happen before the request is seen (an outage arms its fault)
-      board.activity?.catchUp()
+      // the day's events up to now happen before the request is seen (an outage arms its fault): once, for the slow path too
+      catchUp(context, board)
       if (closing() || board.faults.armed) return false
       const user = auth.known(board, authorization)
       if (user === undefined) return false

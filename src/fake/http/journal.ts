@@ -19,15 +19,6 @@ import type { RequestLog } from './log.js'
 /** What an answer's headers are counted as: the fake's own, a few short lines (counting them would cost a loop per request). */
 const ANSWER_HEADER_BYTES = 512
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** A JSON body's text as the parser read it (src/fake/http/body.ts), refused or not: what the journal shows. */
-    rawBody: string | undefined
-    /** The answer's payload as the app's onSend hook last gave it: what the journal shows. */
-    sentPayload: unknown
-  }
-}
-
 export interface RequestJournal {
   /** Records a request with the status it was answered (0: none), a fault it met and a note. */
   record(request: FastifyRequest, status: number, extra?: string, reply?: FastifyReply): void

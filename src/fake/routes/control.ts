@@ -24,7 +24,8 @@ import {
   verdictQuery,
 } from '../../../schemas/index.js'
 import { CONTROL_PREFIX } from '../../../schemas/common.js'
-import { type Accounts, namedAccount } from '../accounts.js'
+import type { Accounts } from '../accounts.js'
+import { namedAccount } from '../http/context.js'
 import type { Controller } from '../control.js'
 import { BoardError, boardError } from '../../core/errors.js'
 import type { ApplicationSeed, CandidateSeed, CopyBody, FaultInput, JobFieldsChange, JobInput, MarketingSeed, ResetBody, TimesheetSeed } from '../../core/types.js'
