@@ -206,3 +206,22 @@ t.test('a board too large for one run walks its lists in full in turn, night aft
   t.same(fits.filter((id) => !walkedInFull.has(id)), [], 'within four nights every walk the budget can hold went in full')
   t.notOk(walkedInFull.has('applications/list none'), 'one larger than the budget never does, and is read by its ends each night')
 })
+
+t.test('timesheets walked in part reach their end back by prev_page, and a prev_page wrong there is caught', async (t) => {
+  // 70 timesheets, one a page: more than a run's walk budget
+  const options = { style: 'a', counts: { timesheets: 70 }, pageSize: 1 } as const
+  const { url } = await otherBoard(t, {}, { username: 'jobboard', password: 'jobboard', rateLimitWindow: 0, ...options })
+  const run = await contract({ baseUrl: url, only: 'timesheets', rateLimitWindow: 0 })
+  t.equal(run.exitCode, 0, run.reason ?? 'exit 0')
+  const walk = run.report.walks.find((w) => w.id === 'timesheets/list none')
+  t.match(walk, { full: false, pages: 70 }, 'the walk without filters goes in part')
+  t.match(walk?.read, /^1-\d+, \d+-70$/, 'its first pages and a run at its end are read')
+  t.ok(run.report.requests.some((r) => r.url.endsWith('/timesheets/list?page=70')), 'the last page asked by its number')
+  // the same board with prev_page naming page 1 from page 3 on: the kit goes back from the last page as prev_page says
+  const broken = FAULTS.find((f) => f.only === 'timesheets') as Fault
+  const { url: wrong } = await otherBoard(t, broken.breakage(() => ''), { username: 'jobboard', password: 'jobboard', rateLimitWindow: 0, ...options })
+  const caughtRun = await contract({ baseUrl: wrong, only: 'timesheets', rateLimitWindow: 0 })
+  caught(t, caughtRun, broken)
+  t.ok(caughtRun.report.requests.some((r) => r.url.endsWith('/timesheets/list?page=1')), "page 1 asked by the last page's prev_page: the end is reached back by prev_page")
+  t.match(caughtRun.check('timesheets/list', "each walk's prev_page names the page before on every page (false on the first)")?.failures.join('\n'), /prev_page of page 70 of the walk without filters .* carries page=1, not page=69/)
+})
