@@ -3,6 +3,7 @@
 // violation named by the kit's own check, with the spec's words. The fake behind the
 // kit's breaking rig is the upstream; a client asks what shows the deviation.
 import t from 'tap'
+import { orderedCitation } from '../../src/contract/citations.js'
 import { citationOf } from '../../src/contract/rules.js'
 import { createProxy, type Violation } from '../../src/proxy/server.js'
 import { AUTHORIZATION, type Breakage, board, changeAnswer, changeJson, dropHeader } from '../contract/helpers.js'
@@ -115,6 +116,9 @@ for (const { deviation, breakage, ask, rule, limited } of DEVIATIONS) {
     const found = violations.find((v) => v.rule === rule)
     t.ok(found, `${rule} (found: ${violations.map((v) => v.rule).join('; ') || 'none'})`)
     t.ok((found?.spec.length ?? 0) > 0, 'with the spec\'s words')
-    t.same(found?.spec, (citationOf(rule) as { words?: readonly string[] }).words, 'the words the kit cites for that check')
+    // the words the kit cites for that check, those the finding contradicts first (as the kit's own outputs show them)
+    const cited = orderedCitation(rule, citationOf(rule), [found?.message ?? ''])
+    t.same(found?.spec, (cited as { words?: readonly string[] }).words, 'the words the kit cites for that check, the contradicted first')
+    t.same([...(found?.spec ?? [])].filter((w) => ((citationOf(rule) as { words?: readonly string[] }).words ?? []).includes(w)).sort(), [...((citationOf(rule) as { words?: readonly string[] }).words ?? [])].sort(), 'every one of them')
   })
 }
