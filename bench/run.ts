@@ -8,7 +8,7 @@
 // measured, the load generator here, so on a two-core machine each has a core. Reports;
 // never fails on slowness. See bench/README.md.
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
 import { runLoad, warm, type LoadSettings, type Target } from './load.js'
@@ -45,6 +45,7 @@ import { accountsTable, type NodeColumn, startupTable, throughputTable, verdictT
 import { measureWithWrk, renderWrkTable, WRK_ROWS, type WrkRow, type WrkSettings } from './throughput.js'
 import { findWrk } from './wrk.js'
 import { measureProxy, type ProxyFigures, proxyTable } from './proxy.js'
+import { rewriteTable } from './table-page.js'
 
 const HELP = `Usage: npm run bench -- [options]
 
@@ -64,7 +65,7 @@ const HELP = `Usage: npm run bench -- [options]
   --verdict           also measure the verdict's cost in process (adds ~1 min)
   --json FILE         also write the results as JSON (bench/results/latest.json is always written)
   --startup-runs N    fresh processes per start-up measure; 0 skips them (default 5)
-  --readme            rewrite README.md's performance table with this run's figures
+  --readme            rewrite the performance table of docs/performance.md with this run's figures
   --throughput-only   only the wrk rounds (the throughput goals), on each Node; nothing is written
   --accounts-only     only the accounts and shared-board measures (issue 36), on each Node; nothing is written
   --proxy-only        only the proxy's side-by-side wrk rounds (issue 35), on each Node; nothing is written
@@ -157,9 +158,6 @@ function parseSettings(argv: string[]): Settings | undefined {
 }
 
 const RESULTS = new URL('./results/', import.meta.url)
-const README = new URL('../README.md', import.meta.url)
-const START = '<!-- bench:start -->'
-const END = '<!-- bench:end -->'
 
 /** What the start-up goals leave out: the executable and the container image, in a line each. */
 function renderStartupExtras(s: StartupFigures): string {
@@ -184,7 +182,7 @@ function buildScenarios(settings: Settings): { scenarios: string[]; skipped: Arr
   }
 }
 
-/** The README's table: the issue's measures from one run, with the machine it ran on. */
+/** docs/performance.md's table: the issue's measures from one run, with the machine it ran on. */
 function performanceTable(
   rows: Row[],
   ratios: LatencyRatio[],
@@ -235,14 +233,6 @@ function performanceTable(
   for (const b of boards) lines.push(`| \`${b.scenario}\`: CLI spawn to first answer; createMockServer to first answer; peak RSS | ${(b.spawnMs / 1000).toFixed(1)} s; ${(b.firstAnswerMs / 1000).toFixed(1)} s; ${(b.peakRss / 1048576).toFixed(0)} MiB |`)
   for (const s of skipped) lines.push(`| \`${s.scenario}\`: createMockServer to first answer, peak RSS | not measured: ${s.reason} |`)
   return lines.join('\n')
-}
-
-async function rewriteReadme(table: string): Promise<void> {
-  const text = await readFile(README, 'utf8')
-  const from = text.indexOf(START)
-  const to = text.indexOf(END)
-  if (from < 0 || to < from) throw new Error(`README.md has no ${START} … ${END} section to rewrite.`)
-  await writeFile(README, `${text.slice(0, from + START.length)}\n${table}\n${text.slice(to)}`)
 }
 
 function progress(text: string): void {
@@ -657,8 +647,8 @@ async function main(): Promise<void> {
     progress(`wrote ${settings.json}`)
   }
   if (settings.readme) {
-    await rewriteReadme(performanceTable(own.rows, ratios, startup, boards, builds.skipped, settings, primary, wrkRows.get(primary)))
-    progress('rewrote the performance table in README.md')
+    await rewriteTable(performanceTable(own.rows, ratios, startup, boards, builds.skipped, settings, primary, wrkRows.get(primary)))
+    progress('rewrote the performance table in docs/performance.md')
   }
 }
 

@@ -13,7 +13,7 @@
 // makes before it runs (most of a bundle's functions are compiled later, as first called),
 // an ES module graph of chunks costs linking besides, and Node 20 has no compile cache.
 // Measured, `serve`'s spawn to first answer took 1.36-1.46x a bare Fastify server's with
-// Node's cache and ES chunks, 1.04-1.08x with this one on Node 22 and 24 (README, Performance).
+// Node's cache and ES chunks, 1.04-1.08x with this one on Node 22 and 24 (docs/architecture.md, Start-up).
 //
 // Everything a command or an entry may load later (import()) is inside its file: compiled
 // only when first called. Packages that find their own files at run time (swagger-ui's

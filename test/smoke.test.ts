@@ -1,7 +1,7 @@
 // The smoke set: the fake in-process, over a socket and through nock, and the contract
 // kit's CLI against the CLI's `serve`, each once. Part of npm test (Node 24 and 22 in
 // `.ci/run`), and what `.ci/run` runs on Node 20, past its end of life, with the files
-// the SMOKE list there names. (The README's examples run in test/readme.test.ts.)
+// the SMOKE list there names. (The examples of README.md and docs/fake.md run in test/readme.test.ts.)
 import t from 'tap'
 import { installedNockVersion, interceptBoard, nockSupport } from '../src/fake/nock.js'
 import { createMockServer } from '../src/fake/server.js'
