@@ -57,9 +57,8 @@ const entries = {
  * ×, →, … and §), and one such character makes the whole file a two-byte string: reading
  * the 5 MB bundle as UTF-8 then took 3.5× as long (33 ms against 9.5 ms on a busy machine,
  * at every start) and V8 holds it at twice the size. An escape means the same character
- * everywhere in JavaScript but in a raw template (String.raw): the one there, the UI page's
- * script, holds them inside its own string literals ('▾ '), where the browser reads the
- * escape as the character; any other place in a raw template stops the build.
+ * everywhere in JavaScript but in a raw template (String.raw), where it would stand as
+ * written: one there stops the build.
  */
 function asciiOnly(file) {
   const text = readFileSync(file, 'utf8')
@@ -71,9 +70,10 @@ function asciiOnly(file) {
     raws.push([at, end])
   }
   const escaped = text.replace(/[\u0080-\uffff]/g, (char, at) => {
-    const line = text.slice(text.lastIndexOf('\n', at) + 1, at)
-    const inRaw = raws.some(([from, to]) => at > from && at < to)
-    if (inRaw && (line.split("'").length - 1) % 2 === 0) throw new Error(`${file.pathname}: ${JSON.stringify(char)} stands in a raw template outside a string literal: ${line.trim().slice(0, 80)}`)
+    if (raws.some(([from, to]) => at > from && at < to)) {
+      const line = text.slice(text.lastIndexOf('\n', at) + 1, at)
+      throw new Error(`${file.pathname}: ${JSON.stringify(char)} stands in a raw template: ${line.trim().slice(0, 80)}`)
+    }
     return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`
   })
   if (escaped !== text) writeFileSync(file, escaped)
@@ -89,6 +89,20 @@ const fflateWithoutWorkers = {
     build.onResolve({ filter: /^fflate$/ }, () => ({ path: createRequire(import.meta.url).resolve('fflate').replace(/lib\/node\.cjs$/, 'esm/browser.js') }))
   },
 }
+
+// The script of the page of /__mock/ui (src/watch/ui/page-script.ts) is bundled from its
+// browser code when that module runs: once, here, and its compiled form in dist/src/ is
+// written over with the text it made. So the bundles below, the single executable
+// (scripts/build-exe.mjs bundles dist/src/ too) and anything run from dist/ carry the script
+// inside their code, loaded when the page is first asked for, and need neither esbuild nor
+// the browser code's sources.
+const pageScript = new URL('watch/ui/page-script.js', src)
+const { SCRIPT } = await import(pageScript.href)
+writeFileSync(
+  pageScript,
+  `// Written by scripts/bundle.mjs: the page's script, bundled from src/watch/ui/browser/ by src/watch/ui/page-script.ts.\nexport const SCRIPT = ${JSON.stringify(SCRIPT)}\n`,
+)
+rmSync(new URL('page-script.js.map', pageScript), { force: true })
 
 rmSync(out, { recursive: true, force: true })
 for (const name of Object.keys(BUNDLES)) {

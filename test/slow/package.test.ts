@@ -38,6 +38,11 @@ t.test('installs from its tarball and runs as a dependency', async (t) => {
   })
   const answer = await fetch(`${url}/api/v1/metrics/list`, { headers: { authorization: `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}` } })
   t.equal(answer.status, 200, 'the installed fake answers')
+  // the page's script is bundled from its browser code by the build (src/watch/ui/page-script.ts): a consumer, who has no esbuild, gets it whole
+  t.notOk(existsSync(join(scratch, 'node_modules', 'esbuild')), 'the consumer has no esbuild')
+  const pageScript = await fetch(`${url}/__mock/ui/ui.js`)
+  t.equal(pageScript.status, 200, '/__mock/ui/ui.js from the installed package')
+  t.match(await pageScript.text(), /function draw\(\)/, "is the page's script")
 
   const script = join(scratch, 'use.mjs')
   writeFileSync(

@@ -1,7 +1,8 @@
 // /__mock/ui: the day's traffic as a page (timeline, verdict, journal, and a board where
 // there is one), read-only, for any source of the watching layer: the fake (each account's
 // board: src/fake/board-view.ts) or the proxy. Only this file is loaded with them: the page
-// itself (page.ts, its HTML, CSS and script) is imported the first time someone asks for
+// itself (page.ts, its HTML and CSS, and page-script.ts, the script bundled from the browser
+// code of browser/) is imported the first time someone asks for
 // /__mock/ui, so a server nobody looks at never loads it and its first answer never waits
 // for it. The page reads the small JSON routes below, which read the journal and the view
 // the request's source gives (UiOptions.source).
@@ -16,6 +17,7 @@ import { entryDetail } from '../journal-detail.js'
 import type { Journal } from '../journal.js'
 import type { Verdict } from '../verdict/evaluator.js'
 import { ruleById, type RuleId } from '../verdict/rules.js'
+import { UI_FILTERS, type JournalRow, type JournalWindow, type VerdictView } from './page-data.js'
 
 export interface UiOptions {
   /** The control token, when one is set: the data routes ask for it as the control API does (the page reads it from its URL's #token=). */
@@ -39,8 +41,6 @@ export interface UiSource {
 /** Where the page is served. */
 export const UI_PATH = '/__mock/ui'
 
-/** The journal's fields a filter may name (?user=, ?method=, ?path=, ?status=). */
-export const UI_FILTERS = ['user', 'method', 'path', 'status'] as const
 /** Entries one journal window holds at most. */
 export const UI_WINDOW_MAX = 5_000
 /** Characters of a URL a window shows; the entry route shows up to UI_URL_SHOWN. */
@@ -117,9 +117,9 @@ export default async function ui(app: FastifyInstance, { token, source }: UiOpti
 }
 
 /** Entries after an id, at most `limit`, as the page reads them: [id, ms, method, url, status, user, fault, retryAfter, nextPage]. */
-export function journalWindow(board: { readonly journal: Journal }, after: number, limit: number) {
+export function journalWindow(board: { readonly journal: Journal }, after: number, limit: number): JournalWindow & { held: number } {
   const window = board.journal.window(after, limit)
-  const entries = window.entries.map((e) => [
+  const entries = window.entries.map((e): JournalRow => [
     e.id,
     typeof e.time === 'number' ? e.time : epoch(e.time),
     e.method,
@@ -134,7 +134,7 @@ export function journalWindow(board: { readonly journal: Journal }, after: numbe
 }
 
 /** The verdict as the page shows it: each rule with its sentence, each finding with the requests it names. */
-export function verdictView(verdict: Pick<Verdict, 'outcome' | 'rules'>) {
+export function verdictView(verdict: Pick<Verdict, 'outcome' | 'rules'>): VerdictView {
   return {
     outcome: verdict.outcome,
     rules: verdict.rules.map((rule) => ({
