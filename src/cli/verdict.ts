@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises'
 import type { MockServer } from '../fake/server.js'
 import { verdictJson, verdictJunit, verdictText } from '../watch/verdict/account.js'
 import { boardDayFile } from '../fake/board-view.js'
-import type { DetailedVerdict, Shown, Verdict } from '../watch/verdict/evaluator.js'
+import type { DetailedVerdict, Shown, Verdict } from '../watch/verdict/verdict-types.js'
 import type { JournalEntry } from '../core/types.js'
 
 interface Output {

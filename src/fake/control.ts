@@ -38,7 +38,7 @@ import type {
 } from '../core/types.js'
 import { bindFieldValues, createAjv, valueNestsDeeper, Validators } from '../core/validation.js'
 import { type CopyTruth, judgeCopy, marketingKey } from '../watch/verdict/copy.js'
-import type { DetailedVerdict } from '../watch/verdict/evaluator.js'
+import type { DetailedVerdict } from '../watch/verdict/verdict-types.js'
 
 /**
  * The board as the copy oracle reads it: every record of a list (the store never deletes

@@ -15,7 +15,7 @@ import { logMode, prettyRequestLog } from './http/log.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
 import { applyProfile, loadProfile, type ProfileOverride } from '../profile/profile.js'
 import type { ListQuery, Page } from './store/store.js'
-import type { DetailedVerdict } from '../watch/verdict/evaluator.js'
+import type { DetailedVerdict } from '../watch/verdict/verdict-types.js'
 import type {
   Application,
   ApplicationSeed,

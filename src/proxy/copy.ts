@@ -7,7 +7,7 @@
 // (src/watch/verdict/copy.ts judges, the same code as the fake's board).
 import { parseTime } from '../core/time.js'
 import { type CopyKey, type CopyTruth, type CopyVersion, marketingKey } from '../watch/verdict/copy.js'
-import { LIST_PATHS, type ListName } from '../watch/verdict/evaluator.js'
+import { LIST_PATHS, type ListName } from '../watch/verdict/list-urls.js'
 
 /** Records kept per list, over every credential; past it the oldest tenth goes (those are then not judged). */
 export const MAX_PASSED_RECORDS = 100_000

@@ -19,7 +19,7 @@
 import { formatTimestamp } from '../core/time.js'
 import type { JournalEntry } from '../core/types.js'
 import type { Exchange, Facts } from './exchange.js'
-import type { Observed } from './verdict/evaluator.js'
+import type { Observed } from './verdict/verdict-types.js'
 
 /** Entries the journal holds at most (a ring: the oldest goes first). */
 export const JOURNAL_SIZE = 10_000

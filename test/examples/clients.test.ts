@@ -22,7 +22,7 @@ import { StaleFieldsClient } from '../../examples/wrong/stale-fields.js'
 import type { ActivityFile, ScenarioFile } from '../../src/core/types.js'
 import { createMockServer, type MockServer } from '../../src/fake/server.js'
 import { assertVerdict } from '../../src/watch/verdict/assert.js'
-import type { DetailedVerdict } from '../../src/watch/verdict/evaluator.js'
+import type { DetailedVerdict } from '../../src/watch/verdict/verdict-types.js'
 import { AUTH, checked } from '../helpers/board.js'
 import { ROOT } from '../helpers/cli.js'
 

@@ -3,7 +3,7 @@
 // case per rule), and the JSON answer without the account's request details.
 import { createRequire } from 'node:module'
 import type { Builder } from 'junit-report-builder'
-import type { DetailedVerdict, Verdict } from './evaluator.js'
+import type { DetailedVerdict, Verdict } from './verdict-types.js'
 import { type RuleId, ruleById } from './rules.js'
 
 /**

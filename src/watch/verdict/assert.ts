@@ -3,7 +3,7 @@
 // (rule, sentence, the offending requests as method + URL + time, what to do instead).
 import { AssertionError } from 'node:assert'
 import { verdictText } from './account.js'
-import type { DetailedVerdict } from './evaluator.js'
+import type { DetailedVerdict } from './verdict-types.js'
 
 /** Anything that can give a verdict: the fake object (createMockServer) or a function. */
 export type VerdictSource = { verdict(options?: { user?: string }): DetailedVerdict } | (() => DetailedVerdict)

@@ -8,7 +8,9 @@
 // after it is neither missing nor stale.
 import { formatTimestamp, parseTime } from '../../core/time.js'
 import type { CopyAnswer, CopyBody, CopyListAnswer, MarketingRecord } from '../../core/types.js'
-import type { Finding, ListName, VerdictEvaluator } from './evaluator.js'
+import type { VerdictEvaluator } from './evaluator.js'
+import type { ListName } from './list-urls.js'
+import type { Finding } from './verdict-types.js'
 
 /** Bytes a copy sent to POST /__mock/verdict/copy may hold (the fake's and the proxy's): 32 MiB. */
 export const COPY_BODY_LIMIT = 32 * 1024 * 1024

@@ -3,83 +3,16 @@
 // the last job/fields read, refused writes, files got) and the findings so far. A verdict
 // reads that state: no re-scan of the journal, whatever its length. Bounded: the state
 // of windows and files is swept past its caps, and each rule keeps its first findings.
+// What it reads of a list URL is list-urls.ts's; the requests findings name are kept in
+// shown-requests.ts's ring; what it is fed and what a verdict is, verdict-types.ts.
 import { createHash } from 'node:crypto'
 import { isMinute } from '../../../schemas/formats.js'
 import { formatTimestamp, parseTime } from '../../core/time.js'
 import { API_PREFIX } from '../../../schemas/common.js'
+import { LIST_BY_PATH, LIST_PATHS, type ListName, type ListRead, listParams, pageNumber } from './list-urls.js'
 import { RULE_IDS, type RuleId } from './rules.js'
-
-/** A journal entry as the evaluator sees it: its time still epoch milliseconds, and the facts the fake knew when it answered. */
-export interface Observed {
-  id: number
-  method: string
-  url: string
-  status: number
-  time: number
-  user: string
-  /** Whether the request carried an `Authorization: Basic ...` header. */
-  credentials: boolean
-  fault?: string | undefined
-  contentType?: string | undefined
-  retryAfter?: number | undefined
-  digest?: string | undefined
-  /** A list page: whether it gave a next page. */
-  nextPage?: boolean | undefined
-  /** The request opened a rate-limit window that stayed open. */
-  opened?: boolean | undefined
-  /** A 429: when the window that refused it opened. */
-  windowOpened?: number | undefined
-  /** A job/fields read: a digest of each constrained list as answered. */
-  fieldsRead?: Readonly<Record<string, string>> | undefined
-  /** A refused job write: the constrained fields whose values were not current, and a digest of the current values. */
-  staleFields?: Readonly<Record<string, string>> | undefined
-}
-
-/** The board's settings the rules read, asked at each entry (a reset may change them). */
-export interface VerdictContext {
-  /** The rate-limit window in seconds; 0 when the limit is off. */
-  windowSeconds(): number
-  /** The board's time (epoch ms): when the journal was emptied. */
-  now(): number
-  /** Board seconds per real second (a sped-up clock scales Retry-after down by it); 1 by default. */
-  speed?(): number
-}
-
-export interface Finding {
-  message: string
-  /** Journal ids of the offending requests. */
-  requests: number[]
-}
-
-/** What is kept of a request a finding may name: its URL cut and its time formatted only when a verdict shows it. */
-type Kept = Pick<Observed, 'id' | 'method' | 'url' | 'time'>
-
-/** A request a finding names, as the readable account shows it. */
-export interface Shown {
-  id: number
-  method: string
-  url: string
-  time: string
-}
-
-export type RuleOutcome = 'pass' | 'fail' | 'not-exercised'
-
-export interface RuleVerdict {
-  id: RuleId
-  outcome: RuleOutcome
-  findings: Finding[]
-}
-
-export interface Verdict {
-  status: 200
-  outcome: 'pass' | 'fail'
-  rules: RuleVerdict[]
-}
-
-/** A verdict with the requests its findings name (method, URL, time), for the readable account. */
-export interface DetailedVerdict extends Verdict {
-  requests: Record<number, Shown>
-}
+import { ShownRequests, shownUrl } from './shown-requests.js'
+import type { DetailedVerdict, Finding, Observed, RuleVerdict, Shown, VerdictContext } from './verdict-types.js'
 
 /** The findings a rule keeps per credential; past it one note counts the rest. */
 export const MAX_FINDINGS = 50
@@ -87,12 +20,6 @@ export const MAX_FINDINGS = 50
 export const MAX_KEYS = 100_000
 /** Lists (a vacancy filter makes another) whose walks are followed per credential; past it the oldest go first. */
 export const MAX_WALKS = 10_000
-/** Requests kept to show in the account (method, URL, time); past it the oldest go first. */
-export const MAX_SHOWN = 10_000
-/** The slots the ring of shown requests starts with, doubled as it fills up to MAX_SHOWN. */
-const SHOWN_FIRST = 64
-/** The slots of a ring no request was noted in yet: none (it cannot be written). */
-const NO_SLOTS = new Float64Array(0)
 /** Entries judged together (evaluator.observe): a batch, or fewer when a verdict is asked. */
 export const OBSERVE_BATCH = 128
 /** Credentials judged apart; the requests of any further user name are judged together, as `*`. */
@@ -100,18 +27,6 @@ export const MAX_USERS = 100
 
 /** A key that stays short whatever the URL: long ones are held as a digest, so the state is bounded in bytes too. */
 const short = (text: string) => (text.length <= 256 ? text : `#${createHash('sha256').update(text).digest('base64url')}`)
-/** A URL as findings and the account show it: cut past 500 characters. */
-const shown = (url: string) => (url.length <= 500 ? url : `${url.slice(0, 500)}...`)
-
-/** The lists a walk can be made of, and what each is called in a copy. */
-export const LIST_PATHS = {
-  applications: `${API_PREFIX}/applications/list`,
-  candidates: `${API_PREFIX}/candidates/list`,
-  timesheets: `${API_PREFIX}/timesheets/list`,
-  marketing: `${API_PREFIX}/marketing/list`,
-} as const
-export type ListName = keyof typeof LIST_PATHS
-const LIST_BY_PATH = new Map<string, ListName>(Object.entries(LIST_PATHS).map(([name, path]) => [path, name as ListName]))
 
 const DOWNLOAD = new RegExp(
   `^${API_PREFIX}/(candidates/(timesheet|resume|document)|candidates/timesheets/download|applications/attachment)/([^/?#]+)$`,
@@ -157,79 +72,8 @@ class UserState {
   lastTime = 0
 }
 
-/** The parameters of a list URL a walk reads: the first of each, decoded as URLSearchParams decodes them (a `+` is a space), as the fake's query parser does. */
-export interface ListParams {
-  since: string | undefined
-  vacancy: string | undefined
-  page: string | undefined
-}
-
-/** A name or value of a query as URLSearchParams gives it: `+` a space, %XX decoded as leniently as it does. */
-function formDecode(text: string): string {
-  // one pass over the characters rather than three calls (includes, isWellFormed, includes): every list parameter comes here
-  let plus = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    // the rare shapes go through URLSearchParams itself: escapes, and surrogates (it makes a lone one U+FFFD; a pair it keeps, as the fast path would)
-    if (c === 0x25 || (c >= 0xd800 && c <= 0xdfff)) return new URLSearchParams(`v=${text}`).get('v') as string
-    if (c === 0x2b) plus = true
-  }
-  return plus ? text.replaceAll('+', ' ') : text
-}
-
-/**
- * since, vacancy and page of a URL, read straight from its query: every list request
- * passes here, and a URLSearchParams of the whole query (every parameter decoded, an
- * object per pair) costs more than the rest of the rules together.
- */
-export function listParams(url: string): ListParams {
-  const params: ListParams = { since: undefined, vacancy: undefined, page: undefined }
-  const mark = url.indexOf('?')
-  if (mark < 0) return params
-  // URLSearchParams drops one leading `?` of the text it is given
-  const from = url.charCodeAt(mark + 1) === 0x3f ? mark + 2 : mark + 1
-  for (let at = from; at < url.length; ) {
-    let end = url.indexOf('&', at)
-    if (end < 0) end = url.length
-    if (end > at) {
-      let equals = url.indexOf('=', at)
-      if (equals < 0 || equals > end) equals = end
-      const raw = url.slice(at, equals)
-      // a name written another way (`p%61ge`) is decoded first; a plain one is what it says
-      const name = raw === 'since' || raw === 'vacancy' || raw === 'page' ? raw : raw.includes('%') || raw.includes('+') ? formDecode(raw) : raw
-      if ((name === 'since' || name === 'vacancy' || name === 'page') && params[name] === undefined) {
-        params[name] = equals === end ? '' : formDecode(url.slice(equals + 1, end))
-      }
-    }
-    at = end + 1
-  }
-  return params
-}
-
-/** What the walk rules read of a list URL: a function of the URL alone, so kept by it. */
-interface ListRead {
-  /** The URL's path: one of LIST_PATHS. */
-  readonly path: string
-  /** The list a walk is of: the path, and the vacancy filter if any. */
-  readonly list: string
-  readonly since: string | undefined
-  /** Epoch ms of since when it has the shape of a minute (YYYY-MM-DD HH:MM); else undefined. */
-  readonly sinceTime: number | undefined
-  /** The page as Number() reads it (NaN for what is no number); 1 when none is given. */
-  readonly page: number
-}
-
 /** List URLs whose reading the evaluator keeps; past it, it starts over (a client asking ever new URLs pays a lookup, not a growing map). */
 const MAX_LIST_URLS = 1_000
-
-/** Leading zeros of a page written in digits only, but its last digit. */
-const LEADING_ZEROS = /^0+(?=[0-9]+$)/
-
-/**
- * A page as Number() reads it. Number() reads a long run of leading zeros (`page=0…01`,
- * a spelling that dodges a cache) a digit at a time, slower than a pattern drops them.
- */
-const pageNumber = (text: string): number => Number(text.length > 16 ? text.replace(LEADING_ZEROS, '') : text)
 
 /**
  * Past its cap a map loses its oldest tenth at once: deleting one entry per insert would
@@ -246,97 +90,6 @@ function trim<K>(map: { size: number; keys(): IterableIterator<K>; delete(key: K
 }
 
 const minuteFloor = (ms: number) => Math.floor(ms / 60_000) * 60_000
-
-/**
- * The requests findings may name, for the account: the last MAX_SHOWN noted, in a ring.
- * Every page of every walk is noted, so the ring holds no object per request (its URL is
- * the journal's own string): an object kept for each would outlive the young generation
- * and cost the garbage collector on every list request. Nor does it keep a map of ids:
- * the journal's ids come in ascending order, so the ring is sorted and an id is found by
- * halving it when a verdict asks; a map's delete and insert on every list request cost
- * more than the rest of a page's judgement. Ids given out of order (only a caller feeding
- * the evaluator itself can) are found by a scan instead.
- */
-class ShownRequests {
-  // the ring grows, doubling, to MAX_SHOWN as requests come: a board asked a few times (each
-  // of 64 accounts asked once) holds a few slots, not 10,000 of each
-  // no slots until the first request: each of 64 accounts' boards allocated two typed arrays it may never use
-  #ids = NO_SLOTS
-  #times = NO_SLOTS
-  readonly #methods: string[] = []
-  readonly #urls: string[] = []
-  /** The slot the next request takes: the oldest, once the ring is full. */
-  #next = 0
-  #count = 0
-  /** The highest id noted: a new one is past it and need not be looked for. */
-  #highest = Number.NEGATIVE_INFINITY
-  /** Whether every id was noted past the one before: then the ring, from its oldest slot, is in ascending order. */
-  #ordered = true
-
-  note(entry: Kept): void {
-    if (entry.id <= this.#highest) {
-      if (this.#slot(entry.id) >= 0) return
-      this.#ordered = false
-    } else this.#highest = entry.id
-    const slot = this.#next
-    if (slot === this.#ids.length) this.#grow()
-    this.#ids[slot] = entry.id
-    this.#times[slot] = entry.time
-    this.#methods[slot] = entry.method
-    this.#urls[slot] = entry.url
-    this.#next = slot + 1 === MAX_SHOWN ? 0 : slot + 1
-    if (this.#count < MAX_SHOWN) this.#count += 1
-  }
-
-  /** Twice the slots, at most MAX_SHOWN: only while the ring has not come round, so its order is its slots'. */
-  #grow(): void {
-    const size = Math.min(MAX_SHOWN, Math.max(SHOWN_FIRST, this.#ids.length * 2))
-    const ids = new Float64Array(size)
-    ids.set(this.#ids)
-    const times = new Float64Array(size)
-    times.set(this.#times)
-    this.#ids = ids
-    this.#times = times
-  }
-
-  /** The slot holding `id`, or -1. */
-  #slot(id: number): number {
-    const count = this.#count
-    const ids = this.#ids
-    if (!this.#ordered) {
-      for (let slot = 0; slot < count; slot++) if (ids[slot] === id) return slot
-      return -1
-    }
-    // the oldest is at #next once the ring is full, at 0 before
-    const oldest = count === MAX_SHOWN ? this.#next : 0
-    let low = 0
-    let high = count - 1
-    while (low <= high) {
-      const middle = (low + high) >>> 1
-      const slot = (oldest + middle) % MAX_SHOWN
-      const at = ids[slot] as number
-      if (at === id) return slot
-      if (at < id) low = middle + 1
-      else high = middle - 1
-    }
-    return -1
-  }
-
-  get(id: number): Shown | undefined {
-    const slot = this.#slot(id)
-    if (slot < 0) return undefined
-    return { id, method: this.#methods[slot] as string, url: shown(this.#urls[slot] as string), time: formatTimestamp(this.#times[slot] as number) }
-  }
-
-  clear(): void {
-    this.#methods.fill('')
-    this.#urls.fill('')
-    this.#next = 0
-    this.#count = 0
-    this.#highest = Number.NEGATIVE_INFINITY
-    this.#ordered = true
-  }
-}
 
 export class VerdictEvaluator {
   readonly #context: VerdictContext
@@ -456,7 +209,7 @@ export class VerdictEvaluator {
 
   #credentials(user: UserState, entry: Observed): void {
     this.#exercise(user, 'credentials')
-    if (!entry.credentials && this.#room(user, 'credentials')) this.#find(user, 'credentials', `${entry.method} ${shown(entry.url)} was sent without Basic credentials.`, [entry])
+    if (!entry.credentials && this.#room(user, 'credentials')) this.#find(user, 'credentials', `${entry.method} ${shownUrl(entry.url)} was sent without Basic credentials.`, [entry])
   }
 
   #postJson(user: UserState, entry: Observed): void {
@@ -466,7 +219,7 @@ export class VerdictEvaluator {
       this.#find(
         user,
         'post-json',
-        `${entry.method} ${shown(entry.url)} was sent with ${type === undefined ? 'no Content-Type' : `Content-Type ${type}`}, not application/json.`,
+        `${entry.method} ${shownUrl(entry.url)} was sent with ${type === undefined ? 'no Content-Type' : `Content-Type ${type}`}, not application/json.`,
         [entry],
       )
     }
@@ -504,7 +257,7 @@ export class VerdictEvaluator {
           const speed = this.#context.speed?.() ?? 1
           const waited = Math.round((t - told.at) / 1000 / speed)
           const asked = Math.round((told.retryAt - told.at) / 1000 / speed)
-          this.#find(user, 'retry-after', `${entry.method} ${shown(entry.url)} was retried ${waited} s after a 429 whose Retry-after asked for ${asked} s.`, [
+          this.#find(user, 'retry-after', `${entry.method} ${shownUrl(entry.url)} was retried ${waited} s after a 429 whose Retry-after asked for ${asked} s.`, [
             told.id,
             entry,
           ])
@@ -519,7 +272,7 @@ export class VerdictEvaluator {
     const own = opened !== undefined && (opened > this.#clearedAt || (opened === this.#clearedAt && user.openedAtClear.has(key)))
     if (own && user.spoiled.get(key) !== opened && this.#room(user, 'one-request-per-window')) {
       const since = Math.round((t - opened) / 1000)
-      this.#find(user, 'one-request-per-window', `${entry.method} ${shown(entry.url)} was requested again ${since} s after it was last answered, inside the ${windowMs / 1000} s window.`, [
+      this.#find(user, 'one-request-per-window', `${entry.method} ${shownUrl(entry.url)} was requested again ${since} s after it was last answered, inside the ${windowMs / 1000} s window.`, [
         entry,
       ])
     }
@@ -558,7 +311,7 @@ export class VerdictEvaluator {
     if (since !== undefined) {
       this.#exercise(user, 'since-no-gap')
       if (!minute && this.#room(user, 'since-no-gap')) {
-        this.#find(user, 'since-no-gap', `${entry.method} ${shown(entry.url)} sent since=${JSON.stringify(shown(since))}, which is not YYYY-MM-DD HH:MM.`, [entry])
+        this.#find(user, 'since-no-gap', `${entry.method} ${shownUrl(entry.url)} sent since=${JSON.stringify(shownUrl(since))}, which is not YYYY-MM-DD HH:MM.`, [entry])
       }
     }
     if (entry.status !== 200 || entry.fault !== undefined) return
@@ -626,7 +379,7 @@ export class VerdictEvaluator {
     this.#exercise(user, 'download-listed-ids')
     if (entry.status === 404) {
       if (this.#room(user, 'download-listed-ids')) {
-        this.#find(user, 'download-listed-ids', `${entry.method} ${shown(entry.url)} asked for a ${kind} no list gave: the board has no ${kind} ${shown(match[3] as string)}.`, [entry])
+        this.#find(user, 'download-listed-ids', `${entry.method} ${shownUrl(entry.url)} asked for a ${kind} no list gave: the board has no ${kind} ${shownUrl(match[3] as string)}.`, [entry])
       }
       return
     }
@@ -634,7 +387,7 @@ export class VerdictEvaluator {
     this.#exercise(user, 'download-once')
     const before = user.files.get(file)
     if (before !== undefined && this.#room(user, 'download-once')) {
-      this.#find(user, 'download-once', `The ${kind} ${shown(match[3] as string)} was downloaded again, unchanged (${entry.method} ${shown(entry.url)}).`, [before, entry])
+      this.#find(user, 'download-once', `The ${kind} ${shownUrl(match[3] as string)} was downloaded again, unchanged (${entry.method} ${shownUrl(entry.url)}).`, [before, entry])
     }
     user.files.set(file, entry.id)
     trim(user.files, MAX_KEYS)
@@ -648,7 +401,7 @@ export class VerdictEvaluator {
         const read = user.fieldsRead?.[field]
         if (read === current || !this.#room(user, 'current-job-fields')) continue
         const why = read === undefined ? 'the client never read job/fields' : 'its values changed since the client last read job/fields'
-        this.#find(user, 'current-job-fields', `${entry.method} ${shown(entry.url)} was refused (${entry.status}) on ${field}: ${why}.`, [entry])
+        this.#find(user, 'current-job-fields', `${entry.method} ${shownUrl(entry.url)} was refused (${entry.status}) on ${field}: ${why}.`, [entry])
       }
     }
     const digest = entry.digest
@@ -657,7 +410,7 @@ export class VerdictEvaluator {
     if (before !== undefined) {
       this.#exercise(user, 'no-unchanged-resend')
       if (before.digest === digest && this.#room(user, 'no-unchanged-resend')) {
-        this.#find(user, 'no-unchanged-resend', `${entry.method} ${shown(entry.url)} was sent again unchanged after it was refused.`, [before.id, entry])
+        this.#find(user, 'no-unchanged-resend', `${entry.method} ${shownUrl(entry.url)} was sent again unchanged after it was refused.`, [before.id, entry])
       }
     }
     if (REFUSED.has(entry.status)) {

@@ -1,8 +1,8 @@
 // The verdict reads since, vacancy and page of every list request straight from its URL
-// (evaluator.ts, listParams) rather than through a URLSearchParams of the whole query: it
+// (list-urls.ts, listParams) rather than through a URLSearchParams of the whole query: it
 // must read each as URLSearchParams does, whatever the spelling.
 import t from 'tap'
-import { listParams } from '../../../src/watch/verdict/evaluator.js'
+import { listParams } from '../../../src/watch/verdict/list-urls.js'
 
 const URLS = [
   '/api/v1/applications/list',

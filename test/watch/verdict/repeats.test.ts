@@ -4,7 +4,9 @@
 // method, URL and time of each request it names that the ring still holds.
 import t from 'tap'
 import { formatTimestamp } from '../../../src/core/time.js'
-import { MAX_SHOWN, type Observed, VerdictEvaluator } from '../../../src/watch/verdict/evaluator.js'
+import { VerdictEvaluator } from '../../../src/watch/verdict/evaluator.js'
+import { MAX_SHOWN } from '../../../src/watch/verdict/shown-requests.js'
+import type { Observed } from '../../../src/watch/verdict/verdict-types.js'
 
 const START = Date.UTC(2026, 10, 22, 9, 30)
 const base = { method: 'GET', status: 200, user: 'jobboard', credentials: true }
