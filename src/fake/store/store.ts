@@ -1,19 +1,18 @@
 // The board: every record of one fake instance, its indexes, and the operations the
-// routes and the control API call, in one façade. Reads (lists, details, downloads,
-// metrics, a saved board) are here; the job lifecycle is src/fake/store/jobs.ts, the control
-// API's adds src/fake/store/adds.ts, who owns what src/fake/store/owners.ts. Writes validate the
-// record against its schema, keep the links between records (src/fake/store/relation-table.ts)
-// and the metrics in step, and never leave a half-made change behind (each builds its
-// records before storing any).
+// routes and the control API call, in one façade. The constrained values, the metrics and
+// the revisions answers are kept by are here; the reads (lists, details, downloads) are
+// board-reads.ts, a saved board saved-board.ts, the job lifecycle jobs.ts, the control
+// API's adds adds.ts, who owns what owners.ts, each over the parts the Store holds
+// (parts.ts). Writes validate the record against its schema, keep the links between
+// records (relation-table.ts) and the metrics in step, and never leave a half-made change
+// behind (each builds its records before storing any).
 import { application, candidate, marketingRecord, storedFile, storedJob, timesheet } from '../../../schemas/index.js'
 import { FIELD_NAMES, sectorDisciplinesOf, UK_LOCATIONS, type FieldName, type FieldValues } from '../../../schemas/values.js'
 import type { Clock } from '../../core/clock.js'
 import { boardError } from '../../core/errors.js'
-import { createFaker, hash32 } from '../../core/random.js'
-import { filePieces } from './files.js'
 import type { DeepReadonly } from '../../core/freeze.js'
 import { boardLists, CompiledSchemas, type BoardLists, type LoadedScenario } from '../scenario.js'
-import { addMonth, formatTimestamp, monthKey, parseTime, sinceToTimestamp } from '../../core/time.js'
+import { addMonth, formatTimestamp, monthKey, parseTime } from '../../core/time.js'
 import type {
   Application,
   ApplicationSeed,
@@ -35,17 +34,16 @@ import type {
   TimesheetSeed,
 } from '../../core/types.js'
 import { Validators } from '../../core/validation.js'
-import { withExtraFields, type ExtraFieldRecord } from './extra-fields.js'
+import { withExtraFields } from './extra-fields.js'
 import { RecordAdds } from './adds.js'
-import { Collection, type IdList } from './collection.js'
-import { checkLinks, type LinkScope } from './integrity.js'
+import { Collection } from './collection.js'
 import { JobLifecycle, type JobOperation, type JobView } from './jobs.js'
-import { oldestFirst, pageOf, type Page } from './pages.js'
+import type { Page } from './pages.js'
+import { SavedBoard } from './saved-board.js'
+import { BoardReads, type Download } from './board-reads.js'
 import { sharedBoard } from './shared.js'
-import { finishRecord } from './maker.js'
 import { Owners } from './owners.js'
 import { DEFAULT_ORIGIN, links as makeLinks, type FileKind, type Links } from './links.js'
-import { RELATION_LIST, type BoardRecords, type CollectionName } from './relation-table.js'
 import { extraMetrics, Metrics } from './metrics.js'
 import type { BoardParts } from './parts.js'
 
@@ -53,14 +51,7 @@ export type { Page }
 
 export type { ListQuery }
 
-/** A file to download: its original name and size, and its content on demand, in pieces. */
-export interface Download {
-  filename: string
-  size: number
-  /** What the bytes are a pure function of (seed, kind, id, name, size, label, time), as text: the same text, the same bytes. */
-  identity: string
-  chunks(): Iterable<Buffer>
-}
+export type { Download }
 
 export type { JobOperation, JobView }
 
@@ -115,6 +106,10 @@ export class Store implements BoardParts {
   readonly #owners: Owners
   readonly #lifecycle: JobLifecycle
   readonly #adds: RecordAdds
+  /** The board saved and restored (saved-board.ts). */
+  readonly #saved: SavedBoard
+  /** Lists, records by id, downloads (board-reads.ts). */
+  readonly #reads: BoardReads
   /** Whether the records lie over a board generated from the scenario and seed (not a restored full state). */
   #generated = false
   /** Records that may be written or deleted over the generated board before a write is refused (the `maxChanges` option). */
@@ -150,6 +145,8 @@ export class Store implements BoardParts {
     this.#owners = new Owners(this)
     this.#lifecycle = new JobLifecycle(this)
     this.#adds = new RecordAdds(this, this.#owners, this.#lifecycle)
+    this.#saved = new SavedBoard(this, this.#owners, this.#lifecycle, this.#adds)
+    this.#reads = new BoardReads(this, this.#owners)
   }
 
   #validatorsOf(lists: BoardLists): Validators {
@@ -244,11 +241,7 @@ export class Store implements BoardParts {
   static restore(scenario: LoadedScenario, clock: Clock, state: StoreState, compiled = new CompiledSchemas(), fields?: JobFieldsState): Store {
     const store = new Store(scenario, clock, compiled)
     store.#restoreFieldValues(fields)
-    store.#load(state)
-    store.#lifecycle.markDeleted(state.deletedJobs)
-    store.#lifecycle.startAt(state.nextJobId)
-    store.#adds.resume(state.adds)
-    checkLinks(store.#linked(), store.#owners)
+    store.#saved.load(state)
     return store
   }
 
@@ -261,7 +254,7 @@ export class Store implements BoardParts {
     // generated with the scenario's values, as it was; the values changed at run time apply to what was written after
     const store = state.generated ? Store.generate(scenario, clock, compiled) : new Store(scenario, clock, compiled)
     store.#restoreFieldValues(fields)
-    store.#layOver(state)
+    store.#saved.layOver(state)
     // its metrics, deleted ids and next job id are the saved board's, written or not: its answers are its own
     store.#shared = undefined
     return store
@@ -273,195 +266,22 @@ export class Store implements BoardParts {
   }
 
   /**
-   * About how many bytes the full saved state takes, from a sample of each kind's records
-   * (a few, spread over the ids): cheap where gathering the state is not, so that a board
-   * too large to be restored is refused before a minute of work and gigabytes of memory.
+   * About how many bytes the full saved state takes, from a sample of each kind's records:
+   * cheap where gathering the state is not, so that a board too large to be restored is
+   * refused before a minute of work and gigabytes of memory.
    */
   stateBytesEstimate(): number {
-    const SAMPLE = 16
-    const kinds: Array<Pick<Collection<object>, 'all' | 'get'>> = [this.jobs, this.candidates, this.applications, this.timesheets, this.files.resume, this.files.document, this.marketing]
-    let bytes = 0
-    for (const kind of kinds) {
-      const ids = kind.all()
-      const n = ids.length
-      const picks = Math.min(SAMPLE, n)
-      let size = 0
-      for (let i = 0; i < picks; i++) {
-        const at = Math.floor((i * n) / picks)
-        const [id] = ids.slice(at, at + 1)
-        size += JSON.stringify(id === undefined ? null : (kind.get(id) ?? null)).length + 1
-      }
-      if (picks > 0) bytes += (size / picks) * n
-    }
-    return Math.round(bytes)
+    return this.#saved.stateBytesEstimate()
   }
 
-  /**
-   * The whole board as exportState() gives it, without copying the records (they are
-   * frozen): what GET /__mock/state streams, record by record.
-   */
+  /** The whole board as exportState() gives it, without copying the records (they are frozen): what GET /__mock/state streams, record by record. */
   stateView(): StoreState {
-    return {
-      jobs: [...this.jobs.values()],
-      deletedJobs: this.#lifecycle.deletedIds(),
-      nextJobId: this.#lifecycle.nextId,
-      candidates: [...this.candidates.values()],
-      applications: [...this.applications.values()].map((record) => this.#applicationEntry(record)),
-      timesheets: [...this.timesheets.values()],
-      files: [...this.files.resume.values(), ...this.files.document.values()],
-      marketing: [...this.marketing.values()],
-      metrics: this.metrics.export(),
-      adds: this.#adds.count,
-    }
+    return this.#saved.stateView()
   }
 
-  /**
-   * What the board holds beyond the one its scenario and seed generate, without copying
-   * the records (they are frozen): GET /__mock/state?form=compact. A board restored from
-   * a full state has no generated one under it, so all of it is written.
-   */
+  /** What the board holds beyond the one its scenario and seed generate (GET /__mock/state?form=compact); all of it for a board restored from a full state. */
   compactView(): CompactStoreState {
-    const records = <T extends object>(collection: Collection<T>) => collection.written().map(([, record]) => record)
-    return {
-      generated: this.#generated,
-      written: {
-        jobs: records(this.jobs),
-        candidates: records(this.candidates),
-        applications: records(this.applications).map((record) => this.#applicationEntry(record)),
-        timesheets: records(this.timesheets),
-        files: [...records(this.files.resume), ...records(this.files.document)],
-        marketing: this.marketing.written().map(([id, record]) => ({ id, record })),
-      },
-      deleted: { jobs: this.jobs.deletedIds() },
-      deletedJobs: this.#lifecycle.deletedIds(),
-      nextJobId: this.#lifecycle.nextId,
-      metrics: this.metrics.export(),
-      adds: this.#adds.count,
-    }
-  }
-
-  /** A saved application: the record with its candidate and attachment size, which it does not show. */
-  #applicationEntry(record: Application): StoreState['applications'][number] {
-    const size = this.#owners.attachmentSize(record.id)
-    return { candidate_id: this.#owners.applicantOf(record.id) as number, ...(size !== undefined ? { attachment_filesize: size } : {}), record }
-  }
-
-  /** A compact saved board's written records and deletions laid over this one; a refusal names the field. */
-  #layOver(state: CompactStoreState): void {
-    const { written } = state
-    const deletedJobs = new Set(state.deletedJobs)
-    state.deleted.jobs.forEach((id, i) => {
-      const field = `store.deleted.jobs[${i}]`
-      if (!this.jobs.isGenerated(id)) {
-        throw boardError.invalidField(`The deleted job ${id} (field ${field}) is not a job this scenario and seed generate (or it is listed twice).`, field)
-      }
-      if (!deletedJobs.has(id)) throw boardError.invalidField(`The deleted job ${id} (field ${field}) is not in deletedJobs.`, field)
-      this.jobs.delete(id)
-    })
-    const faker = this.#loadFaker()
-    const finish = <T extends object>(kind: ExtraFieldRecord, record: T) => finishRecord(this.scenario.behaviour, kind, record, faker)
-    /** Each written record with the field a refusal names, by collection, for the link check. */
-    const laid: { [C in CollectionName]: Array<readonly [string, BoardRecords[C]]> } = {
-      jobs: [],
-      candidates: [],
-      applications: [],
-      timesheets: [],
-      resumes: [],
-      documents: [],
-      marketing: [],
-    }
-    const ids = new Map<CollectionName, Set<number>>()
-    const lay = <C extends CollectionName>(name: C, collection: Collection<BoardRecords[C]>, field: string, id: number, record: BoardRecords[C]) => {
-      const seen = ids.get(name) ?? new Set<number>()
-      ids.set(name, seen)
-      if (seen.has(id)) throw boardError.invalidField(`The record (field ${field}) has the id ${id} of a record written before it.`, field)
-      seen.add(id)
-      laid[name].push([field, collection.lay(id, record)])
-    }
-    for (const [i, job] of written.jobs.entries()) lay('jobs', this.jobs, `store.written.jobs[${i}]`, job.id, job)
-    this.#lifecycle.startAt(this.jobs.lastId + 1)
-    written.candidates.forEach((c, i) => {
-      lay('candidates', this.candidates, `store.written.candidates[${i}]`, c.id, finish('candidate', c))
-      this.#owners.noteCandidate(this.candidates.get(c.id) as Candidate)
-    })
-    written.applications.forEach((a, i) => {
-      // the generated index of a job's applications (vacancy filter) keeps the job an application was generated for
-      const job = this.applications.generated(a.record.id)?.vacancy.id
-      const field = `store.written.applications[${i}].record.vacancy.id`
-      if (job !== undefined && job !== a.record.vacancy.id) {
-        throw boardError.invalidField(`Application ${a.record.id} (field ${field}) was made for job ${job}; written over, it must keep that job.`, field)
-      }
-      lay('applications', this.applications, `store.written.applications[${i}]`, a.record.id, finish('application', a.record))
-      this.#owners.noteApplication(a.record, a.candidate_id, a.attachment_filesize)
-    })
-    for (const [i, t] of written.timesheets.entries()) lay('timesheets', this.timesheets, `store.written.timesheets[${i}]`, t.id, finish('timesheet', t))
-    written.files.forEach((f, i) => {
-      const kind = f.kind === 'timesheet' ? undefined : f.kind
-      const field = `store.written.files[${i}]`
-      if (kind === undefined) throw boardError.invalidField(`The file (field ${field}.kind) is a timesheet: timesheets are saved under store.written.timesheets.`, `${field}.kind`)
-      lay(kind === 'resume' ? 'resumes' : 'documents', this.files[kind], field, f.id, f)
-    })
-    for (const [i, { id, record }] of written.marketing.entries()) lay('marketing', this.marketing, `store.written.marketing[${i}]`, id, finish('marketing', record))
-    this.metrics = Metrics.import(state.metrics)
-    this.#lifecycle.markDeleted(state.deletedJobs)
-    this.#lifecycle.startAt(state.nextJobId)
-    this.#adds.resume(state.adds)
-    checkLinks(this.#linked(), this.#owners, this.#writtenScope(laid))
-  }
-
-  #linked() {
-    const { jobs, candidates, applications, timesheets, files, marketing } = this
-    return { jobs, candidates, applications, timesheets, resumes: files.resume, documents: files.document, marketing }
-  }
-
-  /**
-   * The records a compact board's links are checked on: its written ones, and the
-   * generated owners of records written over generated ones (each must still list only
-   * what is theirs). The generated board keeps its links by construction.
-   */
-  #writtenScope(laid: { [C in CollectionName]: Array<readonly [string, BoardRecords[C]]> }): LinkScope {
-    const records = this.#linked()
-    const candidates = new Map<number, readonly [string, Candidate]>(laid.candidates.map(([field, c]) => [c.id, [field, c]] as const))
-    const generatedLookup = { applicantOf: (id: number) => this.#owners.generatedApplicantOf(id) }
-    for (const [, relation] of RELATION_LIST) {
-      if (relation.owner !== 'candidates' || !relation.mirror?.link) continue
-      const collection = records[relation.child] as Collection<BoardRecords[CollectionName]>
-      for (const [field, child] of laid[relation.child]) {
-        const under = collection.generated((child as { id: number }).id)
-        const owner = under === undefined ? undefined : relation.ownerOf(under as never, generatedLookup)
-        const found = owner === undefined || candidates.has(owner) ? undefined : this.candidates.get(owner)
-        if (found) candidates.set(found.id, [field, found])
-      }
-    }
-    return {
-      children: (name) => laid[name],
-      candidates: () => candidates.values(),
-    }
-  }
-
-  /** One faker for the extra fields of a whole board being loaded, made only if needed. */
-  #loadFaker(): () => ReturnType<typeof createFaker> {
-    let faker: ReturnType<typeof createFaker> | undefined
-    return () => (faker ??= createFaker(hash32(this.scenario.seed, 'extra-fields')))
-  }
-
-  /** A saved board's records, all written: each validated as it is stored. */
-  #load(data: StoreState): void {
-    const faker = this.#loadFaker()
-    const finish = <T extends object>(kind: ExtraFieldRecord, record: T) => finishRecord(this.scenario.behaviour, kind, record, faker)
-    this.jobs.load(data.jobs.map((j) => [j.id, j] as const))
-    this.#lifecycle.startAt(this.jobs.lastId + 1)
-    this.candidates.load(data.candidates.map((c) => [c.id, finish('candidate', c)] as const))
-    for (const c of data.candidates) this.#owners.noteCandidate(c)
-    this.applications.load(data.applications.map(({ record }) => [record.id, finish('application', record)] as const))
-    for (const a of data.applications) this.#owners.noteApplication(a.record, a.candidate_id, a.attachment_filesize)
-    const resumes = data.files.filter((f) => f.kind === 'resume')
-    const documents = data.files.filter((f) => f.kind === 'document')
-    this.files.resume.load(resumes.map((f) => [f.id, f] as const))
-    this.files.document.load(documents.map((f) => [f.id, f] as const))
-    this.timesheets.load(data.timesheets.map((t) => [t.id, finish('timesheet', t)] as const))
-    this.marketing.load(data.marketing.map((m, i) => [i + 1, finish('marketing', m)] as const))
-    this.metrics = Metrics.import(data.metrics)
+    return this.#saved.compactView(this.#generated)
   }
 
   /** The current time as a timestamp. */
@@ -485,82 +305,35 @@ export class Store implements BoardParts {
     return key
   }
 
-  // ---- reads -------------------------------------------------------------------
+  // ---- reads (board-reads.ts) ---------------------------------------------------
 
-  #ids<T extends object>(collection: Collection<T>, since: string | undefined): IdList {
-    return since === undefined ? collection.all() : collection.since(sinceToTimestamp(since))
+  candidateList(query: ListQuery): Page<Candidate> {
+    return this.#reads.candidateList(query)
   }
 
-  /** A list's ids in the board's order: newest first, or oldest first (applications keep the spec's order). */
-  #ordered(ids: IdList): IdList {
-    return this.scenario.behaviour.listOrder === 'oldest-first' ? oldestFirst(ids) : ids
+  applicationList(query: ListQuery & { vacancy?: number }): Page<Application> {
+    return this.#reads.applicationList(query)
   }
 
-  candidateList({ since, page = 1 }: ListQuery): Page<Candidate> {
-    const ids = this.#ordered(this.#ids(this.candidates, since))
-    const size = this.scenario.behaviour.pageCandidates ? this.scenario.pageSize : Math.max(1, ids.length)
-    return pageOf(ids, page, size, (id) => this.candidates.get(id) as Candidate)
+  timesheetList(query: ListQuery): Page<Timesheet> {
+    return this.#reads.timesheetList(query)
   }
 
-  applicationList({ since, vacancy, page = 1 }: ListQuery & { vacancy?: number }): Page<Application> {
-    let ids: IdList
-    if (vacancy === undefined) ids = this.#ids(this.applications, since)
-    else {
-      const from = since === undefined ? Number.NEGATIVE_INFINITY : parseTime(sinceToTimestamp(since))
-      const all = this.#owners.applicationsOf(vacancy)
-      const matching: number[] = []
-      for (let i = all.length - 1; i >= 0; i--) {
-        const id = all[i] as number
-        if (this.applications.sinceMsOf(id) >= from) matching.push(id)
-      }
-      ids = matching
-    }
-    return pageOf(ids, page, this.scenario.pageSize, (id) => this.applications.get(id) as Application)
-  }
-
-  timesheetList({ since, page = 1 }: ListQuery): Page<Timesheet> {
-    return pageOf(this.#ordered(this.#ids(this.timesheets, since)), page, this.scenario.pageSize, (id) => this.timesheets.get(id) as Timesheet)
-  }
-
-  marketingList({ since, page = 1 }: ListQuery): Page<MarketingRecord> {
-    return pageOf(this.#ordered(this.#ids(this.marketing, since)), page, this.scenario.pageSize, (id) => this.marketing.get(id) as MarketingRecord)
+  marketingList(query: ListQuery): Page<MarketingRecord> {
+    return this.#reads.marketingList(query)
   }
 
   candidate(id: number): Candidate {
-    const found = this.candidates.get(id)
-    if (!found) throw boardError.notFound('Candidate', id)
-    return found
+    return this.#reads.candidate(id)
   }
 
   application(id: number): Application {
-    const found = this.applications.get(id)
-    if (!found) throw boardError.notFound('Application', id)
-    return found
+    return this.#reads.application(id)
   }
 
   /** A candidate's file, or an application's attachment (kind `attachment`, by application id). */
   download(kind: FileKind | 'attachment', id: number): Download {
-    const seed = this.scenario.seed
-    // the file names its record in its one line of text, so a client that opens it can tell
-    const make = (filename: string, size: number, key: string, label: string, createdAt: string): Download => {
-      const spec = { seed, key, id, filename, size, label: `${label}: ${filename}`, createdAt }
-      return { filename, size, identity: JSON.stringify(spec), chunks: () => filePieces(spec) }
-    }
-    if (kind === 'attachment') {
-      const found = this.applications.get(id)
-      if (!found) throw boardError.notFound('Application attachment', id)
-      const size = this.#owners.attachmentSize(id) ?? 3_000 + (hash32(seed, 'attachment-size', id) % 397_000)
-      return make(found.applicant.attachment.filename, size, 'attachment', `Attachment of application ${id} by ${found.applicant.name}`, found.created_at)
-    }
-    if (kind === 'timesheet') {
-      const found = this.timesheets.get(id)
-      if (!found) throw boardError.notFound('Timesheet', id)
-      return make(found.attachment.filename, found.attachment.filesize, 'timesheet', `Timesheet ${id} of ${found.candidate.name}`, found.created_at)
-    }
-    const found = this.files[kind].get(id)
-    if (!found) throw boardError.notFound(kind === 'resume' ? 'Resume' : 'Document', id)
-    const owner = this.candidates.get(found.candidate_id)?.name ?? `candidate ${found.candidate_id}`
-    return make(found.filename, found.filesize, kind, `${kind === 'resume' ? 'Resume' : 'Document'} ${id} of ${owner}`, found.created_at)
+    return this.#reads.download(kind, id)
   }
 
   /**
