@@ -1,12 +1,12 @@
-// Rewrites the statement index of docs/contract.md from src/core/spec/statements.ts joined to
+// Rewrites the statement index of docs/contract.md from src/core/statements/statement-index.ts joined to
 // src/contract/rules.ts (renderIndex), with its counts (run: npx tsx scripts/render-contract-index.ts);
-// test/core/spec/index.test.ts fails until the docs show what renderIndex() renders.
+// test/core/statements/statement-index.test.ts fails until the docs show what renderIndex() renders.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { renderIndex } from '../src/contract/statements.js'
 
 const p = 'docs/contract.md'
 let s = readFileSync(p, 'utf8')
-const start = '<!-- index: generated from src/core/spec/statements.ts and src/contract/rules.ts (renderIndex); test/core/spec/index.test.ts keeps it in step; npx tsx scripts/render-contract-index.ts rewrites it -->'
+const start = '<!-- index: generated from src/core/statements/statement-index.ts and src/contract/rules.ts (renderIndex); test/core/statements/statement-index.test.ts keeps it in step; npx tsx scripts/render-contract-index.ts rewrites it -->'
 const end = '<!-- index: end -->'
 const block = `${start}\n\n${renderIndex()}\n${end}`
 if (s.includes(start)) s = s.slice(0, s.indexOf(start)) + block + s.slice(s.indexOf(end) + end.length)
@@ -14,15 +14,15 @@ else {
   const intro = [
     '## The spec, statement by statement',
     '',
-    'The spec (`job-board-api.md`) is cut mechanically into its statements (`src/core/spec/split.ts`):',
+    'The spec (`job-board-api.md`) is cut mechanically into its statements (`src/core/statements/split-statements.ts`):',
     'every table row, every sentence of a list item, every sentence of running text, under its',
-    'section. The index (`src/core/spec/statements.ts`) holds an entry for each, keyed by its exact',
+    'section. The index (`src/core/statements/statement-index.ts`) holds an entry for each, keyed by its exact',
     'words, saying what it is: a rule for the **server** (what an answer must hold, what request',
     'it must accept or refuse), a rule for **client**s (the fake\'s verdict rules, the kit\'s own',
     'behaviour), a **silence** ("not shown": the profile points that record a deployment\'s',
     'choice) or a **description** with nothing to check. A server rule\'s checks are those of the',
     'rows of the rule table below whose quotes stand in it: the rules hang off the index. A test',
-    '(`test/core/spec/index.test.ts`) fails when a statement has no entry or an entry quotes words',
+    '(`test/core/statements/statement-index.test.ts`) fails when a statement has no entry or an entry quotes words',
     'the spec no longer has, so a changed spec is reviewed here first. For every checked server',
     'rule a deployment breaking exactly that rule, derived from the rule\'s kind, runs in front of',
     'the fake and of the second server (`test/contract/deviations.test.ts`): the kit must exit 1',

@@ -10,8 +10,8 @@
 // every row naming the check, not only those naming it most exactly. The rest of the
 // citation follows, all of it: the summary counts it, the HTML report, the JUnit file and
 // the proxy's violations list it after. Nothing derived: the citation in its own order.
-import { RFC_CITATION, rfcStatements } from '../core/spec/rfcs.js'
-import { STATEMENT_INDEX } from '../core/spec/statements.js'
+import { RFC_CITATION, rfcStatements } from '../core/statements/rfc-statements.js'
+import { STATEMENT_INDEX } from '../core/statements/statement-index.js'
 import { type Citation, citationOf, matches, RULES, type Rule, wordsText } from './rules.js'
 
 const squeeze = (text: string) => text.replace(/\s+/g, ' ').trim()

@@ -10,8 +10,8 @@
 // every check of a full run appears in some row. A check is named `endpoint: name` as the
 // summary prints it; `*` stands for any text.
 
-import { RFC_CITATION, RFCS, rfcStatements } from '../core/spec/rfcs.js'
-import { STATEMENT_INDEX } from '../core/spec/statements.js'
+import { RFC_CITATION, RFCS, rfcStatements } from '../core/statements/rfc-statements.js'
+import { STATEMENT_INDEX } from '../core/statements/statement-index.js'
 import { ADD_FAILS, CASE_RULES, FIELD_WORDS, FREE_TEXT_FIELDS, FREE_TEXT_WORDS, REQUEST_CASES, SUCCESS } from './cases.js'
 
 export { RFC_CITATION, RFCS }
@@ -76,7 +76,7 @@ const ENVELOPE = 'Every JSON response carries `status` (integer). List and detai
 const LIMIT_429 = 'Exceeding the limit yields 429 with `Retry-after` in seconds.'
 /**
  * The rows of each resource table (cells as written, without the outer pipes) and the
- * sentences of its entries: each a statement of the spec's index (src/core/spec/statements.ts)
+ * sentences of its entries: each a statement of the spec's index (src/core/statements/statement-index.ts)
  * that the schema checks of that resource hold an answer to.
  */
 const CANDIDATE_FIELDS = [
@@ -283,7 +283,7 @@ export function citationOf(check: string, rules: readonly Rule[] = RULES): Citat
 /**
  * A quote in quotation marks; an RFC citation as its section, the RFC's title and the words
  * of the statements it names (`RFC 9110 §10.2.3 (HTTP Semantics): "A delay-seconds value is
- * …"`), the words as the index holds them (src/core/spec/rfcs.ts).
+ * …"`), the words as the index holds them (src/core/statements/rfc-statements.ts).
  */
 export function wordsText(words: string): string {
   const rfc = RFC_CITATION.exec(words)

@@ -1,13 +1,13 @@
-// The statement index (src/core/spec/statements.ts) joined to the kit's rules: a server
+// The statement index (src/core/statements/statement-index.ts) joined to the kit's rules: a server
 // statement's checks are those of the rows of rules.ts whose quotes stand in its words
 // (or whose quote holds it whole: a quote of two sentences), so each check is written once,
 // on its rule, and hangs off the statements it quotes. Where the same words stand in several
 // statements (`id | integer`), a row's `part` picks the subsection. A row's RFC citation
 // (`RFC 9110 §11.6.1`, with a fragment of the words where the section holds several) hangs
-// it off those statements of the RFC (src/core/spec/rfcs.ts). docs/contract.md's index is
+// it off those statements of the RFC (src/core/statements/rfc-statements.ts). docs/contract.md's index is
 // rendered from here (renderIndex), with its counts.
-import { RFC_CITATION, RFCS, rfcStatements } from '../core/spec/rfcs.js'
-import { STATEMENT_INDEX, type IndexEntry } from '../core/spec/statements.js'
+import { RFC_CITATION, RFCS, rfcStatements } from '../core/statements/rfc-statements.js'
+import { STATEMENT_INDEX, type IndexEntry } from '../core/statements/statement-index.js'
 import { PROFILE, RULES, type Rule } from './rules.js'
 
 const squeeze = (text: string) => text.replace(/\s+/g, ' ').trim()

@@ -10,7 +10,7 @@
 import t, { type Test } from 'tap'
 import { citationOf } from '../../src/contract/rules.js'
 import { citesStatement, indexCounts, serverStatus } from '../../src/contract/statements.js'
-import { type IndexEntry, STATEMENT_INDEX } from '../../src/core/spec/statements.js'
+import { type IndexEntry, STATEMENT_INDEX } from '../../src/core/statements/statement-index.js'
 import { deviations, twins, type Deviation } from './deviations.js'
 import { board, contract, type KitRun, otherBoard } from './helpers.js'
 

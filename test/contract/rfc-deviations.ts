@@ -1,9 +1,9 @@
-// The deviations and legal twins of the RFC statements of the index (src/core/spec/rfcs.ts,
+// The deviations and legal twins of the RFC statements of the index (src/core/statements/rfc-statements.ts,
 // issue 43 item 2), as deviations.ts has them for the spec's: for each RFC rule for the
 // server, a deployment breaking exactly it (the kit must fail citing the RFC's words); for
 // each latitude (what the RFC allows), a deployment taking it (the kit must pass). Each
 // named by the statement's words, the breakage its words call for.
-import { STATEMENT_INDEX, type IndexEntry } from '../../src/core/spec/statements.js'
+import { STATEMENT_INDEX, type IndexEntry } from '../../src/core/statements/statement-index.js'
 import type { Deviation } from './deviations.js'
 import { AUTHORIZATION, changeAnswer, dropHeader, jsonReply, limiter, type Breakage, type Reply } from './helpers.js'
 

@@ -2,7 +2,7 @@
 // sentence of a list item and of running text, each under its section path with its line;
 // a table it cannot read is an error naming the line, never a statement skipped.
 import t from 'tap'
-import { SpecSyntaxError, sentencesOf, splitSpec } from '../../../src/core/spec/split.js'
+import { SpecSyntaxError, sentencesOf, splitSpec } from '../../../src/core/statements/split-statements.js'
 
 const SPEC = `# The API
 

@@ -3,7 +3,7 @@
 // still holds (a changed spec fails here until its index is reviewed), and every name an
 // entry gives exists: verdict rules, profile points, the parts rules.ts names; every quote of
 // rules.ts hangs off some statement, so the kit's rules hang off the index. The statements of
-// the RFCs the spec's words bring in (src/core/spec/rfcs.ts) are entries too: each is brought
+// the RFCs the spec's words bring in (src/core/statements/rfc-statements.ts) are entries too: each is brought
 // in by words the spec holds, and each RFC citation of rules.ts names some of them.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -11,9 +11,9 @@ import t from 'tap'
 import { PROFILE_POINTS } from '../../../schemas/profile.js'
 import { RFC_CITATION, RULES } from '../../../src/contract/rules.js'
 import { checksOfStatement, renderIndex, serverStatus, statementsOfQuote } from '../../../src/contract/statements.js'
-import { splitSpec } from '../../../src/core/spec/split.js'
-import { RFC_STATEMENTS, rfcStatements } from '../../../src/core/spec/rfcs.js'
-import { SPEC_INDEX, STATEMENT_INDEX, statementKey } from '../../../src/core/spec/statements.js'
+import { splitSpec } from '../../../src/core/statements/split-statements.js'
+import { RFC_STATEMENTS, rfcStatements } from '../../../src/core/statements/rfc-statements.js'
+import { SPEC_INDEX, STATEMENT_INDEX, statementKey } from '../../../src/core/statements/statement-index.js'
 import { RULE_IDS } from '../../../src/watch/verdict/rules.js'
 import { ROOT } from '../../helpers/cli.js'
 import { noSpec, SPEC_PATH } from '../../helpers/tools.js'
@@ -24,7 +24,7 @@ const statements = () => splitSpec(readFileSync(SPEC_PATH, 'utf8'))
 t.test('every statement of the spec has an entry in the index', { skip }, async (t) => {
   const keys = new Set(STATEMENT_INDEX.map(statementKey))
   const missing = statements().filter((s) => !keys.has(statementKey(s)))
-  t.same(missing.map((s) => `line ${s.line} (${s.section}): ${s.words}`), [], 'a statement without an entry: add one to src/core/spec/statements.ts, saying what it is')
+  t.same(missing.map((s) => `line ${s.line} (${s.section}): ${s.words}`), [], 'a statement without an entry: add one to src/core/statements/statement-index.ts, saying what it is')
   t.ok(statements().length > 150, `the spec has ${statements().length} statements`)
 })
 

@@ -1,5 +1,5 @@
 // The statement index of the spec (issue 34 item 1): one entry per statement splitSpec
-// (split.ts) cuts from ../shared/spec/job-board-api.md, keyed by its section and its exact
+// (split-statements.ts) cuts from ../shared/spec/job-board-api.md, keyed by its section and its exact
 // words, saying what the statement is and why, in a few words:
 // - `server`: what an answer must hold, or what request the server must accept or refuse.
 //   Its checks are not listed here: they are the checks of the rows of
@@ -15,12 +15,12 @@
 // - `latitude` (the RFCs' statements only): what an RFC the spec invokes allows a deployment;
 //   a deployment taking it must pass.
 // The statements of the RFCs the spec's words bring in (HTTP Basic, JSON, the download
-// headers, Retry-after) are entries too, with the RFC's words, after the spec's (rfcs.ts).
-// src/fake and src/profile may read it too, so it imports nothing but rfcs.ts; the index test
-// (test/core/spec/index.test.ts) fails on a statement without an entry, an entry whose
+// headers, Retry-after) are entries too, with the RFC's words, after the spec's (rfc-statements.ts).
+// src/fake and src/profile may read it too, so it imports nothing but rfc-statements.ts; the index test
+// (test/core/statements/statement-index.test.ts) fails on a statement without an entry, an entry whose
 // words the spec no longer holds, and a name (verdict rule, profile point) that does not exist.
 
-import { RFC_STATEMENTS } from './rfcs.js'
+import { RFC_STATEMENTS } from './rfc-statements.js'
 
 export type StatementKind = 'server' | 'client' | 'silence' | 'description' | 'latitude'
 
@@ -282,7 +282,7 @@ export const SPEC_INDEX: readonly IndexEntry[] = [
   ]),
 ]
 
-/** Every statement of the index: the spec's, then those of the RFCs its words bring in (rfcs.ts). */
+/** Every statement of the index: the spec's, then those of the RFCs its words bring in (rfc-statements.ts). */
 export const STATEMENT_INDEX: readonly IndexEntry[] = [...SPEC_INDEX, ...RFC_STATEMENTS.map((r): IndexEntry => ({ section: r.rfc, words: r.words, kind: r.kind, why: r.why, rfc: r.rfc, invokedBy: r.invokedBy, ...(r.untestable === undefined ? {} : { untestable: r.untestable }) }))]
 
 /** The key of a statement: its section and its words. */

@@ -1,7 +1,7 @@
 // The spec's statements, cut mechanically from its Markdown (issue 34 item 1): every table
 // row (not the header nor the separator), every sentence of a list item (an item may hold
 // several rules: `job_industry: …. A slash separates …`), every sentence of running text,
-// each under its section path and with its line. The statement index (statements.ts) holds
+// each under its section path and with its line. The statement index (statement-index.ts) holds
 // an entry per statement; its test and docs/contract.md's index read the spec through this
 // one function, so both see the same statements. Pure: text in, statements out. A table the
 // splitter cannot read (a row whose cells do not match its header) or a code block throws an

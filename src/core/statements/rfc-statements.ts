@@ -2,7 +2,7 @@
 // authentication" brings RFC 7617 and RFC 9110's authentication (the 401 and its
 // challenge); "All bodies are JSON" RFC 8259 and the Content-Type of RFC 9110; the download
 // headers RFC 6266 (Content-Disposition) and RFC 9110's Content-Length; `Retry-after` RFC
-// 9110's Retry-After. Each is an entry of the statement index (statements.ts) with the RFC's
+// 9110's Retry-After. Each is an entry of the statement index (statement-index.ts) with the RFC's
 // own words, quoted as the RFC Editor's text has them (line breaks joined), under its section
 // (`RFC 9110 §11.6.1`), and the spec's words that bring it in. Its kind:
 // - `server`: what a deployment must do (a MUST, a REQUIRED, a grammar): the kit fails a
@@ -12,7 +12,7 @@
 //   open, an OPTIONAL, a form that is equivalent to another): a deployment taking it must
 //   pass; test/contract/deviations.ts has a legal twin for each;
 // - `description`: what the RFC says that the spec's own words narrow (why in `why`).
-// Imports nothing: statements.ts (which src/fake and src/profile may read) joins them in.
+// Imports nothing: statement-index.ts (which src/fake and src/profile may read) joins them in.
 
 /** The RFCs a rule may rest on, by number, with their titles. */
 export const RFCS: Readonly<Record<string, string>> = {
@@ -37,7 +37,7 @@ const DOWNLOAD_HEADERS =
 const RETRY_ROW = '| More than one request to the same endpoint within 15 minutes | HTTP 429 with header `Retry-after` holding the seconds to wait before retrying |'
 const RETRY_LIMIT = 'Exceeding the limit yields 429 with `Retry-after` in seconds.'
 
-/** An RFC statement, as the index (statements.ts) makes an entry of it. */
+/** An RFC statement, as the index (statement-index.ts) makes an entry of it. */
 export interface RfcStatement {
   /** Its citation (`RFC 9110 §11.6.1`): the entry's section. */
   readonly rfc: string
