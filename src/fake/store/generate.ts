@@ -15,7 +15,8 @@ import { FILE_KINDS, type FileKind, type Links } from './links.js'
 import { coverLetterPool, RecordMaker, type CandidateBase } from './maker.js'
 import { COUNTED_METRICS, Metrics, type MetricLabel } from './metrics.js'
 import { RELATIONS, type EntryOf, type ListedRelation } from './relation-table.js'
-import { ACTION, childTimes, drawRelations, idsOf, REVOKED, type BulkRelation, type Relations } from './relations.js'
+import { ACTION, childTimes, idsOf, REVOKED, type BulkRelation, type Relations } from './relation-arrays.js'
+import { drawRelations } from './relations.js'
 import { timesheetEntry, vacancyOf, type Vacancy } from './views.js'
 
 

@@ -6,7 +6,8 @@
 import fc from 'fast-check'
 import t from 'tap'
 import { loadScenario, type LoadedScenario } from '../../../src/fake/scenario.js'
-import { drawRelations, type Relations } from '../../../src/fake/store/relations.js'
+import type { Relations } from '../../../src/fake/store/relation-arrays.js'
+import { drawRelations } from '../../../src/fake/store/relations.js'
 import { PROPERTY_SEED } from '../../helpers/hostile.js'
 import { runs } from '../../helpers/deep.js'
 
