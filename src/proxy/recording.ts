@@ -7,7 +7,9 @@
 // The anonymiser's key is derived from the first credentials that passed, as `record`
 // derives it from its own: the key is kept, the credentials never are.
 import { replacementKey } from '../record/anonymise.js'
-import { type Built, describeLoss, Gatherer, LIST_DEFS, LIST_NAMES, type ListName, writeAtomically } from '../record/gather.js'
+import { writeAtomically } from '../record/atomic-write.js'
+import { Gatherer } from '../record/gather.js'
+import { type Built, describeLoss, LIST_DEFS, LIST_NAMES, type ListName } from '../record/recording-progress.js'
 import { int, isRec, recs } from '../contract/records.js'
 
 /** Records kept of each list at most: past it they are counted, not kept (the accounting says how many). */

@@ -6,132 +6,32 @@
 // proxy's client reads a list each round) replaces its first reading; past `maxRecords`
 // of a list, a record is counted, not kept, and the accounting says so. What it read and
 // could not carry over is a loss, named with why: `carried` and `lost` are the accounting
-// both commands print (seen → written), and a loss makes both exit 1.
+// both commands print (seen → written), and a loss makes both exit 1. What it holds is
+// recording-progress.ts's; the scenario it builds, scenario-build.ts's.
 import { createHash } from 'node:crypto'
-import { renameSync, writeFileSync } from 'node:fs'
-import { basename } from 'node:path'
-import { behaviourProperties } from '../../schemas/behaviour.js'
 import { LISTED_METRICS } from '../../schemas/scenario.js'
-import { FIELD_NAMES, MARKETING_ACTIONS, METRIC_LABELS, MONTH_NAMES, MONTH_SHORT_NAMES } from '../../schemas/values.js'
-import { hash32 } from '../core/random.js'
-import { formatTimestamp, parseTime } from '../core/time.js'
-import type { ApplicationSeed, CandidateSeed, GuestSeed, JobSeed, MarketingSeed, Scenario, ScenarioFile, TimesheetSeed } from '../core/types.js'
+import { FIELD_NAMES, METRIC_LABELS, MONTH_NAMES, MONTH_SHORT_NAMES } from '../../schemas/values.js'
+import type { ApplicationSeed, CandidateSeed, GuestSeed, JobSeed, MarketingSeed, TimesheetSeed } from '../core/types.js'
 import { findFieldLists } from '../contract/field-lists.js'
-import { APPLICATIONS, CANDIDATES, type ListDef, MARKETING, TIMESHEETS } from '../contract/lists.js'
 import { int, rec, recs, str, type Rec } from '../contract/records.js'
-import { boardLists, boundScenarioSchema, parseScenario, SCENARIO_POLICY, ScenarioError, scenarioListsSchema, sharedSchemas } from '../fake/scenario.js'
-import { compileSchema, fieldOf } from '../core/validation.js'
 import { Anonymiser } from './anonymise.js'
-
-const REVOKED = MARKETING_ACTIONS[1]
-
-export type ListName = 'candidates' | 'applications' | 'timesheets' | 'marketing'
-export const LIST_DEFS: Record<ListName, ListDef> = { candidates: CANDIDATES, applications: APPLICATIONS, timesheets: TIMESHEETS, marketing: MARKETING }
-export const LIST_NAMES = Object.keys(LIST_DEFS) as ListName[]
-export type DownloadKind = 'timesheet' | 'resume' | 'document' | 'attachment'
-export const DOWNLOADS: readonly DownloadKind[] = ['timesheet', 'resume', 'document', 'attachment']
-
-interface ListProgress {
-  /** The page to fetch next; null once the list is read (or its sample taken). */
-  next: string | null
-  pages: number
-  records: number
-  total?: number
-  pageSize?: number
-}
-
-/** Everything a recording has gathered, personal values already replaced: what a later run goes on from. */
-export interface Progress {
-  lists: Record<ListName, ListProgress>
-  fields?: Record<string, string[]>
-  fieldsDone: boolean
-  metricMonths?: Record<string, number>
-  /** The values of the metrics the fake does not count from listed records, by label and month (`YYYY-MM`). */
-  metricValues?: Record<string, Record<string, number>>
-  metricsDone: boolean
-  /** One download of each kind is made, for its Content-Type; its bytes are never kept. */
-  downloads: Partial<Record<DownloadKind, string | null>>
-  jobs: Record<string, JobSeed>
-  candidates: CandidateSeed[]
-  /** Application id → candidate id, from the candidates' application entries. */
-  owners: Record<string, number>
-  /** Application id → the applicant's e-mail as replaced: finds its candidate when no entry names it. */
-  applicantEmails: Record<string, string>
-  /** Application id → its applicant as replaced: kept as a guest applicant when no listed candidate is theirs. */
-  applicants?: Record<string, GuestSeed>
-  /** Records read that the scenario cannot hold, with why: never dropped without a word. */
-  lost?: LostRecord[]
-  applications: ApplicationSeed[]
-  timesheets: TimesheetSeed[]
-  marketing: MarketingSeed[]
-  oldest?: string
-}
-
-/** A record the recording read and could not carry over. */
-export interface LostRecord {
-  kind: ListName
-  /** Its id, or its place in the list when it has none. */
-  id: string
-  why: string
-}
-
-/** The kinds of record a recording reads, each as `seen → written`. */
-export type Carried = Record<ListName, { seen: number; written: number }>
-
-/** Per kind, the records read past the bound of records kept (counted, not kept): 0 when none. */
-export type PastBound = Record<ListName, number>
-
-export const emptyProgress = (): Progress => ({
-  lists: Object.fromEntries(LIST_NAMES.map((name) => [name, { next: null, pages: 0, records: 0 }])) as unknown as Record<ListName, ListProgress>,
-  fieldsDone: false,
-  metricsDone: false,
-  downloads: {},
-  jobs: {},
-  candidates: [],
-  owners: {},
-  applicantEmails: {},
-  applicants: {},
-  lost: [],
-  applications: [],
-  timesheets: [],
-  marketing: [],
-})
+import {
+  type BuildOptions,
+  type Built,
+  type Carried,
+  type DownloadKind,
+  emptyProgress,
+  isTimestamp,
+  LIST_NAMES,
+  type ListName,
+  type PastBound,
+  type Progress,
+} from './recording-progress.js'
+import { fitted, scenarioOf } from './scenario-build.js'
 
 const idOfHref = (href: unknown): number | undefined => {
   const match = typeof href === 'string' ? /\/([0-9]+)\/?(?:\?.*)?$/.exec(href) : null
   return match ? Number(match[1]) : undefined
-}
-
-export const isTimestamp = (value: unknown): value is string => typeof value === 'string' && /^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$/.test(value)
-
-/** What a scenario is built with, beside what was gathered. */
-export interface BuildOptions {
-  complete: boolean
-  reason?: string | undefined
-  /** The clock's time (epoch ms): the scenario's now. */
-  now: number
-  /** The deployment's profile points read so far (its page size, its approval word...). */
-  points: Record<string, { value?: unknown } | undefined>
-  /** Scheme, host and port recorded from: never credentials. */
-  origin: string
-  /** The file written: its name is the scenario's. */
-  out: string
-  sample?: number | undefined
-  /** How the answers were read, in the description: `Recorded from` (record) or `Recorded through jobboard-kit proxy from`. */
-  from?: string
-}
-
-/** A scenario built from what was gathered, and its accounting. */
-export interface Built {
-  built: ScenarioFile
-  /** Values that did not fit the scenario format and were left to the generator, as field paths. */
-  dropped: string[]
-  counts: Record<string, number>
-  carried: Carried
-  lost: LostRecord[]
-  pastBound: PastBound
-  jobs: number
-  guests: number
 }
 
 export interface GatherOptions {
@@ -241,7 +141,7 @@ export class Gatherer {
 
   /** The scenario of what is gathered so far, fitted to the scenario format, with its accounting. */
   build(options: BuildOptions): Built {
-    const { built, lost } = this.#scenario(options)
+    const { built, lost } = scenarioOf(this.progress, options)
     const dropped = fitted(built)
     const records = built.records as Record<ListName, Array<{ id?: number; applicant?: unknown }>> & { jobs: unknown[] }
     // a whole record the format refused goes as a loss, with the place it had
@@ -410,100 +310,6 @@ export class Gatherer {
     this.progress.marketing.push(seed as MarketingSeed)
   }
 
-  #scenario({ complete, reason, now, points, origin, out, sample, from }: BuildOptions): { built: ScenarioFile; lost: LostRecord[] } {
-    const p = this.progress
-    const total = (name: ListName) => p.lists[name].total ?? p.lists[name].records
-    // what a list's total holds beyond the records read is generated: a sample, or a run cut short, keeps the board's size
-    const generated = (name: ListName, recorded: number) => Math.max(0, total(name) - recorded)
-    const candidates = p.candidates
-    const genCandidates = generated('candidates', candidates.length)
-    const offsetOf = (ids: number[], gen: number) => (ids.some((id) => id <= gen) ? gen : 0)
-    const candidateShift = offsetOf(candidates.map((c) => c.id as number), genCandidates)
-    const pinnedCandidates = new Set(candidates.map((c) => c.id as number))
-    const byEmail = new Map(candidates.map((c) => [c.email, c.id as number]))
-    const generatedOwner = (key: number) => (genCandidates > 0 ? 1 + (hash32('owner', key) % genCandidates) : undefined)
-    const ownerOf = (id: number | undefined, key: number): number | undefined =>
-      id !== undefined && pinnedCandidates.has(id) ? id + candidateShift : generatedOwner(key)
-
-    let genApplications = generated('applications', p.applications.length)
-    if (genApplications > 0 && genCandidates === 0) genApplications = 0
-    const applicationShift = offsetOf(p.applications.map((a) => a.id as number), genApplications)
-    const lost: LostRecord[] = [...(p.lost ?? [])]
-    const value = (point: string) => points[point]?.value
-    const applications = p.applications.flatMap((a): ApplicationSeed[] => {
-      const id = a.id as number
-      if (a.job_id === undefined) {
-        lost.push({ kind: 'applications', id: String(id), why: 'its vacancy has no id: an application of the fake is for a job' })
-        return []
-      }
-      const owner = ownerOf(p.owners[id] ?? byEmail.get(p.applicantEmails[id]), id)
-      // no listed candidate is theirs, and every candidate was listed: an applicant of their own (a guest)
-      if (owner === undefined) return [{ ...a, id: id + applicationShift, applicant: p.applicants?.[id] ?? {} }]
-      return [{ ...a, id: id + applicationShift, candidate_id: owner }]
-    })
-    const genTimesheets = genCandidates + candidates.length > 0 ? generated('timesheets', p.timesheets.length) : 0
-    const timesheetShift = offsetOf(p.timesheets.map((t) => t.id as number), genTimesheets)
-    const timesheets = p.timesheets.flatMap((t) => {
-      const owner = ownerOf(t.candidate_id, t.id as number)
-      if (owner === undefined) lost.push({ kind: 'timesheets', id: String(t.id), why: `its candidate ${String(t.candidate_id)} is not among the candidates listed` })
-      return owner === undefined ? [] : [{ ...t, id: (t.id as number) + timesheetShift, candidate_id: owner }]
-    })
-    // a seed says Approved for an approval; the board shows the deployment's own word for it (behaviour.marketingApprovalAction)
-    const approval = value('marketingApprovalAction') ?? MARKETING_ACTIONS[0]
-    const marketing = p.marketing.flatMap((m, index): MarketingSeed[] => {
-      const owner = m.candidate_id !== undefined && pinnedCandidates.has(m.candidate_id) ? m.candidate_id + candidateShift : 0
-      const word = m.action as string | undefined
-      const action = word === REVOKED ? REVOKED : word === approval ? MARKETING_ACTIONS[0] : undefined
-      if (action === undefined) {
-        const why = word === undefined ? 'it has no action' : `its action ${JSON.stringify(word)} is neither Revoked nor the word the board approves with (${JSON.stringify(approval)}): a board of the fake has one`
-        lost.push({ kind: 'marketing', id: `#${index + 1}`, why })
-        return []
-      }
-      return [{ ...m, candidate_id: owner, action }]
-    })
-    const jobs = Object.values(p.jobs)
-    const perCandidate = (kind: 'resumes' | 'documents') => {
-      const recorded = candidates.reduce((n, c) => n + (c[kind]?.length ?? 0), 0)
-      return candidates.length > 0 ? Math.round((recorded / candidates.length) * genCandidates) : 0
-    }
-    const counts = {
-      // the highest job id seen is the least the board holds: generated jobs fill the ids below it that nobody applied to
-      jobs: genApplications > 0 ? Math.max(1, ...jobs.map((j) => j.id as number)) : 0,
-      candidates: genCandidates,
-      applications: genApplications,
-      timesheets: genTimesheets,
-      resumes: perCandidate('resumes'),
-      documents: perCandidate('documents'),
-      marketing: generated('marketing', p.marketing.length),
-    }
-    const behaviour = Object.fromEntries(Object.keys(behaviourProperties).flatMap((point) => (value(point) === undefined ? [] : [[point, value(point)]])))
-    const pageSize = value('pageSize') ?? LIST_NAMES.map((n) => p.lists[n]).find((l) => l.next !== null || (l.total ?? 0) > l.records)?.pageSize
-    const nowText = formatTimestamp(now)
-    const months = p.oldest ? Math.ceil((now - parseTime(p.oldest)) / (30.44 * 86_400_000)) + 1 : 24
-    const name = basename(out).replace(/\.json$/i, '').toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'recorded'
-    const recording: Record<string, unknown> = { origin: origin, recorded_at: nowText, complete }
-    if (reason !== undefined) recording.reason = reason
-    if (sample !== undefined) recording.sample = sample
-    if (!complete) recording.progress = p
-    const shift = (c: CandidateSeed) => ({ ...c, id: (c.id as number) + candidateShift })
-    const built = {
-      name: /^[a-z0-9]/.test(name) ? name : `recorded-${name}`,
-      description: `${from ?? 'Recorded from'} ${origin} on ${nowText}${complete ? '' : ' (incomplete)'}${sample !== undefined ? `, a sample of ${sample} records a list` : ''}; personal values replaced.`,
-      seed: hash32('record', origin),
-      now: nowText,
-      historyMonths: Math.min(120, Math.max(1, months)),
-      counts,
-      ...(typeof pageSize === 'number' ? { pageSize } : {}),
-      ...(typeof value('rateLimitWindow') === 'number' ? { rateLimitWindow: value('rateLimitWindow') as number } : {}),
-      ...(p.fields && Object.keys(p.fields).length > 0 ? { fieldValues: p.fields } : {}),
-      ...(p.metricMonths && Object.keys(p.metricMonths).length > 0 ? { metricMonths: p.metricMonths } : {}),
-      ...(p.metricValues && Object.keys(p.metricValues).length > 0 ? { metricValues: p.metricValues } : {}),
-      records: { jobs, candidates: candidates.map(shift), applications, timesheets, marketing },
-      behaviour,
-      recording,
-    } as ScenarioFile
-    return { built, lost }
-  }
 }
 
 /**
@@ -529,77 +335,3 @@ function monthValues(aggregations: unknown): Record<string, number> | undefined 
   return Object.keys(values).length > 0 ? values : undefined
 }
 
-/** The records a recording could not carry over, by kind, with their ids and why: one line. */
-export function describeLoss(lost: readonly LostRecord[]): string {
-  const kinds = [...new Set(lost.map((l) => l.kind))]
-  const parts = kinds.map((kind) => {
-    const of = lost.filter((l) => l.kind === kind)
-    const whys = [...new Set(of.map((l) => l.why))]
-    const ids = of.slice(0, 10).map((l) => l.id).join(', ')
-    return `${of.length} ${kind} (${ids}${of.length > 10 ? `, and ${of.length - 10} more` : ''}): ${whys.join('; ')}`
-  })
-  return `records read and not written: ${parts.join('; ')} (--allow-loss keeps the scenario without them and exits 0)`
-}
-
-/**
- * Takes out of a built scenario, in place, every value the scenario format refuses (a
- * deployment may write a date or a list value the fake's schemas do not take), so the
- * file loads; the generator makes those values instead. All of a pass's errors go at
- * once (the validator reports every one), so a value wrong in every record costs a pass,
- * not a pass per record. Answers the fields taken out.
- */
-function fitted(scenario: ScenarioFile): string[] {
-  const dropped: string[] = []
-  for (let pass = 0; pass < 20; pass++) {
-    const copy = structuredClone(scenario)
-    const lists = sharedSchemas().get('lists', () => compileSchema(SCENARIO_POLICY, scenarioListsSchema))
-    const bound = lists(copy) ? boardLists(copy as Scenario) : undefined
-    const validate = bound ? sharedSchemas().get(JSON.stringify(bound), () => compileSchema(SCENARIO_POLICY, boundScenarioSchema(bound))) : lists
-    if (validate(copy)) {
-      // the fake's own check, as serve runs it: what passes here loads
-      parseScenario(scenario, 'the recorded scenario', { compiled: sharedSchemas() })
-      return dropped
-    }
-    // deepest first, so removing an array item does not move the others' paths
-    const fields = [...new Set((validate.errors ?? []).filter((e) => e.keyword !== 'if').map(fieldOf))].sort((a, b) => b.localeCompare(a, 'en', { numeric: true }))
-    const removed = fields.filter((field) => remove(scenario, field))
-    if (removed.length === 0) throw new ScenarioError(`the recorded scenario does not fit the scenario format at ${fields[0] ?? 'its top level'}`, fields[0] ?? '')
-    dropped.push(...removed)
-  }
-  throw new Error('the recorded scenario still does not fit after 20 passes')
-}
-
-/** Deletes the value at a path such as `records.candidates[3].email`; false when there is none to delete. */
-function remove(root: unknown, path: string): boolean {
-  const steps = path.match(/[^.[\]]+/g) ?? []
-  if (steps.length === 0) return false
-  let node: unknown = root
-  for (const step of steps.slice(0, -1)) {
-    if (node === null || typeof node !== 'object') return false
-    node = (node as Record<string, unknown>)[step]
-  }
-  const last = steps[steps.length - 1] as string
-  if (node === null || typeof node !== 'object' || !(last in node)) return false
-  if (Array.isArray(node)) node.splice(Number(last), 1)
-  else delete (node as Record<string, unknown>)[last]
-  return true
-}
-
-/** A file the recording could not write (a full disk, a folder it may not write in). */
-export class WriteError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'WriteError'
-  }
-}
-
-/** Writes a file through a temporary one beside it: a reader never sees half of it. */
-export function writeAtomically(path: string, text: string): void {
-  const temporary = `${path}.${process.pid}.tmp`
-  try {
-    writeFileSync(temporary, text)
-    renameSync(temporary, path)
-  } catch (error) {
-    throw new WriteError(`cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
-  }
-}

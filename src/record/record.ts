@@ -19,7 +19,9 @@ import { mergeProfile, readProfile } from '../contract/profile.js'
 import { isRec, notAPage, pageOf, rec } from '../contract/records.js'
 import { loadProfile, type LoadedProfile } from '../profile/profile.js'
 import { replacementKey } from './anonymise.js'
-import { type Carried, DOWNLOADS, describeLoss, Gatherer, LIST_DEFS, LIST_NAMES, type ListName, type LostRecord, type Progress, WriteError, writeAtomically } from './gather.js'
+import { WriteError, writeAtomically } from './atomic-write.js'
+import { Gatherer } from './gather.js'
+import { type Carried, DOWNLOADS, describeLoss, LIST_DEFS, LIST_NAMES, type ListName, type LostRecord, type Progress } from './recording-progress.js'
 import { clientSettings, type RecordSettings } from './settings.js'
 
 export { describeLoss, type Carried, type ListName, type LostRecord, type Progress, WriteError }
