@@ -9,7 +9,7 @@
 // of Node 24) is measured beside the npm CLI, spawn to first 200 in the same rounds, with
 // its size, and the container image's size.
 //
-// After any exit: the code caches (src/core/code-cache.ts) live in a folder of this run's
+// After any exit: the code caches (src/cli/code-cache.ts) live in a folder of this run's
 // own, empty at its start, and every `serve` is killed (SIGKILL), never stopped: before
 // each measured spawn a run is spawned, asked its first 200 and killed once it has
 // written its cache (or after KILLED_HOLD_MS), and the measured run is killed after its

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // The package's command: runs the built CLI (npm builds dist/ on install from git): the
 // one CommonJS file dist/lib/cli.cjs (scripts/bundle.mjs) compiled with V8's code cache of
-// an earlier run (src/core/code-cache.ts), or dist/src/ when built with tsc alone.
+// an earlier run (src/cli/code-cache.ts), or dist/src/ when built with tsc alone.
 import { existsSync } from 'node:fs'
 import module from 'node:module'
 
 // Node 22.1+ keeps the compiled code of the modules its loader loads (this file's next
 // import, the packages the CLI requires from node_modules) in its compile cache; the CLI's
 // own file has a code cache of its own, made by an earlier run once it had answered and as it
-// ended (src/core/code-cache.ts). Both are
+// ended (src/cli/code-cache.ts). Both are
 // kept in the temporary folder (or NODE_COMPILE_CACHE's); NODE_DISABLE_COMPILE_CACHE=1 turns both off.
 module.enableCompileCache?.()
 const bundled = new URL('../dist/lib/cli.cjs', import.meta.url)
@@ -17,7 +17,7 @@ if (!existsSync(bundled) && !existsSync(built)) {
   process.stderr.write('jobboard-kit: dist/ is missing; run `npm run build` in the package folder first.\n')
   process.exit(2)
 }
-const { main } = existsSync(bundled) ? (await import('../dist/src/core/code-cache.js')).loadWithCodeCache(bundled, process.argv[2]) : await import(built.href)
+const { main } = existsSync(bundled) ? (await import('../dist/src/cli/code-cache.js')).loadWithCodeCache(bundled, process.argv[2]) : await import(built.href)
 // main answers the exit code; the process then ends by itself, its output flushed
 main(process.argv).then((code) => {
   process.exitCode = code

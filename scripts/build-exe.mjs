@@ -108,7 +108,7 @@ await build({
 })
 
 // The executable's main script: the bundle above, an asset, run through V8's code cache of
-// an earlier run of the same command (src/core/code-cache.ts), as the npm package's command
+// an earlier run of the same command (src/cli/code-cache.ts), as the npm package's command
 // is. SEA's own code cache (useCodeCache) is made at build time, before anything runs, so
 // it holds little more than the top level; a run's cache holds what the run compiled. Kept
 // in the temporary folder; where none can be written (a read-only root, a scratch
@@ -120,7 +120,7 @@ await build({
       "import { statSync } from 'node:fs'",
       "import { dirname, join } from 'node:path'",
       "import { getAsset } from 'node:sea'",
-      "import { runWithCodeCache } from './core/code-cache.js'",
+      "import { runWithCodeCache } from './cli/code-cache.js'",
       'const stat = statSync(process.execPath)',
       "runWithCodeCache({ source: getAsset('cli.cjs', 'utf8'), filename: join(dirname(process.execPath), 'jobboard-kit.cjs'), build: [process.execPath, stat.size, stat.mtimeMs].join('\\0'), command: process.argv[2], require })",
     ].join('\n'),

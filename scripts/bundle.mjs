@@ -1,7 +1,7 @@
 // Build step after tsc and precompile.mjs (`npm run build`): bundles the package with what
 // it imports into two CommonJS files in dist/lib/: cli.cjs, the command line, and lib.cjs,
 // the library (the entry, jobboard-kit/nock and jobboard-kit/contract, each a namespace of
-// it). Each is compiled with V8's code cache of an earlier run (src/core/code-cache.ts):
+// it). Each is compiled with V8's code cache of an earlier run (src/cli/code-cache.ts):
 // the command by bin/jobboard-kit.js, the library by the ES modules package.json's exports
 // name (index.js, nock.js, contract/index.js), which this script writes: each loads lib.cjs
 // once (dist/lib/load.js) and exports its namespace's names, so a class is the same class
@@ -134,8 +134,8 @@ const library = createRequire(import.meta.url)(new URL('lib.cjs', out).pathname)
 writeFileSync(
   new URL('load.js', out),
   [
-    '// Written by scripts/bundle.mjs: loads dist/lib/lib.cjs once, through V8\'s code cache of an earlier run (src/core/code-cache.ts).',
-    "import { loadWithCodeCache } from '../src/core/code-cache.js'",
+    '// Written by scripts/bundle.mjs: loads dist/lib/lib.cjs once, through V8\'s code cache of an earlier run (src/cli/code-cache.ts).',
+    "import { loadWithCodeCache } from '../src/cli/code-cache.js'",
     'let loaded',
     "export const loadLibrary = () => (loaded ??= loadWithCodeCache(new URL('./lib.cjs', import.meta.url), 'library'))",
     '',

@@ -5,7 +5,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { isIP } from 'node:net'
-import { servedFirstAnswer } from '../core/first-answer.js'
+import { servedFirstAnswer } from './first-answer.js'
 import { buildApp, type BuildOptions } from './app.js'
 import type { Board, ResetOptions } from './board.js'
 import type { ClockControl, Controller, ExportOptions, JobFieldsView, SavedBoard } from './control.js'
@@ -208,7 +208,7 @@ export async function createMockServer(input: BuildOptions = {}, logOutput: LogO
   }
   const firstControls = controls(first.name, first.controller, () => app.board)
   made.set(first.name, firstControls)
-  // whether an answer was injected yet: the first tells the code cache (src/core/first-answer.ts)
+  // whether an answer was injected yet: the first tells the code cache (src/fake/first-answer.ts)
   let injected = false
 
   return {
@@ -230,7 +230,7 @@ export async function createMockServer(input: BuildOptions = {}, logOutput: LogO
           `Refusing to listen on ${options.host} with the control API open: give a control token (--control-token), or --control off.`,
         )
       }
-      // the first answer out, the code cache of the built package is written (src/core/first-answer.ts)
+      // the first answer out, the code cache of the built package is written (src/fake/first-answer.ts)
       app.server.once('request', (_request: IncomingMessage, response: ServerResponse) => response.once('finish', servedFirstAnswer))
       await app.listen({ port, host: options.host })
       const address = app.server.address()

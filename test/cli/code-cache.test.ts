@@ -1,4 +1,4 @@
-// The code cache (src/core/code-cache.ts) of the built package: the command line, run as users run it
+// The code cache (src/cli/code-cache.ts) of the built package: the command line, run as users run it
 // (bin/jobboard-kit.js over dist/lib/cli.cjs), leaves V8's code cache of its run, one per
 // command, answers the same from it, survives a cache it cannot use, and keeps none when
 // NODE_DISABLE_COMPILE_CACHE=1; a `serve` killed (SIGKILL) after its first answer leaves

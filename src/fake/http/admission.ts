@@ -3,7 +3,8 @@
 // then the rate limit (the board's limiter, rate-limit.ts). A refusal answers at once;
 // under the `success` policy a failed answer gives its window back once sent.
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
-import { boardError, sendError, type ErrorPolicy } from '../../core/errors.js'
+import { boardError } from '../../core/errors.js'
+import { sendError, type ErrorPolicy } from './error-answer.js'
 import type { Auth } from './auth.js'
 import { preferenceAsked } from './prefer.js'
 import { requestKey } from '../board/windows.js'

@@ -1,6 +1,6 @@
 // How this board sends its errors, from its behaviour knobs: the HTTP status of 404
 // bodies (errorHttpStatus) and of 412 bodies (preconditionHttpStatus), the body type of unknown ids, 429s and auth refusals,
-// and the status and challenge of an auth refusal. errors.ts sends what this decides.
+// and the status and challenge of an auth refusal. error-answer.ts sends what this decides.
 // The app's error answers go through it: its error handler, the 404 of paths no route
 // answers, and framework errors met before routing; what Node's parser refuses is
 // answered on the socket, and so are the requests Node would answer with a bare status
@@ -9,10 +9,11 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Board } from '../board.js'
-import { boardError, clientErrorBody, clientErrorResponse, sendError, type ErrorAnswer, type ErrorPolicy, type ErrorStyle } from '../../core/errors.js'
+import { boardError } from '../../core/errors.js'
 import { API_PREFIX } from '../store/links.js'
 import type { Auth } from './auth.js'
 import { bodyTooLarge, draining } from './drain.js'
+import { clientErrorBody, clientErrorResponse, sendError, type ErrorAnswer, type ErrorPolicy, type ErrorStyle } from './error-answer.js'
 
 export function errorPolicy(board: Board): ErrorPolicy {
   return (answer: ErrorAnswer, request): ErrorStyle => {

@@ -12,7 +12,7 @@ import { addMonth, availabilityParts, formatDate, formatMinute, formatTimestamp,
 import type { Application, ApplicationSeed, Candidate, CandidateSeed, JobSeed, PredefinedLocation, StoredFile, StoredJob } from '../../core/types.js'
 import type { FileKind, Links } from './links.js'
 import * as V from './vocabulary.js'
-import { wholeAmount } from '../../core/money.js'
+import { wholeAmount } from './money.js'
 import { CLOCK_MAX_MS } from '../../core/clock.js'
 
 /** A date no later than the clock's end: near it, a job would close and a candidate be available in year 10000, which no date can hold. */

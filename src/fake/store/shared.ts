@@ -9,7 +9,7 @@
 // (Collection's overlay and tombstones, its own Metrics, Owners and job lifecycle).
 import { UK_LOCATIONS } from '../../../schemas/values.js'
 import { deepFreeze } from '../../core/freeze.js'
-import { RecentMap } from '../../core/recent.js'
+import { RecentMap } from './recent-map.js'
 import { reseedableFaker } from '../../core/random.js'
 import { boardLists, type BoardLists, type LoadedScenario } from '../scenario.js'
 import { isMonotone, type BaseRecords } from './collection.js'

@@ -16,7 +16,7 @@ import type {
 } from '../../core/types.js'
 import type { Links } from './links.js'
 import { CURRENCY_SYMBOL } from './vocabulary.js'
-import { penceAmount, wholeAmount } from '../../core/money.js'
+import { penceAmount, wholeAmount } from './money.js'
 
 export function fileEntry(file: StoredFile, links: Links): FileEntry {
   return {

@@ -1,11 +1,11 @@
-// src/core/money.ts writes amounts without Intl: for whole pounds a board draws, for prices
+// src/fake/store/money.ts writes amounts without Intl: for whole pounds a board draws, for prices
 // in pence, for doubles with more places than two (where rounding the shortest decimal and
 // rounding the binary value part ways: 1.005 is "1.01") and for any double at all, the text
 // is what toLocaleString('en-GB') writes.
 import fc from 'fast-check'
 import t from 'tap'
-import { penceAmount, wholeAmount } from '../../src/core/money.js'
-import { PROPERTY_SEED } from '../helpers/hostile.js'
+import { penceAmount, wholeAmount } from '../../../src/fake/store/money.js'
+import { PROPERTY_SEED } from '../../helpers/hostile.js'
 
 const intl = (n: number) => n.toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
 /** A decimal with `places` digits after the point, as a number (1.005 and its like). */

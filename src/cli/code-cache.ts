@@ -3,7 +3,7 @@
 // one CommonJS file (scripts/bundle.mjs), are compiled with vm.Script and the cached data of
 // an earlier run, and when there was none (or V8 refused it: another Node, other flags,
 // another build) the cache is written once the run has served its first answer (a fake
-// says so: first-answer.ts) and again as the process exits: it then holds every function
+// says so: src/fake/first-answer.ts) and again as the process exits: it then holds every function
 // the run compiled, not only the top level as Node's compile cache does (and Node 20 has
 // none). A run killed after its first answer (SIGKILL, a CI runner's timeout, a crashed
 // harness) still leaves its cache; one killed while writing leaves the old cache or none,
@@ -13,6 +13,8 @@
 // NODE_COMPILE_CACHE's folder when set, else in the temporary folder; off with
 // NODE_DISABLE_COMPILE_CACHE=1 as Node's is. A cache that cannot be read or written only
 // costs the time it would have saved. Why not Node's compile cache: docs/architecture.md.
+// The package's loaders read it (bin/jobboard-kit.js, the library's dist/lib/load.js, the
+// executable's main script), never a product: so it lives with the command line, not core.
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import module, { createRequire } from 'node:module'
@@ -20,7 +22,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import vm from 'node:vm'
-import { FIRST_ANSWER } from './first-answer.js'
+import { FIRST_ANSWER } from '../fake/first-answer.js'
 
 /** What runWithCodeCache compiles and runs: a CommonJS file's text and where it stands for. */
 export interface CachedModule {

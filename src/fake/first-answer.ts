@@ -1,4 +1,4 @@
-// How a fake tells the code cache (code-cache.ts) that its process has served a first
+// How a fake tells the code cache (src/cli/code-cache.ts) that its process has served a first
 // answer: an event on \`process\`, which the bundle's loader (a module apart from the bundle,
 // bin/jobboard-kit.js's or dist/lib/load.js's) listens for. The cache is written then, so a
 // run killed later (SIGKILL, a CI runner's timeout) still leaves one.

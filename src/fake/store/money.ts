@@ -1,7 +1,7 @@
 // Amounts of money as the board writes them for people ("£45,000", "£23.50"): what
 // toLocaleString('en-GB') gives, without Intl. Intl's first use in a process loads ICU's
 // locale data, some 16 ms of a fake's first answer; these give the same text
-// (test/core/money.property.test.ts compares them over many numbers).
+// (test/fake/store/money.property.test.ts compares them over many numbers).
 
 const OPTIONS = { minimumFractionDigits: 2, maximumFractionDigits: 2 } as const
 
