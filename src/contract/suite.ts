@@ -18,7 +18,7 @@ import { metricsGroup } from './groups/metrics.js'
 import { rateLimitGroup } from './groups/rate-limit.js'
 import { timesheetsGroup } from './groups/timesheets.js'
 import { wireGroup } from './groups/wire.js'
-import { profileGroup } from './profile.js'
+import { profileGroup } from './groups/profile-checks.js'
 import { citationOf } from './rules.js'
 import type { Group } from './settings.js'
 

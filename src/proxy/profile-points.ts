@@ -1,6 +1,6 @@
 // --profile FILE: a deployment profile's points held against the answers that pass, each
 // point one answer shows by itself (docs/profile.md). Which points those are, and how each
-// is read, is the contract kit's catalogue of recorders (src/contract/profile.ts RECORDERS,
+// is read, is the contract kit's catalogue of recorders (src/contract/point-recorders.ts RECORDERS,
 // through readOneAnswer): every recorder runs over the answer as if it were a run's only
 // answer, and a point it shows directly (a page size, what a last page's next_page holds,
 // the status line of a 412 or a 404, a download's type, an error body, an auth refusal,
@@ -10,9 +10,10 @@
 // is a violation of the profile, never of the spec, and says so.
 import type { ProfilePointName } from '../../schemas/profile.js'
 import type { Answer, Credentials } from '../contract/http.js'
-import { readOneAnswer, sameValue, show } from '../contract/profile.js'
+import { readOneAnswer } from '../contract/one-answer-readings.js'
+import { show } from '../contract/profile-merge.js'
 import { PROFILE } from '../contract/rules.js'
-import { type LoadedProfile, sameFieldType, structure } from '../profile/profile.js'
+import { type LoadedProfile, sameFieldType, sameValue, structure } from '../profile/profile.js'
 
 /** A point an answer does not keep: the check (`profile: pageSize is as the profile records it`) and what differs. */
 export interface PointProblem {

@@ -5,10 +5,9 @@
 // move: two readings of it say the same whatever their size (held to its kind, a number).
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
-import { sameValue } from '../../src/contract/profile.js'
 import { createMockServer } from '../../src/fake/server.js'
 import type { ServerOptionsInput } from '../../src/core/types.js'
-import { loadProfile } from '../../src/profile/profile.js'
+import { loadProfile, sameValue } from '../../src/profile/profile.js'
 import { contract } from '../contract/helpers.js'
 
 async function reading(t: Test, options: ServerOptionsInput): Promise<{ value?: unknown; seen: string; note?: string } | undefined> {

@@ -3,14 +3,14 @@
 // --write-profile` records that value. The loop is over the schema's points, so a point
 // added to schemas/profile.ts that the kit does not record fails here; the only points
 // allowed to stay unseen are those the kit's recording table lists in NOT_OBSERVABLE
-// (src/contract/profile.ts), each recorded `not-seen` with its reason. npm test runs a
+// (src/contract/point-recorders.ts), each recorded `not-seen` with its reason. npm test runs a
 // quarter of the points; npm run test:deep (in .ci/run) all of them.
 import { join } from 'node:path'
 import t from 'tap'
 import { heldToKind, NOT_HONOURED, PROFILE_POINTS, type ProfilePointName } from '../../schemas/profile.js'
-import { NOT_OBSERVABLE, sameValue } from '../../src/contract/profile.js'
+import { NOT_OBSERVABLE } from '../../src/contract/point-recorders.js'
 import type { ContractFlags } from '../../src/contract/settings.js'
-import { loadProfile } from '../../src/profile/profile.js'
+import { loadProfile, sameValue } from '../../src/profile/profile.js'
 import { createMockServer } from '../../src/fake/server.js'
 import type { ServerOptionsInput } from '../../src/core/types.js'
 import { contract } from '../contract/helpers.js'
