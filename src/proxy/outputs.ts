@@ -12,7 +12,8 @@ import { dayFile } from '../watch/ui/routes.js'
 import { verdictText } from '../watch/verdict/account.js'
 import { ruleById, type RuleId } from '../watch/verdict/rules.js'
 import type { ProxyReport } from '../core/types.js'
-import { NOT_EXERCISED_BEHIND_A_PROXY, type RunningProxy, type Violation } from './server.js'
+import { NOT_EXERCISED_BEHIND_A_PROXY, type Violation } from './judged-traffic.js'
+import type { RunningProxy } from './server.js'
 
 /** junit-report-builder, loaded on the first JUnit file (CommonJS: its module.exports is the builder). */
 const junitBuilder = (): Builder => createRequire(import.meta.url)('junit-report-builder') as Builder
