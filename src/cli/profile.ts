@@ -2,7 +2,7 @@
 // table (point, A, B). Exit codes: 0 when they agree, 1 when they differ, 2 when a file
 // cannot be read or is not a profile (the message names the field).
 import type { Command } from 'commander'
-import { diffProfiles, formatDifferences, loadProfile, ProfileError } from '../profile/profile.js'
+import { diffProfiles, formatDifferences, loadProfile, ProfileError } from '../profile/deployment-profile.js'
 
 interface Output {
   write(text: string): unknown

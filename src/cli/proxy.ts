@@ -10,7 +10,7 @@ import { asFlags, envName, fromEnvironment, schemaOptions } from '../core/cli-op
 import { createClock } from '../core/clock.js'
 import { OptionsError } from '../core/errors.js'
 import { formatTimestamp } from '../core/time.js'
-import { ProfileError } from '../profile/profile.js'
+import { ProfileError } from '../profile/deployment-profile.js'
 import type { ProxyOptions, RunningProxy, upstreamOf as UpstreamOf } from '../proxy/server.js'
 import { type CommandIo, oneLine } from './io.js'
 

@@ -2,7 +2,7 @@
 // job/fields gave (bound into the schemas), the observations, and the jobs the run
 // created, so that cleanup can delete them whatever happens.
 import type { ProfilePointName } from '../../schemas/profile.js'
-import type { LoadedProfile } from '../profile/profile.js'
+import type { LoadedProfile } from '../profile/deployment-profile.js'
 import { FIELD_VALUES, type FieldValues } from '../../schemas/values.js'
 import type { Asserter } from './checks.js'
 import type { KitClock } from './clock.js'

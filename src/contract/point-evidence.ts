@@ -3,7 +3,7 @@
 // and why), and a recorder (paging-recorders.ts, answer-recorders.ts, content-recorders.ts)
 // turns them into a Reading of its point: its value, how it was seen, the request that
 // showed it. Reads only answers already in hand, never asks.
-import { sameValue } from '../profile/profile.js'
+import { sameValue } from '../profile/deployment-profile.js'
 import type { ProfilePointName } from '../../schemas/profile.js'
 import type { SkipKind } from './checks.js'
 import type { RunContext } from './context.js'

@@ -4,7 +4,7 @@
 // as messages show it.
 import { isDeepStrictEqual } from 'node:util'
 import { heldToKind, PROFILE_KIND, PROFILE_POINTS, type ProfilePointName } from '../../schemas/profile.js'
-import { keptExtraFields, parseProfile, structure, type LoadedProfile } from '../profile/profile.js'
+import { keptExtraFields, parseProfile, structure, type LoadedProfile } from '../profile/deployment-profile.js'
 import { formatTimestamp } from '../core/time.js'
 import type { ProfileFile } from '../core/types.js'
 import { agrees, type Reading, type Readings, type SeenHow } from './point-evidence.js'

@@ -8,7 +8,7 @@
 // interrupted, 3 incomplete.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { PACKAGE_VERSION } from '../core/paths.js'
-import { loadProfile, ProfileError, profileValues, type LoadedProfile } from '../profile/profile.js'
+import { loadProfile, ProfileError, profileValues, type LoadedProfile } from '../profile/deployment-profile.js'
 import { readProfile } from './point-recorders.js'
 import { mergeProfile } from './profile-merge.js'
 import { dirname } from 'node:path'

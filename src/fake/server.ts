@@ -13,7 +13,7 @@ import type { ActivityStatus } from './activity/play.js'
 import type { ArmedFault } from './board/faults.js'
 import { logMode, prettyRequestLog } from './http/log.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
-import { applyProfile, loadProfile, type ProfileOverride } from '../profile/profile.js'
+import { applyProfile, loadProfile, type ProfileOverride } from '../profile/deployment-profile.js'
 import type { ListQuery, Page } from './store/store.js'
 import type { DetailedVerdict } from '../watch/verdict/verdict-types.js'
 import type {

@@ -13,7 +13,7 @@ import type { Answer, Credentials } from '../contract/http.js'
 import { readOneAnswer } from '../contract/one-answer-readings.js'
 import { show } from '../contract/profile-merge.js'
 import { PROFILE } from '../contract/rules.js'
-import { type LoadedProfile, sameFieldType, sameValue, structure } from '../profile/profile.js'
+import { type LoadedProfile, sameFieldType, sameValue, structure } from '../profile/deployment-profile.js'
 
 /** A point an answer does not keep: the check (`profile: pageSize is as the profile records it`) and what differs. */
 export interface PointProblem {

@@ -6,7 +6,7 @@ import t from 'tap'
 import { behaviourProperties } from '../../schemas/behaviour.js'
 import { NOT_HONOURED, PROFILE_POINTS, profilePointValues } from '../../schemas/profile.js'
 import { kebab } from '../../src/core/cli-options.js'
-import { parseProfile } from '../../src/profile/profile.js'
+import { parseProfile } from '../../src/profile/deployment-profile.js'
 import { ROOT } from '../helpers/cli.js'
 
 const profileDoc = readFileSync(join(ROOT, 'docs/profile.md'), 'utf8')

@@ -9,7 +9,7 @@ import { NOT_HONOURED, PROFILE_POINTS, type ProfilePointName } from '../../schem
 import type { BuildOptions } from '../../src/fake/app.js'
 import { allPages, AUTH, board, call } from '../helpers/board.js'
 import { EXTRA_FIELDS, nonDefaultProfile, nonDefaultValue } from '../helpers/profile-values.js'
-import { applyProfile, parseProfile } from '../../src/profile/profile.js'
+import { applyProfile, parseProfile } from '../../src/profile/deployment-profile.js'
 import { createMockServer } from '../../src/fake/server.js'
 import { jobInputSample } from '../fixtures/samples.js'
 

@@ -9,7 +9,7 @@
 import { join } from 'node:path'
 import t from 'tap'
 import { heldToKind, PROFILE_POINTS } from '../../schemas/profile.js'
-import { loadProfile } from '../../src/profile/profile.js'
+import { loadProfile } from '../../src/profile/deployment-profile.js'
 import { board, changeJson, contract, json } from '../contract/helpers.js'
 import { liveBoard } from '../helpers/live-board.js'
 import { startOtherBoard } from '../helpers/other-board.js'

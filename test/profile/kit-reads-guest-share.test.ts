@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { createMockServer } from '../../src/fake/server.js'
 import type { ServerOptionsInput } from '../../src/core/types.js'
-import { loadProfile, sameValue } from '../../src/profile/profile.js'
+import { loadProfile, sameValue } from '../../src/profile/deployment-profile.js'
 import { contract } from '../contract/helpers.js'
 
 async function reading(t: Test, options: ServerOptionsInput): Promise<{ value?: unknown; seen: string; note?: string } | undefined> {

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
-import { loadProfile } from '../../src/profile/profile.js'
+import { loadProfile } from '../../src/profile/deployment-profile.js'
 import { CREDENTIAL_SHAPES, contract } from '../contract/helpers.js'
 import { startOtherBoard } from '../helpers/other-board.js'
 

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import t from 'tap'
 import { behaviourProperties } from '../../schemas/behaviour.js'
 import { NOT_HONOURED, PROFILE_POINTS, profileFile } from '../../schemas/profile.js'
-import { applyProfile, diffProfiles, loadProfile, parseProfile, ProfileError } from '../../src/profile/profile.js'
+import { applyProfile, diffProfiles, loadProfile, parseProfile, ProfileError } from '../../src/profile/deployment-profile.js'
 import { createMockServer } from '../../src/fake/server.js'
 import { nonDefaultOptions, nonDefaultProfile } from '../helpers/profile-values.js'
 

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import type { ProfilePointName } from '../../schemas/profile.js'
 import type { BuildOptions } from '../../src/fake/app.js'
-import { loadProfile } from '../../src/profile/profile.js'
+import { loadProfile } from '../../src/profile/deployment-profile.js'
 import { board, changeJson, contract, jsonReply, steppingClock, type Breakage, type Exchange } from '../contract/helpers.js'
 
 const held = (file: string, point: ProfilePointName) =>

@@ -4,7 +4,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { Minimal } from '@tapjs/core'
 import { heldToKind, PROFILE_POINTS } from '../../../schemas/profile.js'
-import { sameValue, type LoadedProfile } from '../../profile/profile.js'
+import { sameValue, type LoadedProfile } from '../../profile/deployment-profile.js'
 import { check, endpoint, Skip } from '../checks.js'
 import type { RunContext } from '../context.js'
 import { agrees } from '../point-evidence.js'
