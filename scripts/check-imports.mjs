@@ -52,9 +52,9 @@ const FACES = {
 const FAKE_FLOORS = [
   ['the scenario format', 'src/fake/scenario.ts', 'src/fake/options.ts', 'src/fake/job-fields.ts'],
   ['the records', 'src/fake/store/'],
-  ['a board and its accounts', 'src/fake/board/', 'src/fake/activity/', 'src/fake/board.ts', 'src/fake/accounts.ts', 'src/fake/control.ts'],
+  ['a board and its accounts', 'src/fake/board/', 'src/fake/activity/', 'src/fake/accounts.ts', 'src/fake/control-api.ts'],
   ['the request concerns', 'src/fake/http/'],
-  ['the routes', 'src/fake/routes/', 'src/fake/openapi.ts', 'src/fake/board-view.ts'],
+  ['the routes', 'src/fake/routes/', 'src/fake/openapi-document.ts', 'src/fake/board-view.ts'],
   ['the apps of the routes', 'src/fake/lazy.ts', 'src/fake/shared-app.ts'],
   ['one fake', 'src/fake/app.ts'],
   ['the doors', 'src/fake/server.ts', 'src/fake/nock.ts', 'src/fake/first-answer.ts'],

@@ -1,7 +1,7 @@
 // The one check every door that takes JSON from outside makes first: a key that names an
 // object's prototype (`__proto__`, `constructor`, `prototype`) is refused at any depth,
 // naming where it is. The API's and the control API's bodies (src/fake/http/body.ts), the
-// in-process control API (src/fake/control.ts), saved boards, scenario, activity, profile
+// in-process control API (src/fake/control-api.ts), saved boards, scenario, activity, profile
 // and ledger files, and JSON given as an option's value all call it; each says it in its
 // own error class (a 412 over HTTP).
 

@@ -10,8 +10,8 @@
 // `accounts`); both go through one set of rules (`accountsProblem`, src/fake/scenario.ts).
 // A fake declaring none has one, named `default`, whose users are its scenario's.
 import type { IncomingHttpHeaders } from 'node:http'
-import { Board } from './board.js'
-import { Controller } from './control.js'
+import { Board } from './board/board.js'
+import { Controller } from './control-api.js'
 import { BoardError, boardError } from '../core/errors.js'
 import { deepFreeze } from '../core/freeze.js'
 import type { ScenarioFile } from '../core/types.js'

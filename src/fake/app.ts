@@ -2,7 +2,7 @@
 // shutdown and kept answers, the fast path in front of its server, and its control API
 // (built on first use); its routes are the app of its shape's (src/fake/shared-app.ts).
 // Where a request comes in (its listener, or an inject through the instance's router, which
-// holds no route of the fake's) it is entered (src/fake/http/context.ts) and sent to the one
+// holds no route of the fake's) it is entered (src/fake/http/request-context.ts) and sent to the one
 // app that answers it: the fast path, the app built on first use for the control API, its
 // page and the document, or the shared app. It never listens: src/fake/server.ts and
 // src/cli/main.ts do.
@@ -11,21 +11,21 @@ import { channel } from 'node:diagnostics_channel'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyRequest } from 'fastify'
 import { Accounts, type AccountInput } from './accounts.js'
-import { Board } from './board.js'
+import { Board } from './board/board.js'
 import type { ActivityFile, ProfileFile, ScenarioFile, ServerOptionsInput } from '../core/types.js'
 import { loadActivity } from './activity/load.js'
-import { checkResponses, openApiRoutes, type ResponseCheck, type ResponseValidators } from './openapi.js'
-import { accountUrl, enter, type FakeParts, fakeOf } from './http/context.js'
+import { checkResponses, openApiRoutes, type ResponseCheck, type ResponseValidators } from './openapi-document.js'
+import { accountUrl, enter, type FakeParts, fakeOf } from './http/request-context.js'
 import { resolveOptions, type ResolvedOptions } from './options.js'
 import { applyProfile, loadProfile, type LoadedProfile } from '../profile/deployment-profile.js'
-import type { Controller } from './control.js'
+import type { Controller } from './control-api.js'
 import { answerNodeRefusals, clientErrorHandler } from './http/error-style.js'
-import { faultAnswers } from './http/faults.js'
+import { faultAnswers } from './http/fault-answers.js'
 import { fastPath } from './http/fast-path.js'
-import { requestJournal } from './http/journal.js'
+import { requestJournal } from './http/request-journal.js'
 import { logMode, type RequestLog } from './http/log.js'
 import { registerShutdown } from './http/shutdown.js'
-import control from './routes/control.js'
+import control from './routes/control-routes.js'
 import { CONTROL_PREFIX } from '../../schemas/common.js'
 import ui, { UI_PATH } from '../watch/ui/routes.js'
 import { pageSource } from './board-view.js'

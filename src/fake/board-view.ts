@@ -7,9 +7,9 @@ import type { FastifyRequest } from 'fastify'
 import { formatTimestamp } from '../core/time.js'
 import { dayFile, UI_PATH, type UiSource, verdictView } from '../watch/ui/routes.js'
 import type { Accounts } from './accounts.js'
-import { namedAccount } from './http/context.js'
-import type { Board } from './board.js'
-import type { Controller } from './control.js'
+import { namedAccount } from './http/request-context.js'
+import type { Board } from './board/board.js'
+import type { Controller } from './control-api.js'
 
 /** What /__mock/ui/board answers: counts, clock, window, faults, the activity with its steps, the verdict with each rule's sentence. */
 export function boardView(board: Board, controller: Controller) {
@@ -40,7 +40,7 @@ export function boardView(board: Board, controller: Controller) {
 /** An account's board as the page's source. */
 const sourceOf = (board: Board, controller: Controller, base: string): UiSource => ({ journal: board.journal, view: () => boardView(board, controller), base })
 
-/** The page's source for a request: the account its path names (/__mock/accounts/{name}/ui: accountUrl, src/fake/http/context.ts), else the first. */
+/** The page's source for a request: the account its path names (/__mock/accounts/{name}/ui: accountUrl, src/fake/http/request-context.ts), else the first. */
 export function pageSource(accounts: Accounts): (request: FastifyRequest) => UiSource {
   return (request) => {
     const name = namedAccount(request)

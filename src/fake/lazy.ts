@@ -12,7 +12,7 @@
 // byte for byte (the same hooks on the same raw request: its body still unread).
 import type { FastifyInstance } from 'fastify'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { contextOf, type LazyApp } from './http/context.js'
+import { contextOf, type LazyApp } from './http/request-context.js'
 
 /** A route as `app.endpoints` lists it. */
 export interface Endpoint {

@@ -4,47 +4,47 @@
 // (src/fake/app.ts) keeps only its own state, its FakeParts (its boards, journal, faults,
 // shutdown, kept answers, the app of its control routes), and its own small Fastify app
 // (the server, inject, close): each request it gets is entered (its context names the fake:
-// src/fake/http/context.ts) and handed to the shared app's routing, whose every hook reads
+// src/fake/http/request-context.ts) and handed to the shared app's routing, whose every hook reads
 // the request's fake and board from its context.
 // Registering some 40 routes is most of what a Fastify app costs to make (a later fake of
 // the same shape paid it again: 14 ms to its first answer); a fake now costs its own state.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Accounts } from './accounts.js'
-import type { Board } from './board.js'
+import type { Board } from './board/board.js'
 import { boardError } from '../core/errors.js'
-import { checkResponses, openApiRoutes, registerDocument, type ResponseValidators } from './openapi.js'
+import { checkResponses, openApiRoutes, registerDocument, type ResponseValidators } from './openapi-document.js'
 import type { ResolvedOptions } from './options.js'
 import { apiAdmission, settleLimit } from './http/admission.js'
 import { AnswerCache, type Answers, registerAnswers } from './http/answers.js'
-import { type Auth, registerAuth } from './http/auth.js'
+import { type Auth, registerAuth } from './http/basic-auth.js'
 import { registerBodies, requireJson } from './http/body.js'
 import { lingerOnUnread, registerDrain } from './http/drain.js'
 import { withEnvelopeKeys } from './http/envelope.js'
 import { sendError, type ErrorPolicy } from './http/error-answer.js'
 import { errorPolicy, frameworkErrorHandler, hostRequired, registerErrorAnswers, validationError } from './http/error-style.js'
-import { accountUrl, boardOf, catchUp, contextOf, fakeOf } from './http/context.js'
+import { accountUrl, boardOf, catchUp, contextOf, fakeOf } from './http/request-context.js'
 import { documentedErrors } from './http/prefer.js'
 import { serializerCompiler } from './http/serializer.js'
-import applications from './routes/applications.js'
-import candidates from './routes/candidates.js'
-import control from './routes/control.js'
+import applications from './routes/application-routes.js'
+import candidates from './routes/candidate-routes.js'
+import control from './routes/control-routes.js'
 import { API_PREFIX, CONTROL_PREFIX } from '../../schemas/common.js'
 import { HEALTH_PATH, registerHealth } from '../watch/health.js'
-import jobs from './routes/jobs.js'
-import marketing from './routes/marketing.js'
-import metrics from './routes/metrics.js'
-import publicPages from './routes/public.js'
+import jobs from './routes/job-routes.js'
+import marketing from './routes/marketing-routes.js'
+import metrics from './routes/metric-routes.js'
+import publicPages from './routes/job-pages.js'
 import { withErrorAnswers } from './routes/schemas.js'
 import { RecentMap } from './store/recent-map.js'
 import { sharedKey } from './store/shared.js'
-import timesheets from './routes/timesheets.js'
+import timesheets from './routes/timesheet-routes.js'
 import ui, { UI_PATH, type UiOptions } from '../watch/ui/routes.js'
 import { definedRoutes, type Endpoint, HANDED_ON } from './lazy.js'
 
 /** What the shared app gives each fake of its shape. */
 export interface SharedApp {
-  /** Answers a raw request the fake entered (src/fake/http/context.ts): Fastify's routing, with the fake's rewriteUrl. */
+  /** Answers a raw request the fake entered (src/fake/http/request-context.ts): Fastify's routing, with the fake's rewriteUrl. */
   readonly routing: (raw: IncomingMessage, response: ServerResponse) => void
   /**
    * Whether a raw request is one of the areas built on first use (the control API, its page,
@@ -143,7 +143,7 @@ export function wire(instance: FastifyInstance, { board, statusPolicy, endpoints
   instance.decorateRequest('answerMonth', undefined)
   instance.decorateRequest('nextPage', undefined)
   instance.decorateRequest('handedOn', false)
-  // what the journal shows of a request and its answer (src/fake/http/journal.ts, src/watch/journal.ts)
+  // what the journal shows of a request and its answer (src/fake/http/request-journal.ts, src/watch/journal.ts)
   instance.decorateRequest('rawBody', undefined)
   instance.decorateRequest('sentPayload', undefined)
 

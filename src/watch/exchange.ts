@@ -1,6 +1,6 @@
 // What the watching layer takes: one exchange (a request and its answer, its time, the
 // account it was sent as), from any source. The fake hands one over for each request it
-// answered (src/fake/http/journal.ts), the proxy for each it passed upstream
+// answered (src/fake/http/request-journal.ts), the proxy for each it passed upstream
 // (src/proxy/judged-traffic.ts); a new source makes the same object (docs/architecture.md, "A new
 // source of traffic"). The journal (journal.ts) keeps it and tells the verdict
 // (verdict/evaluator.ts), with the facts beside it that only the source knew.

@@ -6,7 +6,7 @@ import t from 'tap'
 import { parse } from 'yaml'
 import { buildApp } from '../../src/fake/app.js'
 import { FORMATS } from '../../schemas/formats.js'
-import { API_PREFIX } from '../../src/fake/store/links.js'
+import { API_PREFIX } from '../../src/fake/store/record-links.js'
 import { board, call, type Json } from '../helpers/board.js'
 import { runToEnd } from '../helpers/cli.js'
 

@@ -2,7 +2,7 @@
 // or a write) or a control call, over HTTP or in process; the same vocabulary for two
 // accounts of one fake (accounts-isolation) and two fakes of one shape (shared-app-isolation).
 import fc from 'fast-check'
-import type { Controller } from '../../src/fake/control.js'
+import type { Controller } from '../../src/fake/control-api.js'
 
 export const JOB = {
   published: 1, featured: 0, job_title: 'Locum Vet', job_reference: 'L-1', job_industry: 'Veterinary Surgeon', job_telecommute: 'no',

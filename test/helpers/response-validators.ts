@@ -1,4 +1,4 @@
-// The response check's validators (src/fake/openapi.ts, ResponseValidators) kept across the
+// The response check's validators (src/fake/openapi-document.ts, ResponseValidators) kept across the
 // test processes of a run: each bound schema the check compiles is also written as ajv's
 // standalone code into a cache folder, by a digest of ajv's version, its options and the schema's text,
 // and a later process loads it instead of compiling it again. Compiling the answers' schemas
@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { _, Ajv, type ValidateFunction } from 'ajv'
 import { addBoardFormats } from '../../schemas/formats.js'
 import { loadStandalone } from '../../src/core/validation.js'
-import { ResponseValidators } from '../../src/fake/openapi.js'
+import { ResponseValidators } from '../../src/fake/openapi-document.js'
 
 const require = createRequire(import.meta.url)
 const standaloneCode = require('ajv/dist/standalone/index.js').default as (ajv: Ajv, validate: ValidateFunction) => string

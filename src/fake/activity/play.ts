@@ -7,7 +7,7 @@
 import { MARKETING_ACTIONS } from '../../../schemas/values.js'
 import type { Clock } from '../../core/clock.js'
 import { formatTimestamp } from '../../core/time.js'
-import type { Faults } from '../board/faults.js'
+import type { Faults } from '../board/armed-faults.js'
 import type { Store } from '../store/store.js'
 import { nextFieldValues } from '../job-fields.js'
 import type { ActivityStep, LoadedActivity } from './load.js'

@@ -1,7 +1,7 @@
 // A board's credential check: HTTP Basic credentials of the API, checked in constant time
 // against every credential of the scenario (no early exit, so timing tells nothing about
 // which part was wrong). Made with each board (a reset may bring other credentials); the
-// request side is src/fake/http/auth.ts.
+// request side is src/fake/http/basic-auth.ts.
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { Credential } from '../../core/types.js'
 

@@ -1,11 +1,11 @@
 // The API's one synchronous onRequest path, before the route's own (the answer cache,
-// src/fake/http/answers.ts): the credentials (auth.ts), then a `Prefer: code=NNN` (prefer.ts),
+// src/fake/http/answers.ts): the credentials (basic-auth.ts), then a `Prefer: code=NNN` (prefer.ts),
 // then the rate limit (the board's limiter, rate-limit.ts). A refusal answers at once;
 // under the `success` policy a failed answer gives its window back once sent.
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
 import { boardError } from '../../core/errors.js'
 import { sendError, type ErrorPolicy } from './error-answer.js'
-import type { Auth } from './auth.js'
+import type { Auth } from './basic-auth.js'
 import { preferenceAsked } from './prefer.js'
 import { requestKey } from '../board/windows.js'
 

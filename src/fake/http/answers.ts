@@ -13,7 +13,7 @@
 // URL as sent was answered under, and the downloads sent whole with their headers (which
 // only the fast path sends from here: Fastify's route sends them from the board's files).
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
-import type { Board } from '../board.js'
+import type { Board } from '../board/board.js'
 import { API_PREFIX, CONTROL_PREFIX } from '../../../schemas/common.js'
 import { baseUrl } from './origin.js'
 import type { Store } from '../store/store.js'

@@ -5,8 +5,8 @@
 // serializer made (before the answer cache keeps it), so a kept answer carries them too.
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { EnvelopeKind } from '../../../schemas/behaviour.js'
-import type { Board } from '../board.js'
-import { API_PREFIX } from '../store/links.js'
+import type { Board } from '../board/board.js'
+import { API_PREFIX } from '../store/record-links.js'
 
 const LIST = new RegExp(`^${API_PREFIX}/(candidates|applications|timesheets|marketing)/list$`)
 const DETAILS = new RegExp(`^${API_PREFIX}/(candidates|applications)/details/`)

@@ -8,10 +8,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import type { Board } from '../board.js'
+import type { Board } from '../board/board.js'
 import { boardError } from '../../core/errors.js'
-import { API_PREFIX } from '../store/links.js'
-import type { Auth } from './auth.js'
+import { API_PREFIX } from '../store/record-links.js'
+import type { Auth } from './basic-auth.js'
 import { bodyTooLarge, draining } from './drain.js'
 import { clientErrorBody, clientErrorResponse, sendError, type ErrorAnswer, type ErrorPolicy, type ErrorStyle } from './error-answer.js'
 

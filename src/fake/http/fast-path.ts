@@ -6,7 +6,7 @@
 // Fastify's request and reply objects, its hooks and route lookup is left out.
 //
 // It serves a GET under /api/v1 that carries a Host, Basic credentials this board's
-// check already accepted (auth.ts remembers them), no Prefer and no body, on a board
+// check already accepted (basic-auth.ts remembers them), no Prefer and no body, on a board
 // with no fault armed, while the fake is not closing, when the URL as sent was answered
 // before through a route whose answers are kept (answers.ts, its index by URL) and that
 // answer still holds: then the 200 as kept; or, when the rate limit refuses it, the 429
@@ -18,20 +18,20 @@
 // request goes to Fastify as it came.
 // Anything else (a miss, a first refusal, any doubt) goes to Fastify, which fills what
 // the fast path reads next time: with the request's context as the fast path left it
-// (src/fake/http/context.ts: its board looked up and its day caught up, not done again).
+// (src/fake/http/request-context.ts: its board looked up and its day caught up, not done again).
 // A fake with a request log, a response check, Fastify's JSON logger or trustProxy has no
 // fast path (buildApp, option fastPath).
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { TLSSocket } from 'node:tls'
-import type { Board } from '../board.js'
+import type { Board } from '../board/board.js'
 import { hostOrigin } from './origin.js'
-import { API_PREFIX } from '../store/links.js'
+import { API_PREFIX } from '../store/record-links.js'
 import { type AnswerCache, urlKey } from './answers.js'
-import { boardOf, catchUp, contextOf, type KeptRefusals, type RequestContext } from './context.js'
-import type { Auth } from './auth.js'
+import { boardOf, catchUp, contextOf, type KeptRefusals, type RequestContext } from './request-context.js'
+import type { Auth } from './basic-auth.js'
 import type { AnswerHeaders, ConstrainedLists } from '../../watch/exchange.js'
-import { type KeptAnswer, keptWrite, type RequestJournal } from './journal.js'
+import { type KeptAnswer, keptWrite, type RequestJournal } from './request-journal.js'
 import { requestKey } from '../board/windows.js'
 
 const API_PATH = `${API_PREFIX}/`

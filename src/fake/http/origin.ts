@@ -2,7 +2,7 @@
 // one the request came in on (its Host and scheme; an in-process request's, as its
 // caller says). Read by the routes' answers, the kept answers' keys and the fast path.
 import type { FastifyRequest } from 'fastify'
-import type { Board } from '../board.js'
+import type { Board } from '../board/board.js'
 import { isInProcess, ORIGIN_HEADER } from './in-process.js'
 
 /**

@@ -3,7 +3,7 @@
 // the route can be asked for; which those are is read off the route's own schema.
 import type { FastifyRequest, FastifySchema } from 'fastify'
 import type { LoadedScenario } from '../scenario.js'
-import { REALM } from './auth.js'
+import { REALM } from './basic-auth.js'
 import { boardError, type BoardError } from '../../core/errors.js'
 
 /**

@@ -4,10 +4,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Readable } from 'node:stream'
 import { behaviourProperties } from '../../../schemas/behaviour.js'
 import { boardError } from '../../core/errors.js'
-import type { Board } from '../board.js'
+import type { Board } from '../board/board.js'
 import { FILES } from '../http/downloads.js'
 import { baseUrl } from '../http/origin.js'
-import { API_PREFIX, type FileKind } from '../store/links.js'
+import { API_PREFIX, type FileKind } from '../store/record-links.js'
 import type { Page } from '../store/store.js'
 
 type Params = Readonly<Record<string, unknown>>
@@ -44,7 +44,7 @@ export function pageAnswer<T>(
     return `${baseUrl(request)}${API_PREFIX}/${list}?${query}`
   }
   const answer: Envelope<T> = { status: 200, total: page.total, data: page.items }
-  // what the verdict follows a walk by (src/fake/http/journal.ts), told here rather than read back out of the body
+  // what the verdict follows a walk by (src/fake/http/request-journal.ts), told here rather than read back out of the body
   request.nextPage = paged && page.hasNext
   if (!paged) return answer
   if (page.hasNext) answer.next_page = url(page.page + 1)

@@ -47,7 +47,7 @@ function errorAnswer(code: number, reasons: readonly string[]) {
  * Each error list's answers, made once per process and shared by the routes of every fake
  * (a later fake made them again for each of its routes). Read-only: Fastify marks only the
  * route's own schema object as visited, never the answers it holds, and the OpenAPI
- * document is made from a copy (src/fake/openapi.ts).
+ * document is made from a copy (src/fake/openapi-document.ts).
  */
 const ERROR_ANSWERS = new WeakMap<ReadonlyMap<number, readonly string[]>, Record<string, ReturnType<typeof errorAnswer>>>()
 

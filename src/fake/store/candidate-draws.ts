@@ -7,7 +7,7 @@ import { hash32, hashAt, type Prng, unitOf } from '../../core/random.js'
 import { parseTime } from '../../core/time.js'
 import type { CandidateSeed, TimesheetSeed } from '../../core/types.js'
 import { byTime, type Draw, grown, pin, sortedTimes } from './draw-context.js'
-import { FILE_KINDS, type FileKind } from './links.js'
+import { FILE_KINDS, type FileKind } from './record-links.js'
 import { type BulkRelation, type CandidateFields, DRAWN, type Drawn, type FileSeed, type Kind, type Relations } from './relation-arrays.js'
 import { RELATION_LIST } from './relation-table.js'
 

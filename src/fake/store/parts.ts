@@ -1,5 +1,5 @@
 // The parts of a board that its operations read and write: the Store holds them, and the
-// job lifecycle (jobs.ts) and the adds (adds.ts) each name the ones they use, so that they
+// job lifecycle (job-lifecycle.ts) and the adds (adds.ts) each name the ones they use, so that they
 // depend on these parts and not on the Store that calls them.
 import type { Clock } from '../../core/clock.js'
 import type { DeepReadonly } from '../../core/freeze.js'
@@ -7,8 +7,8 @@ import type { Application, Candidate, MarketingRecord, PredefinedLocation, Store
 import type { Validators } from '../../core/validation.js'
 import type { BoardLists, LoadedScenario } from '../scenario.js'
 import type { Collection } from './collection.js'
-import type { Links } from './links.js'
-import type { Metrics } from './metrics.js'
+import type { Links } from './record-links.js'
+import type { Metrics } from './metric-counts.js'
 
 export interface BoardParts {
   readonly scenario: LoadedScenario

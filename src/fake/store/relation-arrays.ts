@@ -7,7 +7,7 @@
 import { MARKETING_ACTIONS } from '../../../schemas/values.js'
 import type { CandidateSeed, JobSeed, MarketingSeed } from '../../core/types.js'
 import type { DrawnApplications } from './application-draw.js'
-import type { FileKind } from './links.js'
+import type { FileKind } from './record-links.js'
 import type { RelationName } from './relation-table.js'
 
 export const [APPROVED, REVOKED] = MARKETING_ACTIONS

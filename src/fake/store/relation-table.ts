@@ -4,7 +4,7 @@
 // them (src/fake/store/integrity.ts). A new link between records is a new row here.
 import { MARKETING_ACTIONS } from '../../../schemas/values.js'
 import type { Application, Candidate, MarketingRecord, StoredFile, StoredJob, Timesheet } from '../../core/types.js'
-import type { Links } from './links.js'
+import type { Links } from './record-links.js'
 import { applicationEntry, consentEntryOf, fileEntry, fileEntryOfTimesheet, optedIn } from './views.js'
 
 const [, REVOKED] = MARKETING_ACTIONS

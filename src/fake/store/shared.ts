@@ -15,10 +15,10 @@ import { boardLists, type BoardLists, type LoadedScenario } from '../scenario.js
 import { isMonotone, type BaseRecords } from './collection.js'
 import type { ExtraFieldRecord } from './extra-fields.js'
 import { generateBoard, type GeneratedBoard } from './generate.js'
-import { DEFAULT_ORIGIN, links as makeLinks } from './links.js'
+import { DEFAULT_ORIGIN, links as makeLinks } from './record-links.js'
 import { finishRecord } from './maker.js'
 import { sameBoardAs } from '../options.js'
-import type { Metrics } from './metrics.js'
+import type { Metrics } from './metric-counts.js'
 
 /** Records made from a base and kept for the next board that reads them: the bound on what a kind holds. */
 const MADE_CACHE = 4096

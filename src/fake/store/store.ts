@@ -1,7 +1,7 @@
 // The board: every record of one fake instance, its indexes, and the operations the
 // routes and the control API call, in one façade. The constrained values, the metrics and
 // the revisions answers are kept by are here; the reads (lists, details, downloads) are
-// board-reads.ts, a saved board saved-board.ts, the job lifecycle jobs.ts, the control
+// board-reads.ts, a saved board saved-board.ts, the job lifecycle job-lifecycle.ts, the control
 // API's adds adds.ts, who owns what owners.ts, each over the parts the Store holds
 // (parts.ts). Writes validate the record against its schema, keep the links between
 // records (relation-table.ts) and the metrics in step, and never leave a half-made change
@@ -37,14 +37,14 @@ import { Validators } from '../../core/validation.js'
 import { withExtraFields } from './extra-fields.js'
 import { RecordAdds } from './adds.js'
 import { Collection } from './collection.js'
-import { JobLifecycle, type JobOperation, type JobView } from './jobs.js'
+import { JobLifecycle, type JobOperation, type JobView } from './job-lifecycle.js'
 import type { Page } from './pages.js'
 import { SavedBoard } from './saved-board.js'
 import { BoardReads, type Download } from './board-reads.js'
 import { sharedBoard } from './shared.js'
 import { Owners } from './owners.js'
-import { DEFAULT_ORIGIN, links as makeLinks, type FileKind, type Links } from './links.js'
-import { extraMetrics, Metrics } from './metrics.js'
+import { DEFAULT_ORIGIN, links as makeLinks, type FileKind, type Links } from './record-links.js'
+import { extraMetrics, Metrics } from './metric-counts.js'
 import type { BoardParts } from './parts.js'
 
 export type { Page }
@@ -402,7 +402,7 @@ export class Store implements BoardParts {
     )
   }
 
-  // ---- jobs (src/fake/store/jobs.ts) --------------------------------------------------
+  // ---- jobs (src/fake/store/job-lifecycle.ts) --------------------------------------------------
 
   /**
    * A job's state now: closed (unpublished) once its closing date passes when it closes

@@ -14,7 +14,7 @@ import type {
   StoredJob,
   Timesheet,
 } from '../../core/types.js'
-import type { Links } from './links.js'
+import type { Links } from './record-links.js'
 import { CURRENCY_SYMBOL } from './vocabulary.js'
 import { penceAmount, wholeAmount } from './money.js'
 

@@ -1,6 +1,6 @@
 // The copy-in-step oracle: a client's copy of a list, judged against the records as they
 // stood when the client's most recent complete walk of that list began. What the records
-// are comes from a CopyTruth: the fake's board (src/fake/control.ts: every record, so a
+// are comes from a CopyTruth: the fake's board (src/fake/control-api.ts: every record, so a
 // record of the copy the board never held is extra) or a proxy (src/proxy/copy.ts: the
 // newest version of each record that passed through it, so a record it never passed is
 // not judged at all). Neither keeps old versions, so the records at that moment are read

@@ -1,6 +1,6 @@
 // Basic auth guards every /api/v1 route: a route added later cannot skip it.
 import t from 'tap'
-import { API_PREFIX } from '../../../src/fake/store/links.js'
+import { API_PREFIX } from '../../../src/fake/store/record-links.js'
 import { AUTH, basic, board } from '../../helpers/board.js'
 
 const filled = (url: string) => url.replace(/:[a-z]+/g, '1').replace('*', 'x')

@@ -10,11 +10,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http'
 import type { Accounts } from '../accounts.js'
-import type { Board } from '../board.js'
-import type { ArmedFault } from '../board/faults.js'
+import type { Board } from '../board/board.js'
+import type { ArmedFault } from '../board/armed-faults.js'
 import type { AnswerCache } from './answers.js'
-import type { FaultAnswers } from './faults.js'
-import type { RequestJournal } from './journal.js'
+import type { FaultAnswers } from './fault-answers.js'
+import type { RequestJournal } from './request-journal.js'
 import type { RequestLog } from './log.js'
 import type { Shutdown } from './shutdown.js'
 
@@ -55,7 +55,7 @@ declare module 'fastify' {
   }
 }
 
-/** Where an answer the OpenAPI document does not describe is reported (the suite's response check, src/fake/openapi.ts). */
+/** Where an answer the OpenAPI document does not describe is reported (the suite's response check, src/fake/openapi-document.ts). */
 export type ResponseCheck = (problem: string) => void
 
 /** The fake's control routes, its page and the document's routes: an app built on first use (src/fake/lazy.ts). */

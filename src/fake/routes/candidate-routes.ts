@@ -1,7 +1,7 @@
 // candidates/list, candidates/details/{id} and the candidate file downloads.
 import type { FastifyInstance } from 'fastify'
 import { candidate, idParams, listEnvelope, pagedEnvelope, pagedQuery } from '../../../schemas/index.js'
-import { FILE_KINDS } from '../store/links.js'
+import { FILE_KINDS } from '../store/record-links.js'
 import type { IdParams, PagedQuery } from '../../core/types.js'
 import { detailAnswer, OCTET_STREAM, pageAnswer, sendDownload, TIMESHEET } from './reply.js'
 import { answer, download, withExtras } from './schemas.js'

@@ -1,6 +1,6 @@
 // Faults a test arms on a board (POST /__mock/faults, an activity's outage): the next
 // matching requests get an error status, a delay, a dropped connection or a body cut
-// short, instead of (or before) the real answer (src/fake/http/faults.ts answers them).
+// short, instead of (or before) the real answer (src/fake/http/fault-answers.ts answers them).
 // Clearing them (faults.clear(), a reset, a restore) also releases the requests their
 // delays hold: those then answer at once.
 import type { Fault, FaultInput } from '../../core/types.js'

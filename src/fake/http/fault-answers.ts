@@ -1,10 +1,10 @@
-// What a request that met a fault a test armed (src/fake/board/faults.ts) gets instead of
+// What a request that met a fault a test armed (src/fake/board/armed-faults.ts) gets instead of
 // (or before) the real answer: a status, a dropped connection, a delay, or a body cut
 // short. The fault is taken in the fake's one onRequest hook (src/fake/shared-app.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Readable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { ArmedFault } from '../board/faults.js'
+import type { ArmedFault } from '../board/armed-faults.js'
 import { isInProcess } from './in-process.js'
 
 /** The first half of a body (a string, bytes or a download's stream), then a failure, so the connection closes short of Content-Length. */

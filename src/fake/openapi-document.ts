@@ -9,10 +9,10 @@ import { createRequire } from 'node:module'
 import { Ajv, type ValidateFunction } from 'ajv'
 import { addBoardFormats, FORMATS } from '../../schemas/formats.js'
 import { PACKAGE_VERSION } from '../core/paths.js'
-import { API_PREFIX } from './store/links.js'
+import { API_PREFIX } from './store/record-links.js'
 import { bindFieldValues } from '../core/validation.js'
 import { ASSETS, executableAsset } from '../core/shipped.js'
-import type { ResponseCheck } from './http/context.js'
+import type { ResponseCheck } from './http/request-context.js'
 
 // the document's plugins are loaded when the document or the page is first asked for
 const load = createRequire(import.meta.url)

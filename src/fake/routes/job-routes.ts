@@ -1,7 +1,7 @@
 // The job write API: job/add, close, expire, repost, delete, and job/fields.
 import type { FastifyInstance } from 'fastify'
 import { jobAddAnswer, jobFieldsAnswer, jobFieldsTopLevelAnswer, jobIdBody, jobInput, jobRepostBody, messageAnswer } from '../../../schemas/index.js'
-import { links } from '../store/links.js'
+import { links } from '../store/record-links.js'
 import type { JobOperation } from '../store/store.js'
 import type { JobIdBody, JobInput, JobRepostBody } from '../../core/types.js'
 import { baseUrl } from '../http/origin.js'

@@ -2,22 +2,22 @@
 // the clock, the store, the rate-limit windows, the journal and the armed faults. The
 // app reads it through this object on every request, so /__mock/reset can swap it
 // without rebuilding routes.
-import { credentialChecker } from './board/credentials.js'
-import { createClock, type Clock } from '../core/clock.js'
-import type { LoadedActivity } from './activity/load.js'
-import { ActivityPlayer } from './activity/play.js'
-import { Faults } from './board/faults.js'
-import { Journal, JOURNAL_SIZE } from '../watch/journal.js'
-import { VerdictEvaluator } from '../watch/verdict/evaluator.js'
-import { effectiveScenario, type ResolvedOptions } from './options.js'
-import { RateLimiter } from './board/windows.js'
-import { sharedSchemas, loadScenario, ScenarioError, type LoadedScenario, type LoadPolicy } from './scenario.js'
-import { BoardError } from '../core/errors.js'
+import { credentialChecker } from './credentials.js'
+import { createClock, type Clock } from '../../core/clock.js'
+import type { LoadedActivity } from '../activity/load.js'
+import { ActivityPlayer } from '../activity/play.js'
+import { Faults } from './armed-faults.js'
+import { Journal, JOURNAL_SIZE } from '../../watch/journal.js'
+import { VerdictEvaluator } from '../../watch/verdict/evaluator.js'
+import { effectiveScenario, type ResolvedOptions } from '../options.js'
+import { RateLimiter } from './windows.js'
+import { sharedSchemas, loadScenario, ScenarioError, type LoadedScenario, type LoadPolicy } from '../scenario.js'
+import { BoardError } from '../../core/errors.js'
 import { isDeepStrictEqual } from 'node:util'
-import { publishedProgress } from './store/progress.js'
-import { Store } from './store/store.js'
-import { parseTime } from '../core/time.js'
-import type { CompactStoreState, JobFieldsState, ScenarioFile, StoreState } from '../core/types.js'
+import { publishedProgress } from '../store/progress.js'
+import { Store } from '../store/store.js'
+import { parseTime } from '../../core/time.js'
+import type { CompactStoreState, JobFieldsState, ScenarioFile, StoreState } from '../../core/types.js'
 
 export interface ResetOptions {
   /** Another scenario, by name, path or as an object; default: the current one. */

@@ -13,7 +13,7 @@ import { API_PREFIX } from '../../../schemas/common.js'
 import { type AnswerHeaders, type AnswerHold, BASIC_GIVEN, basicUser, type ConstrainedLists, type Detail, type Exchange, listDigests, shortDigest, staleFieldsOf, TEXT_TYPE } from '../../watch/exchange.js'
 import type { Journal } from '../../watch/journal.js'
 import { isInProcess } from './in-process.js'
-import { faultKind } from '../board/faults.js'
+import { faultKind } from '../board/armed-faults.js'
 import type { RequestLog } from './log.js'
 
 /** What an answer's headers are counted as: the fake's own, a few short lines (counting them would cost a loop per request). */

@@ -9,7 +9,7 @@ import { BoardError, boardError } from '../../core/errors.js'
 import { addMonth, formatMinute, monthOfTimestamp } from '../../core/time.js'
 import type { JobInput, StoredJob } from '../../core/types.js'
 import { checkInput } from './gate.js'
-import { COUNTED_METRICS } from './metrics.js'
+import { COUNTED_METRICS } from './metric-counts.js'
 import type { BoardParts } from './parts.js'
 
 const MAX_ID = idSchema.maximum

@@ -1,4 +1,4 @@
-// A request to a fake is resolved once (src/fake/http/context.ts): its account's board is
+// A request to a fake is resolved once (src/fake/http/request-context.ts): its account's board is
 // looked up and its day caught up once, whichever of the fast path and Fastify's hooks
 // reads them first; an inject goes through no app of the fake's own but the one that
 // answers; a URL of an area built on first use is answered whatever escapes spell it.
