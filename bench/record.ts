@@ -8,8 +8,8 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { realKitClock } from '../src/contract/clock.js'
 import { createMockServer } from '../src/fake/server.js'
-import { Recorder } from '../src/record/record.js'
-import { resolveRecordSettings } from '../src/record/settings.js'
+import { Recorder } from '../src/record/recorder.js'
+import { resolveRecordSettings } from '../src/record/record-settings.js'
 
 export interface RecordFigures {
   scenario: string

@@ -226,7 +226,7 @@ export const verdictQuery = {
 
 const journalIds = { type: 'array', items: { type: 'integer', minimum: 1 }, description: 'Journal ids of the requests concerned (GET /__mock/requests)' } as const
 
-/** GET /__mock/verdict: each rule of the catalogue (src/watch/verdict/rules.ts, docs/verdict.md) and its findings. */
+/** GET /__mock/verdict: each rule of the catalogue (src/watch/verdict/client-rules.ts, docs/verdict.md) and its findings. */
 export const verdictAnswer = {
   type: 'object',
   additionalProperties: false,

@@ -5,7 +5,7 @@
 // container's HEALTHCHECK (Containerfile): the image is the executable alone, with no curl or
 // wget to ask with.
 import { type Command, Option } from 'commander'
-import { HEALTH_PATH } from '../watch/health.js'
+import { HEALTH_PATH } from '../watch/health-route.js'
 import type { CommandIo } from './io.js'
 
 /** Where the fake or proxy of this environment listens: JOBBOARD_PORT, as serve and proxy read it, on the loopback. */

@@ -11,7 +11,7 @@ import { createClock } from '../core/clock.js'
 import { OptionsError } from '../core/errors.js'
 import { formatTimestamp } from '../core/time.js'
 import { ProfileError } from '../profile/deployment-profile.js'
-import type { ProxyOptions, RunningProxy, upstreamOf as UpstreamOf } from '../proxy/server.js'
+import type { ProxyOptions, RunningProxy, upstreamOf as UpstreamOf } from '../proxy/proxy-server.js'
 import { type CommandIo, oneLine } from './io.js'
 
 /** Whether --record read records it did not write. */
@@ -32,7 +32,7 @@ function checkSlips(given: Partial<ProxyFlags>, upstreamOf: typeof UpstreamOf): 
 async function runProxy(flags: Partial<ProxyFlags>, io: CommandIo, command: Command): Promise<number> {
   // loaded when the command runs: the proxy brings the contract kit's checks and undici,
   // which no other command's start should pay for (serve's spawn → first answer)
-  const [{ createProxy, upstreamOf }, { writeOutputs }] = await Promise.all([import('../proxy/server.js'), import('../proxy/outputs.js')])
+  const [{ createProxy, upstreamOf }, { writeOutputs }] = await Promise.all([import('../proxy/proxy-server.js'), import('../proxy/outputs.js')])
   const typed = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined))
   const fromEnv = fromEnvironment(command.options, typed, io.env, (one) => checkSlips(one as Partial<ProxyFlags>, upstreamOf))
   const given = { ...fromEnv, ...typed } as Partial<ProxyFlags>

@@ -9,9 +9,9 @@ import { recordOptions } from '../../schemas/record.js'
 import { UsageError } from '../contract/settings.js'
 import { realKitClock } from '../contract/clock.js'
 import { redacting, redactorOf } from '../contract/redact.js'
-import { clientSettings } from '../record/settings.js'
+import { clientSettings } from '../record/record-settings.js'
 import { addRunCommand, nodeProcess, stopOnSignal, type CommandIo } from './io.js'
-import { resolveRecordSettings, type RecordFlags } from '../record/settings.js'
+import { resolveRecordSettings, type RecordFlags } from '../record/record-settings.js'
 
 export async function recordAction(flags: RecordFlags, given: CommandIo = nodeProcess): Promise<number> {
   let settings: ReturnType<typeof resolveRecordSettings>
@@ -28,7 +28,7 @@ export async function recordAction(flags: RecordFlags, given: CommandIo = nodePr
   const say = (reason: string) => io.stderr.write(`jobboard-kit record: ${reason}\n`)
   const { controller, stopListening } = stopOnSignal(io, say, 'writing what was recorded so far', 'without writing')
   try {
-    const { Recorder, WriteError } = await import('../record/record.js')
+    const { Recorder, WriteError } = await import('../record/recorder.js')
     let recorder: InstanceType<typeof Recorder>
     try {
       recorder = new Recorder(settings, { stderr: given.stderr, signal: controller.signal, clock: realKitClock() })

@@ -5,7 +5,7 @@
 import type { Command } from 'commander'
 import { writeFile } from 'node:fs/promises'
 import type { MockServer } from '../fake/server.js'
-import { verdictJson, verdictJunit, verdictText } from '../watch/verdict/account.js'
+import { verdictJson, verdictJunit, verdictText } from '../watch/verdict/verdict-outputs.js'
 import { boardDayFile } from '../fake/board-view.js'
 import type { DetailedVerdict, Shown, Verdict } from '../watch/verdict/verdict-types.js'
 import type { JournalEntry } from '../core/types.js'

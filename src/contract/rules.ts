@@ -60,7 +60,7 @@ export interface Rule {
   client?: string
   /**
    * Where the spec states a rule for clients: the ids of the fake's client-verdict rules
-   * that hold a client to it (src/watch/verdict/rules.ts; docs/verdict.md).
+   * that hold a client to it (src/watch/verdict/client-rules.ts; docs/verdict.md).
    */
   verdict?: readonly string[]
 }

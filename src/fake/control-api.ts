@@ -37,7 +37,7 @@ import type {
   TimesheetSeed,
 } from '../core/types.js'
 import { bindFieldValues, createAjv, valueNestsDeeper, Validators } from '../core/validation.js'
-import { type CopyTruth, judgeCopy, marketingKey } from '../watch/verdict/copy.js'
+import { type CopyTruth, judgeCopy, marketingKey } from '../watch/verdict/copy-oracle.js'
 import type { DetailedVerdict } from '../watch/verdict/verdict-types.js'
 
 /**

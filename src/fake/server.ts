@@ -84,7 +84,7 @@ export interface MockAccount {
   readonly rateLimits: { list(): ReturnType<Controller['rateLimits']>; clear(): void }
   /**
    * The verdict on the client's requests since the journal was last emptied (all API
-   * users, or one): the rules of src/watch/verdict/rules.ts, and the requests its findings name.
+   * users, or one): the rules of src/watch/verdict/client-rules.ts, and the requests its findings name.
    */
   verdict(options?: { user?: string }): DetailedVerdict
   /** The copy-in-step oracle: the client's copy of lists, judged; it joins the verdict as copy-in-step. */

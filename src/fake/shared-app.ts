@@ -30,7 +30,7 @@ import applications from './routes/application-routes.js'
 import candidates from './routes/candidate-routes.js'
 import control from './routes/control-routes.js'
 import { API_PREFIX, CONTROL_PREFIX } from '../../schemas/common.js'
-import { HEALTH_PATH, registerHealth } from '../watch/health.js'
+import { HEALTH_PATH, registerHealth } from '../watch/health-route.js'
 import jobs from './routes/job-routes.js'
 import marketing from './routes/marketing-routes.js'
 import metrics from './routes/metric-routes.js'
@@ -257,7 +257,7 @@ async function build(shape: Shape): Promise<SharedApp> {
   registerDocument(app)
   // the document's routes, answered by the fake's app built on first use
   const documentMethods = handOn(app, endpoints, OPENAPI_URLS, definedRoutes(openApiRoutes, '', undefined))
-  // answered whatever --control says, without the token: the container's health check (src/watch/health.ts)
+  // answered whatever --control says, without the token: the container's health check (src/watch/health-route.ts)
   registerHealth(app)
   const admission = apiAdmission(auth, options.prefer, statusPolicy)
   await app.register(

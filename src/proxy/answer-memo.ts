@@ -6,7 +6,7 @@
 // (CHECKED_HEADERS) and every byte of its body are; the bytes are compared, not
 // digested. What is kept is what follows from the answer alone (the bytes sent, the parse,
 // judgeAlone's judgement under one binding, the profile's points): the rules across
-// answers, the verdict and the journal still see every answer (server.ts). Bounded: at
+// answers, the verdict and the journal still see every answer (judged-traffic.ts). Bounded: at
 // most MEMO_ENTRIES answers and MEMO_BYTES of their bytes and parses, the least recently
 // used go; an answer past an eighth of it is not kept (a polled page is a few KB).
 import { type AnswerJudgement, CHECKED_HEADERS } from '../contract/answer.js'
@@ -20,13 +20,13 @@ const PARSE_FACTOR = 4
 /** The memory a kept answer is counted as. */
 const sizeOf = (bytes: Buffer, sent: Buffer) => bytes.length * (1 + PARSE_FACTOR) + (sent === bytes ? 0 : sent.length)
 
-/** One answer as the proxy made it: its bytes and what server.ts found in them. */
+/** One answer as the proxy made it: its bytes and what judged-traffic.ts found in them. */
 export interface KeptAnswer {
   /** The body as the upstream sent it. */
   readonly bytes: Buffer
   /** The body as the client got it (`bytes` when no link was rewritten). */
   readonly sent: Buffer
-  /** The body as the checks read it, once read (server.ts), and whether JSON.parse read it whole. */
+  /** The body as the checks read it, once read (judged-traffic.ts), and whether JSON.parse read it whole. */
   read?: { json: unknown; strict: boolean }
   /** judgeAlone's judgement, and the binding of the constrained values it was made under. */
   judged?: { binding: number; judgement: AnswerJudgement }

@@ -5,7 +5,7 @@
 // - the Host header names the upstream, and the hop-by-hop headers of RFC 9110 §7.6.1
 //   (Connection and those it names, Keep-Alive, Proxy-Connection, TE, Trailer,
 //   Transfer-Encoding, Upgrade) belong to each connection, not to the message;
-// - the upstream's base in answer links becomes the proxy's (links.ts), unless
+// - the upstream's base in answer links becomes the proxy's (link-rewrite.ts), unless
 //   --keep-links: a JSON answer is held whole (up to --check-bytes) to do it, and to be
 //   checked; a download, or anything longer, streams through in constant memory.
 // A fault of the upstream (unreachable, refusing TLS, silent past --upstream-timeout, a
@@ -18,7 +18,7 @@ import { type Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import { pipeline } from 'node:stream'
 import { TEXT_TYPE } from '../watch/exchange.js'
 import type { AnswerMemo, KeptAnswer } from './answer-memo.js'
-import type { LinkRewriter } from './links.js'
+import type { LinkRewriter } from './link-rewrite.js'
 
 /** Headers of one connection, never passed on (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'])
@@ -37,7 +37,7 @@ export interface Upstream {
   readonly host: string
   /** The path the API lives under at the upstream ('' or `/staging`): prefixed to each request's path. */
   readonly basePath: string
-  /** Origin and base path: what links.ts rewrites. */
+  /** Origin and base path: what link-rewrite.ts rewrites. */
   readonly base: string
   readonly agent: HttpAgent | HttpsAgent
 }

@@ -2,9 +2,9 @@
 // request and its answer handed to the watching layer as an exchange (src/watch/: the
 // journal, with the fake's bounds and redaction when shown, and through it the verdict's
 // evaluator, fed what the upstream's answers said: no board behind it; the copy oracle's
-// truth, the records that passed through, copy.ts), and the answer held to the contract
+// truth, the records that passed through, passed-records.ts), and the answer held to the contract
 // kit's checks of one answer (src/contract/answer.ts) and to a profile's points: the
-// violations of the upstream and its observations. server.ts hands it each exchange and
+// violations of the upstream and its observations. proxy-server.ts hands it each exchange and
 // serves what it holds.
 import type { IncomingMessage } from 'node:http'
 import { FIELD_NAMES } from '../../schemas/values.js'
@@ -20,7 +20,7 @@ import { verdictView } from '../watch/ui/routes.js'
 import { VerdictEvaluator } from '../watch/verdict/evaluator.js'
 import { LIST_PATHS, type ListName } from '../watch/verdict/list-urls.js'
 import type { DetailedVerdict } from '../watch/verdict/verdict-types.js'
-import { LIST_OF_PATH, PassedRecords } from './copy.js'
+import { LIST_OF_PATH, PassedRecords } from './passed-records.js'
 import type { Passed, Upstream } from './forward.js'
 import type { profilePoints } from './profile-points.js'
 import type { ProxyRecording } from './recording.js'

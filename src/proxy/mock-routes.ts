@@ -9,11 +9,11 @@ import { copyBody, verdictQuery } from '../../schemas/control.js'
 import { BoardError, boardError } from '../core/errors.js'
 import type { CopyBody } from '../core/types.js'
 import { Validators } from '../core/validation.js'
-import { HEALTH_PATH, registerHealth } from '../watch/health.js'
+import { HEALTH_PATH, registerHealth } from '../watch/health-route.js'
 import { entryDetail } from '../watch/journal-detail.js'
 import ui, { UI_PATH } from '../watch/ui/routes.js'
-import { verdictJson } from '../watch/verdict/account.js'
-import { COPY_BODY_LIMIT, judgeCopy } from '../watch/verdict/copy.js'
+import { verdictJson } from '../watch/verdict/verdict-outputs.js'
+import { COPY_BODY_LIMIT, judgeCopy } from '../watch/verdict/copy-oracle.js'
 import { type JudgedTraffic, NOT_EXERCISED_BEHIND_A_PROXY } from './judged-traffic.js'
 
 export interface MockRouteOptions {
@@ -36,7 +36,7 @@ export function registerMockRoutes(app: FastifyInstance, traffic: JudgedTraffic,
   })
   const expected = controlToken === undefined ? undefined : createHash('sha256').update(`Bearer ${controlToken}`).digest()
   const guard = async (request: FastifyRequest, reply: FastifyReply) => {
-    // the health check is answered whatever --control says, without the token (src/watch/health.ts)
+    // the health check is answered whatever --control says, without the token (src/watch/health-route.ts)
     if (request.routeOptions.url === HEALTH_PATH) return
     if (!control) return reply.status(404).send({ status: 404, message: 'The /__mock routes are off on this proxy (--control off). A /__mock request never goes upstream.' })
     if (request.url.startsWith(`${UI_PATH}`) || expected === undefined) return
@@ -57,7 +57,7 @@ export function registerMockRoutes(app: FastifyInstance, traffic: JudgedTraffic,
     return { status: 200, total: violations.length + dropped, violations, ...(dropped > 0 ? { dropped } : {}), observations: traffic.observations() }
   })
   app.get('/__mock/verdict', async () => proxyVerdict())
-  // the fake's own oracle (src/watch/verdict/copy.ts) and its checks of the body, judging against what passed through
+  // the fake's own oracle (src/watch/verdict/copy-oracle.ts) and its checks of the body, judging against what passed through
   const validators = new Validators({})
   const checked = <T>(schema: object, input: unknown, part: 'body' | 'querystring'): T => {
     const validate = validators.get(schema)

@@ -2,18 +2,18 @@
 // schema schemas/proxy.ts's proxyReport), the same as plain text (--report-text) and a
 // JUnit file, each in two sections, what staging broke (the violations, rule by rule,
 // with the spec's words) and what the client broke (the verdict, as `serve`
-// writes it: src/watch/verdict/account.ts). Nothing here holds a credential: violations and
+// writes it: src/watch/verdict/verdict-outputs.ts). Nothing here holds a credential: violations and
 // verdict findings name requests by the journal's redacted URLs.
 import { writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import type { Builder } from 'junit-report-builder'
 import { wordsText } from '../contract/rules.js'
 import { dayFile } from '../watch/ui/routes.js'
-import { verdictText } from '../watch/verdict/account.js'
-import { ruleById, type RuleId } from '../watch/verdict/rules.js'
+import { verdictText } from '../watch/verdict/verdict-outputs.js'
+import { ruleById, type RuleId } from '../watch/verdict/client-rules.js'
 import type { ProxyReport } from '../core/types.js'
 import { NOT_EXERCISED_BEHIND_A_PROXY, type Violation } from './judged-traffic.js'
-import type { RunningProxy } from './server.js'
+import type { RunningProxy } from './proxy-server.js'
 
 /** junit-report-builder, loaded on the first JUnit file (CommonJS: its module.exports is the builder). */
 const junitBuilder = (): Builder => createRequire(import.meta.url)('junit-report-builder') as Builder

@@ -1,5 +1,5 @@
 // The part of `record` that turns a deployment's answers into a scenario the fake loads,
-// whoever read them: `record`'s own walk (record.ts) and the proxy's traffic
+// whoever read them: `record`'s own walk (recorder.ts) and the proxy's traffic
 // (src/proxy/recording.ts) both hand it job/fields, metrics/list, list pages and
 // details, and it keeps only what the scenario needs (each record's seed, every personal
 // value already replaced by anonymise.ts), never an answer. A record seen again (a

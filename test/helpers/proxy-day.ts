@@ -7,7 +7,7 @@
 // all read it, and each request moves it 5 s on.
 import type { Test } from 'tap'
 import { SyncClient, type SyncOptions } from '../../examples/sync-client.js'
-import { createProxy, type RunningProxy } from '../../src/proxy/server.js'
+import { createProxy, type RunningProxy } from '../../src/proxy/proxy-server.js'
 import { startOtherBoard } from './other-board.js'
 import { type TapOptions, type UpstreamTap, tapUpstream } from './upstream-tap.js'
 

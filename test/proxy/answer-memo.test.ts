@@ -2,7 +2,7 @@
 // the same answer asked again is sent as the same bytes and breaks the same rules, each
 // time named with its own request; an answer whose bytes changed is checked afresh.
 import t, { type Test } from 'tap'
-import { createProxy, type RunningProxy, type Violation } from '../../src/proxy/server.js'
+import { createProxy, type RunningProxy, type Violation } from '../../src/proxy/proxy-server.js'
 import { startOtherBoard } from '../helpers/other-board.js'
 import { type TapOptions, tapUpstream } from '../helpers/upstream-tap.js'
 

@@ -2,7 +2,7 @@
 // (refused at start without one), the token is asked for as the control API asks for it,
 // --control off turns them off; and whatever they answer, none of them reaches the upstream.
 import t from 'tap'
-import { createProxy, ProxyError } from '../../src/proxy/server.js'
+import { createProxy, ProxyError } from '../../src/proxy/proxy-server.js'
 import { startOtherBoard } from '../helpers/other-board.js'
 import { tapUpstream } from '../helpers/upstream-tap.js'
 

@@ -5,8 +5,8 @@
 // with nothing to judge the rule is not exercised, never passed. A bad copy is refused as
 // the fake refuses it.
 import t, { type Test } from 'tap'
-import { MAX_PASSED_RECORDS, PassedRecords } from '../../src/proxy/copy.js'
-import { createProxy, type RunningProxy } from '../../src/proxy/server.js'
+import { MAX_PASSED_RECORDS, PassedRecords } from '../../src/proxy/passed-records.js'
+import { createProxy, type RunningProxy } from '../../src/proxy/proxy-server.js'
 import type { Json } from '../helpers/board.js'
 import { startOtherBoard } from '../helpers/other-board.js'
 

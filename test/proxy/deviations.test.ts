@@ -5,7 +5,7 @@
 import t from 'tap'
 import { orderedCitation } from '../../src/contract/citations.js'
 import { citationOf } from '../../src/contract/rules.js'
-import { createProxy, type Violation } from '../../src/proxy/server.js'
+import { createProxy, type Violation } from '../../src/proxy/proxy-server.js'
 import { AUTHORIZATION, type Breakage, board, changeAnswer, changeJson, dropHeader } from '../contract/helpers.js'
 
 const headers = { authorization: AUTHORIZATION }

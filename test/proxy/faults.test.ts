@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import t, { type Test } from 'tap'
-import { createProxy, type RunningProxy } from '../../src/proxy/server.js'
+import { createProxy, type RunningProxy } from '../../src/proxy/proxy-server.js'
 
 const auth = { authorization: `Basic ${Buffer.from('u:p').toString('base64')}` }
 

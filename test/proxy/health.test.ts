@@ -2,7 +2,7 @@
 // says and without the control token, never sent upstream (the container's health check
 // every 10 s would otherwise spend the upstream's rate limit on requests no client sent).
 import t, { type Test } from 'tap'
-import { createProxy, type ProxyOptions } from '../../src/proxy/server.js'
+import { createProxy, type ProxyOptions } from '../../src/proxy/proxy-server.js'
 import { startOtherBoard } from '../helpers/other-board.js'
 import { tapUpstream } from '../helpers/upstream-tap.js'
 

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import t from 'tap'
-import { createProxy } from '../../src/proxy/server.js'
+import { createProxy } from '../../src/proxy/proxy-server.js'
 import { startOtherBoard } from '../helpers/other-board.js'
 import { tapUpstream } from '../helpers/upstream-tap.js'
 

@@ -5,7 +5,7 @@
 // sent and escapes `/` as `\/` in style a.
 import t, { type Test } from 'tap'
 import { sampleJob } from '../../examples/sync-client.js'
-import { createProxy, type RunningProxy } from '../../src/proxy/server.js'
+import { createProxy, type RunningProxy } from '../../src/proxy/proxy-server.js'
 import { startOtherBoard } from '../helpers/other-board.js'
 import { tapUpstream } from '../helpers/upstream-tap.js'
 

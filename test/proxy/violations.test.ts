@@ -5,7 +5,7 @@
 // field it does not list, a refusal sent as HTTP 200) is an observation, never a violation.
 import t, { type Test } from 'tap'
 import { citationOf } from '../../src/contract/rules.js'
-import { createProxy, type RunningProxy, type Violation } from '../../src/proxy/server.js'
+import { createProxy, type RunningProxy, type Violation } from '../../src/proxy/proxy-server.js'
 import { startOtherBoard } from '../helpers/other-board.js'
 import { type TapOptions, tapUpstream } from '../helpers/upstream-tap.js'
 

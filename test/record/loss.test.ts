@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import { createMockServer } from '../../src/fake/server.js'
-import { Recorder } from '../../src/record/record.js'
-import { resolveRecordSettings, type RecordFlags } from '../../src/record/settings.js'
+import { Recorder } from '../../src/record/recorder.js'
+import { resolveRecordSettings, type RecordFlags } from '../../src/record/record-settings.js'
 import { AUTHORIZATION, board, CREDENTIALS, json, on, steppingClock, type Breakage } from '../contract/helpers.js'
 
 type Page = { data: Array<Record<string, unknown>>; total: number }

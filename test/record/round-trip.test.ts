@@ -11,8 +11,8 @@ import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import type { ScenarioFile } from '../../src/core/types.js'
 import { createMockServer } from '../../src/fake/server.js'
-import { Recorder } from '../../src/record/record.js'
-import { resolveRecordSettings } from '../../src/record/settings.js'
+import { Recorder } from '../../src/record/recorder.js'
+import { resolveRecordSettings } from '../../src/record/record-settings.js'
 import { AUTHORIZATION, contract, CREDENTIALS, steppingClock } from '../contract/helpers.js'
 
 type Row = Record<string, unknown> & { id?: number }

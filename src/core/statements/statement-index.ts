@@ -8,7 +8,7 @@
 //   black-box check can tell says why in `untestable` (a number shown, to bring down); one
 //   a check could tell but none does yet is counted as such.
 // - `client`: a rule for clients: the fake's verdict rules that hold a client to it
-//   (src/watch/verdict/rules.ts) and/or what the kit itself does.
+//   (src/watch/verdict/client-rules.ts) and/or what the kit itself does.
 // - `silence`: the spec says "not shown": the profile points that record what a deployment
 //   chose there (schemas/profile.ts), or why there is none.
 // - `description`: says what the service is or does, with nothing to check.

@@ -29,9 +29,9 @@ import { namedAccount } from '../http/request-context.js'
 import type { Controller } from '../control-api.js'
 import { BoardError, boardError } from '../../core/errors.js'
 import type { ApplicationSeed, CandidateSeed, CopyBody, FaultInput, JobFieldsChange, JobInput, MarketingSeed, ResetBody, TimesheetSeed } from '../../core/types.js'
-import { verdictJson } from '../../watch/verdict/account.js'
+import { verdictJson } from '../../watch/verdict/verdict-outputs.js'
 import { entryDetail } from '../../watch/journal-detail.js'
-import { COPY_BODY_LIMIT } from '../../watch/verdict/copy.js'
+import { COPY_BODY_LIMIT } from '../../watch/verdict/copy-oracle.js'
 
 const STATE_BODY_LIMIT_MAX = serverOptions.properties.stateBodyLimit.maximum
 

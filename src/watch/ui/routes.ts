@@ -16,7 +16,7 @@ import { BoardError, boardError } from '../../core/errors.js'
 import { entryDetail } from '../journal-detail.js'
 import type { Journal } from '../journal.js'
 import type { Verdict } from '../verdict/verdict-types.js'
-import { ruleById, type RuleId } from '../verdict/rules.js'
+import { ruleById, type RuleId } from '../verdict/client-rules.js'
 import { UI_FILTERS, type JournalRow, type JournalWindow, type VerdictView } from './page-data.js'
 
 export interface UiOptions {

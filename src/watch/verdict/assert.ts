@@ -2,7 +2,7 @@
 // runner that counts a thrown error as a failure. It fails with the readable account
 // (rule, sentence, the offending requests as method + URL + time, what to do instead).
 import { AssertionError } from 'node:assert'
-import { verdictText } from './account.js'
+import { verdictText } from './verdict-outputs.js'
 import type { DetailedVerdict } from './verdict-types.js'
 
 /** Anything that can give a verdict: the fake object (createMockServer) or a function. */

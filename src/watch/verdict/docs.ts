@@ -1,11 +1,11 @@
-// The rule table of docs/verdict.md, generated from the catalogue (rules.ts): the page
+// The rule table of docs/verdict.md, generated from the catalogue (client-rules.ts): the page
 // holds it between two markers, and test/watch/verdict/docs.test.ts keeps it in step.
 // `npx tsx src/watch/verdict/docs.ts` writes it into the page.
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
-import { RULES } from './rules.js'
+import { RULES } from './client-rules.js'
 
-export const TABLE_START = '<!-- rules: generated from src/watch/verdict/rules.ts; do not edit by hand -->'
+export const TABLE_START = '<!-- rules: generated from src/watch/verdict/client-rules.ts; do not edit by hand -->'
 export const TABLE_END = '<!-- rules: end -->'
 
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ')

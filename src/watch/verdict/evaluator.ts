@@ -1,5 +1,5 @@
 // The verdict's evaluator: fed each journal entry once, as it is recorded, it keeps per
-// credential only what the rules of rules.ts need (open windows, the walk of each list,
+// credential only what the rules of client-rules.ts need (open windows, the walk of each list,
 // the last job/fields read, refused writes, files got) and the findings so far. A verdict
 // reads that state: no re-scan of the journal, whatever its length. Bounded: the state
 // of windows and files is swept past its caps, and each rule keeps its first findings.
@@ -10,7 +10,7 @@ import { isMinute } from '../../../schemas/formats.js'
 import { formatTimestamp, parseTime } from '../../core/time.js'
 import { API_PREFIX } from '../../../schemas/common.js'
 import { LIST_BY_PATH, LIST_PATHS, type ListName, type ListRead, listParams, pageNumber } from './list-urls.js'
-import { RULE_IDS, type RuleId } from './rules.js'
+import { RULE_IDS, type RuleId } from './client-rules.js'
 import { ShownRequests, shownUrl } from './shown-requests.js'
 import type { DetailedVerdict, Finding, Observed, RuleVerdict, Shown, VerdictContext } from './verdict-types.js'
 

@@ -2,7 +2,7 @@
 // milliseconds, and the facts its source knew when it answered), the settings of the board
 // the rules read, and a verdict (each rule's outcome and findings, and for the readable
 // account the requests they name). The package's face exports the verdict's.
-import type { RuleId } from './rules.js'
+import type { RuleId } from './client-rules.js'
 
 /** A journal entry as the evaluator sees it: its time still epoch milliseconds, and the facts the fake knew when it answered. */
 export interface Observed {

@@ -14,7 +14,7 @@ import { checksOfStatement, renderIndex, serverStatus, statementsOfQuote } from 
 import { splitSpec } from '../../../src/core/statements/split-statements.js'
 import { RFC_STATEMENTS, rfcStatements } from '../../../src/core/statements/rfc-statements.js'
 import { SPEC_INDEX, STATEMENT_INDEX, statementKey } from '../../../src/core/statements/statement-index.js'
-import { RULE_IDS } from '../../../src/watch/verdict/rules.js'
+import { RULE_IDS } from '../../../src/watch/verdict/client-rules.js'
 import { ROOT } from '../../helpers/cli.js'
 import { noSpec, SPEC_PATH } from '../../helpers/tools.js'
 
@@ -63,7 +63,7 @@ t.test('the verdict rules and profile points the index names exist', async (t) =
   const verdict = new Set<string>(RULE_IDS)
   const points = new Set<string>(PROFILE_POINTS)
   for (const e of STATEMENT_INDEX) {
-    for (const id of e.verdict ?? []) t.ok(verdict.has(id), `${id} is a verdict rule (src/watch/verdict/rules.ts)`)
+    for (const id of e.verdict ?? []) t.ok(verdict.has(id), `${id} is a verdict rule (src/watch/verdict/client-rules.ts)`)
     for (const point of e.points ?? []) t.ok(points.has(point), `${point} is a profile point (schemas/profile.ts)`)
   }
   const named = new Set(STATEMENT_INDEX.flatMap((e) => e.verdict ?? []))

@@ -2,7 +2,7 @@
 // windows, one entry (a long URL capped), the board with each rule's sentence, an unknown
 // filter answered with the page and a notice, and the control token guarding the data.
 import t from 'tap'
-import { RULES } from '../../../src/watch/verdict/rules.js'
+import { RULES } from '../../../src/watch/verdict/client-rules.js'
 import { basic, board, call } from '../../helpers/board.js'
 
 t.test('the page, its script and its style answer with a policy that keeps them on this server', async (t) => {

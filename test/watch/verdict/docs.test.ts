@@ -1,11 +1,11 @@
 // The verdict's docs in step with its catalogue: docs/verdict.md holds the rule table
-// generated from src/watch/verdict/rules.ts, docs/behaviour.md reads each rule, and the
+// generated from src/watch/verdict/client-rules.ts, docs/behaviour.md reads each rule, and the
 // README and docs/api.md describe the routes.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import { ruleTable, TABLE_END, TABLE_START, withRuleTable } from '../../../src/watch/verdict/docs.js'
-import { RULES } from '../../../src/watch/verdict/rules.js'
+import { RULES } from '../../../src/watch/verdict/client-rules.js'
 import { ROOT } from '../../helpers/cli.js'
 
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8')

@@ -1,7 +1,7 @@
 // The copy-in-step oracle: a client's copy of a list, judged against the records as they
 // stood when the client's most recent complete walk of that list began. What the records
 // are comes from a CopyTruth: the fake's board (src/fake/control-api.ts: every record, so a
-// record of the copy the board never held is extra) or a proxy (src/proxy/copy.ts: the
+// record of the copy the board never held is extra) or a proxy (src/proxy/passed-records.ts: the
 // newest version of each record that passed through it, so a record it never passed is
 // not judged at all). Neither keeps old versions, so the records at that moment are read
 // off the records now: one created after it was not there yet, one changed (updated_at)

@@ -23,7 +23,7 @@ import { replacementKey } from './anonymise.js'
 import { WriteError, writeAtomically } from './atomic-write.js'
 import { Gatherer } from './gather.js'
 import { type Carried, DOWNLOADS, describeLoss, LIST_DEFS, LIST_NAMES, type ListName, type LostRecord, type Progress } from './recording-progress.js'
-import { clientSettings, type RecordSettings } from './settings.js'
+import { clientSettings, type RecordSettings } from './record-settings.js'
 
 export { describeLoss, type Carried, type ListName, type LostRecord, type Progress, WriteError }
 

@@ -21,7 +21,7 @@ import { type LoadedProfile, loadProfile } from '../profile/deployment-profile.j
 import { AnswerMemo } from './answer-memo.js'
 import { forward, type Upstream } from './forward.js'
 import { JudgedTraffic, type Observation, type Violation } from './judged-traffic.js'
-import { linkRewriter } from './links.js'
+import { linkRewriter } from './link-rewrite.js'
 import { registerMockRoutes } from './mock-routes.js'
 import { profilePoints } from './profile-points.js'
 import { accountLines, ProxyRecording, type RecordingAccount } from './recording.js'

@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module'
 import type { Builder } from 'junit-report-builder'
 import type { DetailedVerdict, Verdict } from './verdict-types.js'
-import { type RuleId, ruleById } from './rules.js'
+import { type RuleId, ruleById } from './client-rules.js'
 
 /**
  * junit-report-builder, loaded on the first JUnit file: it brings lodash and takes about

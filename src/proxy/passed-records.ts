@@ -4,9 +4,9 @@
 // which the client's copy holds older is stale, one that passed and is not in the copy is
 // missing; a record that never passed through is not judged (nothing is extra: the proxy
 // does not know every record), and a copy of none that passed leaves the rule not exercised
-// (src/watch/verdict/copy.ts judges, the same code as the fake's board).
+// (src/watch/verdict/copy-oracle.ts judges, the same code as the fake's board).
 import { parseTime } from '../core/time.js'
-import { type CopyKey, type CopyTruth, type CopyVersion, marketingKey } from '../watch/verdict/copy.js'
+import { type CopyKey, type CopyTruth, type CopyVersion, marketingKey } from '../watch/verdict/copy-oracle.js'
 import { LIST_PATHS, type ListName } from '../watch/verdict/list-urls.js'
 
 /** Records kept per list, over every credential; past it the oldest tenth goes (those are then not judged). */
