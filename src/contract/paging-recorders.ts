@@ -4,7 +4,7 @@
 // reads the answers a run already got (point-evidence.ts); the table is point-recorders.ts.
 import { firstDisorder, sinceVerdict } from './groups/lists.js'
 import { APPLICATIONS, CANDIDATES, MARKETING, TIMESHEETS, type ListDef } from './lists.js'
-import { MALFORMED_SINCE } from './plan.js'
+import { MALFORMED_SINCE } from './filter-requests.js'
 import { directly, essence, type Evidence, type Got, meant, notSeen, type Reading, seenOther, where } from './point-evidence.js'
 import { int, pageOf } from './records.js'
 

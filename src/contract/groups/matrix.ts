@@ -8,7 +8,7 @@ import { isTimestamp } from '../../../schemas/formats.js'
 import { check, need, Skip, where, type Asserter, type Got } from '../checks.js'
 import type { RunContext } from '../context.js'
 import { APPLICATIONS, combinationsOf, type ListDef } from '../lists.js'
-import type { Pick } from '../plan.js'
+import type { Pick } from '../record-picks.js'
 import { int, isRec, pageOf, rec, recs, str, type Page, type Rec } from '../records.js'
 import { arrivals, undecidable } from './lists.js'
 

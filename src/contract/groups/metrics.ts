@@ -6,7 +6,7 @@ import { metricsAnswer } from '../../../schemas/index.js'
 import { METRIC_LABELS } from '../../../schemas/values.js'
 import { check, endpoint, need } from '../checks.js'
 import type { RunContext } from '../context.js'
-import { bodyOrSkip } from '../plan.js'
+import { bodyOrSkip } from '../plan-basis.js'
 import { int, recs, str, type Rec } from '../records.js'
 import { monthNumber, short } from '../validate.js'
 
