@@ -5,7 +5,7 @@
 // format, pattern, minimum and maximum), and each optional field present in its documented
 // form and absent. A case the schema allows must be answered as success (status 200); one it
 // forbids refused (412 with a message naming the field). Each case is a write turn of its own
-// (src/contract/groups/jobs.ts: one full request per window), a cell of the request matrix
+// (src/contract/write-turns.ts: one full request per window), a cell of the request matrix
 // (matrix.ts) and a check naming the spec's words of its field (rules.ts, CASE_RULES).
 // A case whose value the spec's words leave open (the kit's own reading of a form, a rule
 // stricter than stated: OPEN_CASES, issue 43 item 4) demands no refusal: a deployment that
@@ -271,7 +271,7 @@ function casesOf(op: Operation): RequestCase[] {
 /** Every request case of the job API, operation by operation, field by field, in the schemas' order. */
 export const REQUEST_CASES: readonly RequestCase[] = [...OPERATIONS.flatMap(casesOf), freeTextCase()]
 
-/** The write turn of a request case (src/contract/groups/jobs.ts), as the ledger keeps it. */
+/** The write turn of a request case (src/contract/write-turns.ts), as the ledger keeps it. */
 export const caseTurn = (c: Pick<RequestCase, 'id'>) => `case ${c.id}`
 
 /** A message names a field when it holds its name, or its words with spaces (`salary unit`). */

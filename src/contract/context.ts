@@ -36,7 +36,7 @@ export class RunContext {
   readonly deployment: string
   readonly observations = new Observations()
   readonly jobs: CreatedJob[] = []
-  /** The write checks' turns in this run (src/contract/groups/jobs.ts), once planned. */
+  /** The write checks' turns in this run (src/contract/write-turns.ts), once planned. */
   turns: ReadonlyMap<string, { due: boolean; reason: string | undefined }> = new Map()
   /** The request matrix's constrained-field forms this run's valid add tried (src/contract/matrix.ts), by cell id. */
   formsTried: string[] = []

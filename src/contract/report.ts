@@ -5,7 +5,7 @@
 // do not apply to what the deployment holds and the write checks not due this run.
 import type { CreatedJob } from './context.js'
 import { CREDENTIAL_WORDS, type RequestRecord } from './http.js'
-import { rotationLines, type Rotation } from './groups/jobs.js'
+import { rotationLines, type Rotation } from './write-turns.js'
 import type { PendingJob } from './ledger.js'
 import type { Observation } from './observations.js'
 import { citationLines } from './citations.js'

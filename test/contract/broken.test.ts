@@ -5,7 +5,7 @@ import t from 'tap'
 import type { BuildOptions } from '../../src/fake/app.js'
 import type { ContractFlags } from '../../src/contract/settings.js'
 import { formatMinute } from '../../src/core/time.js'
-import { TURNS, turnOf } from '../../src/contract/groups/jobs.js'
+import { TURNS, turnOf } from '../../src/contract/write-turns.js'
 import { board, changeAnswer, changeJson, contract, dropHeader, json, on, type Breakage, type Exchange } from './helpers.js'
 
 t.test('the unbroken fake behind the proxy passes every check, every write check in one run without a rate limit', async (t) => {

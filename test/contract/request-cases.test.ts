@@ -7,7 +7,7 @@
 import t from 'tap'
 import { jobIdBody, jobInput, jobRepostBody } from '../../schemas/job.js'
 import { CASE_RULES, FREE_TEXT, FREE_TEXT_FIELDS, fitsSchema, namesField, REQUEST_CASES, UNSTATED, type CaseOperation } from '../../src/contract/cases.js'
-import { TURNS } from '../../src/contract/groups/jobs.js'
+import { TURNS } from '../../src/contract/write-turns.js'
 import { MATRIX } from '../../src/contract/matrix.js'
 import { citationOf } from '../../src/contract/rules.js'
 

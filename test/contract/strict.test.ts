@@ -6,7 +6,7 @@
 // job behind, even when a delete fails and the job has to wait for the next run.
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
-import { TURNS } from '../../src/contract/groups/jobs.js'
+import { TURNS } from '../../src/contract/write-turns.js'
 import type { CheckResult } from '../../src/contract/suite.js'
 import { board, contract, jsonReply, json, on, steppingClock, type Exchange, type Reply } from './helpers.js'
 

@@ -1,28 +1,25 @@
 // The jobs group (--writes only): job/add of a valid job, of an invalid salary_unit and
 // of a job missing a required field; close (and the public page's 404 after it),
 // expire, repost and delete of the job made; and each operation refused once a job is
-// deleted. The kit sends no query parameter the spec does not define, and job/add is one
-// full request whatever its body: so the write checks take turns (TURNS). A run makes
-// the turns whose full requests are all free (not made in this run, outside the ledger's
-// window), the ones made longest ago first, and records in the ledger which it made;
-// the rest are "not due this run". Every job the run makes is recorded the moment its
-// id is known; cleanup() deletes what is left when the delete window allows, else the
-// job is written to the ledger as pending and deletePending() deletes it first next run.
+// deleted; and the request cases of each operation (src/contract/cases.ts). The write
+// checks take turns across runs (src/contract/write-turns.ts); the job they add is
+// src/contract/contract-job.ts's, and the jobs left are deleted by job-cleanup.ts.
 import type { Minimal } from '@tapjs/core'
-import { type JOB_REQUIRED, jobAddAnswer, jobInput, messageAnswer } from '../../../schemas/index.js'
+import { jobAddAnswer, jobInput, messageAnswer } from '../../../schemas/index.js'
 import { formatMinute, formatTimestamp } from '../../core/time.js'
 import type { JobInput } from '../../core/types.js'
 import { check, endpoint, need, Skip, where, type Asserter, type Got } from '../checks.js'
 import { excerpt } from '../http.js'
 import type { CreatedJob, RunContext } from '../context.js'
 import type { Answer } from '../http.js'
-import type { PendingJob } from '../ledger.js'
 import { int, rec, str } from '../records.js'
 import { AnswerValidator } from '../validate.js'
 import { UNKNOWN_ID } from '../spare-requests.js'
 import { refusedAnswer } from './auth.js'
 import { FIELD_FORMS, formCellId, formLedgerName } from '../matrix.js'
 import { caseTurn, FREE_TEXT, namesField, REQUEST_CASES, type RequestCase } from '../cases.js'
+import { contractJob, DAY_MS, FORM_FIELDS, formsOffered, VALUES_OF } from '../contract-job.js'
+import { MISSING, type TurnName } from '../write-turns.js'
 
 const OPERATIONS = ['close', 'expire', 'repost', 'delete'] as const
 type Operation = (typeof OPERATIONS)[number]
@@ -43,68 +40,6 @@ const SAYS: Record<Operation, { words: string; word: RegExp }> = {
   expire: { words: 'expired', word: /\bexpir(ed|es|y)?\b/i },
   repost: { words: 'reposted', word: /\bre-?post(ed)?\b/i },
   delete: { words: 'deleted', word: /\b(delet(ed|ion)?|removed)\b/i },
-}
-
-const DAY_MS = 86_400_000
-
-type FormField = (typeof FIELD_FORMS)[number]['field']
-const FORM_FIELDS = [...new Set(FIELD_FORMS.map((f) => f.field))]
-/** Where job/fields' values of each constrained field are (salary_currency's list is salary_currencies). */
-const VALUES_OF = { job_industry: 'job_industry', job_type: 'job_type', contract_type: 'contract_type', salary_unit: 'salary_unit', salary_currency: 'salary_currencies', job_telecommute: 'job_telecommute' } as const satisfies Record<FormField, string>
-
-/** The required field the missing-field add leaves out (the type says it is one job/add requires). */
-const MISSING = 'job_title' satisfies (typeof JOB_REQUIRED)[number]
-
-/** The value job/fields lists that suits a test job, or the list's first. */
-const choose = (list: readonly string[], liked: string) => (list.includes(liked) ? liked : (list[0] as string))
-
-/** The request matrix's forms of a constrained field that job/fields still offers. */
-const formsOffered = (field: FormField, list: readonly string[]) => FIELD_FORMS.filter((f) => f.field === field && list.includes(f.value))
-
-/**
- * A job that fits job/add's rules with the board's current values, clearly a test job.
- * `rotate`: the constrained values are taken in turn by the day of the run, so that
- * nightly runs try every form job/fields offers (a sector alone and `<Sector>/<Sub_sector>`,
- * every unit and type) within the one valid add a night allows. A number `n` instead: the
- * n-th form of each field (cycling), so that adds 0, 1, … try every form of every field in
- * as many adds as the field with the most forms has (a run with no window to spend).
- */
-export function contractJob(ctx: RunContext, reference: string, rotate: boolean | number = false): JobInput {
-  const values = ctx.values
-  const night = Math.floor(ctx.clock.now() / DAY_MS)
-  const tried = ctx.ledger.writesOf(ctx.deployment)
-  const pick = (list: readonly string[], liked: string, salt: number, field: FormField) => {
-    if (rotate === false || list.length === 0) return choose(list, liked)
-    const forms = formsOffered(field, list)
-    if (typeof rotate === 'number') return forms.length === 0 ? choose(list, liked) : (forms[rotate % forms.length] as (typeof forms)[number]).value
-    // the one tried longest ago (or never) first
-    if (forms.length === 0) return list[(night + salt) % list.length] as string
-    const when = (f: (typeof forms)[number]) => tried[formLedgerName(formCellId(f))] ?? -Infinity
-    const oldest = Math.min(...forms.map(when))
-    const due = forms.filter((f) => when(f) === oldest)
-    return (due[(night + salt) % due.length] as (typeof forms)[number]).value
-  }
-  return {
-    published: 1,
-    featured: 0,
-    job_title: 'Contract check (jobboard-kit): please ignore',
-    job_reference: reference,
-    job_industry: pick(values.job_industry, values.job_industry[0] as string, 0, 'job_industry') as JobInput['job_industry'],
-    job_telecommute: pick(values.job_telecommute, 'no', 1, 'job_telecommute') as JobInput['job_telecommute'],
-    job_location: 'Leeds (contract check)',
-    job_latitude: 53.8008,
-    job_longitude: -1.5491,
-    job_type: pick(values.job_type, 'Full time', 2, 'job_type') as JobInput['job_type'],
-    contract_type: pick(values.contract_type, 'Permanent', 3, 'contract_type') as JobInput['contract_type'],
-    job_description: 'Made by the jobboard-kit contract check, which deletes it before its run ends.',
-    contact_name: 'jobboard-kit contract check',
-    contact_email: 'contract-check@example.com',
-    salary_visible: '40,000 per year',
-    salary_precise: '40000',
-    salary_unit: pick(values.salary_unit, 'Per year', 4, 'salary_unit') as JobInput['salary_unit'],
-    salary_currency: pick(values.salary_currencies, values.salary_currencies[0] as string, 5, 'salary_currency') as JobInput['salary_currency'],
-    require_cv: 0,
-  }
 }
 
 /** The body's status and the HTTP status of a refusal the spec calls 412: the body says 412; HTTP says 412 or 200. */
@@ -139,154 +74,7 @@ function refused(answer: Answer): boolean {
   return (answer.status >= 400 && answer.status < 500) || (answer.status === 200 && status !== 200)
 }
 
-/** A write turn: a check (or a few) that needs the full requests (POST paths) it names, made when they are free. */
-export interface Turn {
-  readonly name: string
-  readonly needs: readonly string[]
-  readonly what: string
-}
-
-/**
- * The full requests a request case needs: its own POST; the delete of the job an add the
- * spec allows makes; for a repost of a live job, the add that makes it and its delete. A
- * forbidden add needs no delete: when it is wrongly accepted the run fails anyway, and
- * cleanup deletes the job when the delete is free, else leaves it pending.
- */
-function needsOf(c: RequestCase): readonly string[] {
-  // a case the spec's words leave open may be accepted: its job is deleted in the run
-  if (c.operation === 'add') return c.allowed || c.open !== undefined ? ['add', 'delete'] : ['add']
-  if (c.operation === 'repost') return c.needsJob ? ['add', 'repost', 'delete'] : ['repost']
-  return [c.operation]
-}
-
-/** The write checks that take turns across runs, each with the full requests (POST paths) it needs; then one turn per request case. */
-export const TURNS: readonly Turn[] = [
-  { name: 'lifecycle', needs: ['add', 'close', 'expire', 'repost', 'delete'], what: 'a valid add, then close, expire, repost and delete of that job' },
-  { name: 'invalid-salary-unit', needs: ['add'], what: 'the add of an invalid salary_unit' },
-  { name: 'missing-field', needs: ['add'], what: `the add of a job without ${MISSING}` },
-  { name: 'after-delete', needs: ['close', 'expire', 'repost', 'delete'], what: 'close, expire, repost and delete of a deleted job' },
-  // the request matrix's job added with published 0 (src/contract/matrix.ts); its job is deleted by cleanup, so it needs the delete too
-  { name: 'unpublished', needs: ['add', 'delete'], what: 'the add of a job with published 0, its public page, and its delete' },
-  ...REQUEST_CASES.map((c) => ({ name: caseTurn(c), needs: needsOf(c), what: c.shape })),
-]
-export type TurnName = string
-
-/** The request case a check (`endpoint: name`) is, if it is one. */
-const CASE_OF_CHECK = new Map(REQUEST_CASES.map((c) => [`${c.endpoint}: ${c.name}`, c]))
-
-const post = (path: string) => `POST /job/${path}`
-
-/**
- * Which turns this run makes: the ones made longest ago (or never) first, each when its
- * full requests are free and no earlier turn of this run takes them. With
- * --rate-limit-window 0 every turn is made, one after another.
- */
-export function planWrites(ctx: RunContext): Map<TurnName, { due: boolean; reason: string | undefined }> {
-  const { client, ledger, deployment, settings } = ctx
-  const last = ledger.writesOf(deployment)
-  const taken = new Map<string, string>()
-  if (ledger.pendingOf(deployment).length > 0) taken.set('delete', 'the delete of a job a run before left behind')
-  const turns = new Map<TurnName, { due: boolean; reason: string | undefined }>()
-  const order = [...TURNS].sort((a, b) => (last[a.name] ?? -Infinity) - (last[b.name] ?? -Infinity))
-  for (const turn of order) {
-    let reason: string | undefined
-    if (settings.rateLimitWindow > 0) {
-      const spent = turn.needs.find((path) => taken.has(path))
-      const closed = turn.needs.find((path) => !client.free('POST', client.api(`/job/${path}`)))
-      if (spent) reason = `${post(spent)} is made in this run by ${taken.get(spent)}`
-      else if (closed) reason = `${post(closed)} is spent: made within the last ${settings.rateLimitWindow} s (in this run, or by the ledger)`
-      else if (!ledger.kept && turn.name !== 'lifecycle') reason = 'write checks that repeat a full request take turns across runs through --ledger'
-    }
-    if (turn.name === 'after-delete' && reason === undefined && ledger.deletedOf(deployment) === undefined && !turns.get('lifecycle')?.due) {
-      reason = 'no job is known deleted yet (the lifecycle turn deletes one)'
-    }
-    if (reason === undefined) for (const path of turn.needs) taken.set(path, turn.what)
-    turns.set(turn.name, { due: reason === undefined, reason: reason === undefined ? undefined : `not due this run: ${reason}` })
-  }
-  return turns
-}
-
-/**
- * How many runs a full pass of every turn takes, from the ledger as it stands: the planner's
- * own choice (the turns made longest ago first, each when no earlier turn of the run takes a
- * full request it needs) played run after run until every turn has had one. One run with
- * --rate-limit-window 0; none can be said without --ledger (turns cannot rotate).
- */
-export function passLength(ctx: Pick<RunContext, 'ledger' | 'deployment' | 'settings'>): number | undefined {
-  if (ctx.settings.rateLimitWindow === 0) return 1
-  if (!ctx.ledger.kept) return undefined
-  const last = ctx.ledger.writesOf(ctx.deployment)
-  let left = [...TURNS].sort((a, b) => (last[a.name] ?? -Infinity) - (last[b.name] ?? -Infinity))
-  let runs = 0
-  while (left.length > 0) {
-    runs++
-    const taken = new Set<string>()
-    left = left.filter((turn) => {
-      if (turn.needs.some((path) => taken.has(path))) return true
-      for (const path of turn.needs) taken.add(path)
-      return false
-    })
-  }
-  return runs
-}
-
-/** The write turns after a run: how many, a full pass's length at this window, which were made, which are due, and (with --within N) which no run of the last N made. */
-export interface Rotation {
-  turns: number
-  window: number
-  /** Runs a full pass takes at this window, as passLength said before the run; undefined without --ledger. */
-  passRuns: number | undefined
-  made: string[]
-  /** The turns this run did not make, the one made longest ago (or never) first. */
-  due: string[]
-  within?: number
-  /** With --within N: the turns no run of the ledger's last N (this one included) made. */
-  stale?: string[]
-}
-
-export function rotationOf(ctx: Pick<RunContext, 'ledger' | 'deployment' | 'settings'>, startedAt: number, passRuns: number | undefined): Rotation {
-  const last = ctx.ledger.writesOf(ctx.deployment)
-  const made = TURNS.filter((turn) => (last[turn.name] ?? -Infinity) >= startedAt).map((turn) => turn.name)
-  const due = TURNS.filter((turn) => !made.includes(turn.name))
-    .sort((a, b) => (last[a.name] ?? -Infinity) - (last[b.name] ?? -Infinity))
-    .map((turn) => turn.name)
-  const rotation: Rotation = { turns: TURNS.length, window: ctx.settings.rateLimitWindow, passRuns, made, due }
-  const within = ctx.settings.within
-  if (within === undefined) return rotation
-  const runs = ctx.ledger.runsOf(ctx.deployment)
-  // the start of the N-th newest run; with fewer runs kept, the first: a turn no kept run made is stale
-  const since = runs[Math.max(0, runs.length - within)] ?? startedAt
-  return { ...rotation, within, stale: TURNS.filter((turn) => (last[turn.name] ?? -Infinity) < since).map((turn) => turn.name) }
-}
-
-/** The lines the summary gives the rotation of the write turns. */
-export function rotationLines(rotation: Rotation): string[] {
-  const pass =
-    rotation.window === 0
-      ? 'with --rate-limit-window 0 one run makes them all'
-      : rotation.passRuns === undefined
-        ? 'without --ledger they cannot take turns: only the lifecycle is made'
-        : `at a window of ${rotation.window} s a full pass takes ${rotation.passRuns} run${rotation.passRuns === 1 ? '' : 's'} (each job/add a full request of its own)`
-  const named = (names: readonly string[]) => `${names.slice(0, 5).join('; ')}${names.length > 5 ? `; and ${names.length - 5} more` : ''}`
-  return [
-    `Write turns: ${rotation.turns} (${REQUEST_CASES.length} of them request cases); this run made ${rotation.made.length}; ${pass}`,
-    ...(rotation.due.length > 0 ? [`  due next: ${named(rotation.due)}`] : []),
-    ...(rotation.stale !== undefined ? [`  not made in the last ${rotation.within} runs: ${rotation.stale.length === 0 ? 'none' : `${rotation.stale.length}: ${named(rotation.stale)}`}`] : []),
-  ]
-}
-
-/** The checks of each turn, by endpoint and name: a turn counts as made once one of them is. */
-export function turnOf(endpointName: string, checkName: string): TurnName | undefined {
-  const requestCase = CASE_OF_CHECK.get(`${endpointName}: ${checkName}`)
-  if (requestCase !== undefined) return caseTurn(requestCase)
-  if (/^(close|expire|repost|delete) of the deleted job is refused$/.test(checkName)) return 'after-delete'
-  if (checkName.startsWith('an invalid salary_unit')) return 'invalid-salary-unit'
-  if (checkName.startsWith('a job without a required field')) return 'missing-field'
-  if (checkName.startsWith('the public page of a job added with published 0')) return 'unpublished'
-  if (checkName.startsWith('a write without credentials')) return undefined
-  return endpointName.startsWith('job/') ? 'lifecycle' : undefined
-}
-
+/** The jobs group's checks, by endpoint: job/add, then each operation on the job it made. */
 export function jobsGroup(root: Minimal, ctx: RunContext): void {
   const { client } = ctx
   const state: { job: CreatedJob | undefined; page: string | undefined } = { job: undefined, page: undefined }
@@ -571,59 +359,4 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
       }
     })
   }
-}
-
-/** What a pending job is, for the ledger. */
-const pendingOf = (ctx: RunContext, job: { id: number; reference: string }, why: string): PendingJob => ({
-  deployment: ctx.deployment,
-  id: job.id,
-  reference: job.reference,
-  since: new Date(ctx.clock.now()).toISOString(),
-  why,
-})
-
-/** Deletes, first thing, a job an earlier run left behind (one delete per window); 404 means someone already did. */
-export async function deletePending(ctx: RunContext): Promise<void> {
-  const { client, ledger, deployment } = ctx
-  const still: PendingJob[] = []
-  const url = client.api('/job/delete')
-  for (const job of ledger.pendingOf(deployment)) {
-    if (!client.free('POST', url)) {
-      still.push(job)
-      continue
-    }
-    const outcome = await client.post(url, { id: job.id }, { detached: true })
-    const done = outcome.kind === 'answer' && outcome.status === 200 && rec(outcome.json).status === 200
-    const gone = outcome.kind === 'answer' && outcome.status === 404
-    if (done) ledger.setDeleted(deployment, job.id)
-    if (!done && !gone) still.push(job)
-    ctx.observations.add({
-      topic: 'jobs',
-      endpoint: 'job/delete',
-      summary: `job ${job.id} (${job.reference}), left behind by an earlier run, ${done ? 'is deleted now' : gone ? 'is gone already (404)' : `is still not deleted: ${outcome.kind === 'answer' ? `HTTP ${outcome.status}` : outcome.reason}`}`,
-    })
-  }
-  ledger.setPending(deployment, still)
-}
-
-/** Deletes every job the run made and has not deleted; one whose delete window is spent goes to the ledger as pending. */
-export async function cleanup(ctx: RunContext): Promise<void> {
-  const url = ctx.client.api('/job/delete')
-  const pending: PendingJob[] = []
-  for (const job of ctx.jobs.filter((j) => j.deletedBy === undefined)) {
-    if (!ctx.client.free('POST', url)) {
-      job.cleanupError = `${post('delete')} was made in this run already (its window is spent): left for the next run, in the ledger as pending`
-      pending.push(pendingOf(ctx, job, job.cleanupError))
-      continue
-    }
-    const outcome = await ctx.client.post(url, { id: job.id }, { detached: true })
-    if (outcome.kind === 'answer' && outcome.status === 200 && rec(outcome.json).status === 200) {
-      job.deletedBy = `POST ${where(url)}`
-      ctx.ledger.setDeleted(ctx.deployment, job.id)
-    } else {
-      job.cleanupError = outcome.kind === 'answer' ? `answered HTTP ${outcome.status}: ${JSON.stringify(outcome.json)}` : outcome.reason
-      pending.push(pendingOf(ctx, job, job.cleanupError))
-    }
-  }
-  ctx.ledger.setPending(ctx.deployment, [...ctx.ledger.pendingOf(ctx.deployment), ...pending])
 }
