@@ -7,7 +7,7 @@
 import { behaviourProperties, ENVELOPE_KEYS, type EnvelopeKind } from '../../schemas/behaviour.js'
 import { profilePointValues } from '../../schemas/profile.js'
 import { findFieldLists } from './field-lists.js'
-import { SHORT_RETRY_AFTER_SECONDS } from './http.js'
+import { SHORT_RETRY_AFTER_SECONDS } from './request-outcomes.js'
 import { MALFORMED_SINCE } from './filter-requests.js'
 import { ID_PATHS, UNKNOWN_ID } from './spare-requests.js'
 import { bodyType, directly, essence, type Evidence, type Got, isBurst, meant, notSeen, type Reading, requestOf, seenOther } from './point-evidence.js'

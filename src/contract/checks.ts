@@ -8,7 +8,7 @@
 // errored, not passed on half its assertions.
 import type { Minimal } from '@tapjs/core'
 import { API_PREFIX } from '../../schemas/common.js'
-import { isServiceError, type Answer, type Outcome } from './http.js'
+import { isServiceError, type Answer, type Outcome } from './request-outcomes.js'
 
 /** Why a check was not made; `unavailable` and `error` count as planned (the run is incomplete). */
 export const SKIP_KINDS = ['unavailable', 'error', 'not-applicable', 'not-due'] as const

@@ -8,145 +8,24 @@
 // is a service error (the checks that needed it are errored), and a GET that met one is
 // asked once more after a short pause; the ledger carries windows across runs. Every
 // request is logged for the summary and the report.
+//
+// What a request carries and comes back as: request-credentials.ts, request-outcomes.ts;
+// one request over the wire: fetch-answer.ts.
 import { API_PREFIX } from '../../schemas/common.js'
-import { Buffer } from 'node:buffer'
 import { setMaxListeners } from 'node:events'
-import { Agent, EnvHttpProxyAgent, fetch, type Dispatcher } from 'undici'
+import type { Dispatcher } from 'undici'
 import type { KitClock } from './clock.js'
+import { dispatcherOf, fetchAnswer } from './fetch-answer.js'
 import { ledgerKey, type Ledger } from './ledger.js'
 import { redactorOf, type Redactor } from './redact.js'
+import { authorizationOf, type Credentials, userOf } from './request-credentials.js'
+import { excerpt, retryAfterSeconds, SHORT_RETRY_AFTER_SECONDS, type Answer, type Outcome, type RequestRecord, type Seen, type Unavailable, type UnavailableCause } from './request-outcomes.js'
 import type { ContractSettings } from './settings.js'
-import { delaySeconds, lenientJson, wireProblems, type WireProblem } from './wire.js'
 
 export { API_PREFIX }
 
-/**
- * What a request's Authorization is: the credentials given, none, deliberately wrong ones,
- * the given user with a wrong password; or the given credentials sent another way than
- * "HTTP Basic authentication with the form `<username>:<password>`" (AUTH_FORMS).
- */
-export type Credentials = 'given' | 'none' | 'wrong' | 'wrong-password' | AuthForm
-
-/**
- * The ways the spec's one authentication can be sent otherwise, derived from its sentence
- * ("All endpoints use HTTP Basic authentication with the form `<username>:<password>`."): its
- * scheme (another scheme: a Bearer token of the same credentials, Digest, a value of no
- * scheme at all), its encoding (Basic whose base64 does not decode), its form (Basic of the
- * user and password without the colon), and the case of the scheme's name, which RFC 9110
- * §11.1 makes case-insensitive: `basic` is Basic, and must be accepted. Each header carries
- * the account's own user and password where the form has room for them, so that a
- * deployment that reads them anyway is caught letting them in.
- */
-export const AUTH_FORMS = {
-  bearer: { words: 'a Bearer token', accepted: false, header: (user: string, password: string) => `Bearer ${b64(`${user}:${password}`)}` },
-  digest: {
-    words: 'Digest credentials',
-    accepted: false,
-    header: (user: string) => `Digest username="${user}", realm="jobboard", nonce="0a4f113b", uri="/api/v1", response="6629fae49393a05397450978507c4ef1"`,
-  },
-  garbage: { words: 'an Authorization of no scheme', accepted: false, header: (user: string, password: string) => `${user}:${password}` },
-  'malformed-base64': { words: 'Basic whose base64 does not decode', accepted: false, header: (user: string, password: string) => `Basic ${b64(`${user}:${password}`).replace(/=+$/, '').slice(0, -1)}!*` },
-  'no-colon': { words: 'Basic of the user and password without the colon', accepted: false, header: (user: string, password: string) => `Basic ${b64(`${user}${password}`)}` },
-  'lower-case-scheme': { words: 'the scheme name in lower case (basic)', accepted: true, header: (user: string, password: string) => `basic ${b64(`${user}:${password}`)}` },
-} as const
-export type AuthForm = keyof typeof AUTH_FORMS
-
-/** How the summary and the report name what a request carried. */
-export const CREDENTIAL_WORDS: Readonly<Record<Exclude<Credentials, 'given'>, string>> = {
-  none: 'no credentials',
-  wrong: 'wrong credentials',
-  'wrong-password': 'wrong password',
-  ...(Object.fromEntries(Object.entries(AUTH_FORMS).map(([form, { words }]) => [form, words])) as Record<AuthForm, string>),
-}
-
-export interface Answer {
-  readonly kind: 'answer'
-  readonly method: string
-  readonly url: string
-  readonly status: number
-  /** Header names in lower case. */
-  readonly headers: Readonly<Record<string, string>>
-  readonly bytes: Buffer
-  /** Why the body ended early (the connection closed before Content-Length bytes came), if it did. */
-  readonly truncated: string | undefined
-  /**
-   * The body parsed as JSON, leniently (decoded as UTF-8 whatever it is, a byte-order
-   * mark let go, the first value taken when another follows), or undefined when it holds
-   * none; as it came (the checks read it). What the bytes break is in `wire`.
-   */
-  readonly json: unknown
-  /** What the bytes and headers break of RFC 8259 and the header grammars (wire.ts), found once when the answer came. */
-  readonly wire: readonly WireProblem[]
-  /** The body as text, as it came (the checks read it). */
-  readonly text: string
-  /** The start of the body as text with the run's secrets redacted: what a message may quote (excerpt). */
-  readonly shown: string
-}
-
-/** `service`: a 5xx; `network`: no answer (refused, reset); `timeout`: none in time. Service errors all three, not drift. */
-export type UnavailableCause = 'rate-limited' | 'ledger' | 'network' | 'timeout' | 'service' | 'aborted'
-
-/** Whether an unavailable answer is the service's error (the checks that needed it are errored) rather than the limit's. */
-export const isServiceError = (cause: UnavailableCause) => cause === 'service' || cause === 'network' || cause === 'timeout'
-
-export interface Unavailable {
-  readonly kind: 'unavailable'
-  readonly method: string
-  readonly url: string
-  readonly cause: UnavailableCause
-  readonly reason: string
-  /** The 429 that made it unavailable, when one did: its body and Retry-after are the deployment's choices. */
-  readonly limited?: Answer
-  /** The 5xx that made it unavailable, when one did (the 429 check tells a limiter answering 5xx from an outage). */
-  readonly erred?: Answer
-}
-
-/** How much of an error page a report keeps. */
-export const BODY_EXCERPT = 300
-
-/** A Retry-after at most this long is a burst limiter's, not the spec's window: the kit slows down. */
-export const SHORT_RETRY_AFTER_SECONDS = 60
-
 /** The pause before a GET that met a service error is asked once more. */
 export const RETRY_PAUSE_MS = 2000
-
-export type Outcome = Answer | Unavailable
-
-export interface RequestRecord {
-  method: string
-  url: string
-  credentials: Credentials
-  /** HTTP status of the last answer, or undefined when none came. */
-  status: number | undefined
-  at: string
-  /** Seconds waited for a rate-limit window before (or between) attempts. */
-  waited: number
-  /** Left out or given up: why. */
-  note: string | undefined
-  /** How many times it went over the wire (2 after a waited-out 429). */
-  attempts: number
-  /** Answered, or why not. */
-  outcome: 'answered' | UnavailableCause
-}
-
-const WRONG = { username: 'jobboard-kit-contract', password: 'not-the-password' }
-
-function b64(text: string): string {
-  return Buffer.from(text, 'utf8').toString('base64')
-}
-
-function basic(username: string, password: string): string {
-  return `Basic ${b64(`${username}:${password}`)}`
-}
-
-/** Whole seconds of a Retry-after header (delay-seconds), or undefined when it holds none (HTTP dates are not what the spec says). */
-export const retryAfterSeconds = delaySeconds
-
-function describeNetworkError(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause
-  if (cause?.code) return `${cause.code}${cause.message && !cause.message.includes(cause.code) ? ` (${cause.message})` : ''}`
-  return cause?.message ?? (error as Error).message ?? String(error)
-}
 
 /** A few requests at a time: quick against a fake, polite against a real service; fewer after a burst limiter's 429. */
 class Slots {
@@ -176,53 +55,8 @@ class Slots {
   }
 }
 
-/** One outcome the run got (public job pages aside), for reading the deployment's profile afterwards. */
-export interface Seen {
-  readonly credentials: Credentials
-  readonly outcome: Outcome
-  /** The clock's time when it came (ms). */
-  readonly at: number
-  /** The JSON body a POST sent, if any. */
-  readonly body: unknown
-  /** Its place among the requests as the plan asked them (answers come back in any order). */
-  readonly order: number
-}
-
-/** How much of a body is redacted for quoting: far more than an excerpt keeps, so whitespace folded away still leaves enough. */
-const SHOWN_BYTES = 64 * 1024
-
-/** The first characters of an answer's body (redacted before it is cut), on one line, for a report. */
-export function excerpt(answer: Pick<Answer, 'shown'>): string {
-  return answer.shown.replace(/\s+/g, ' ').trim().slice(0, BODY_EXCERPT)
-}
-
 // the redaction of a run's secrets lives beside the redactor: `record` needs it before undici is loaded
 export { redactorOf }
-
-/**
- * How the kit reaches the deployment: straight, or through the proxies the environment
- * names (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, with undici's EnvHttpProxyAgent). TLS is
- * verified against the system CAs and NODE_EXTRA_CA_CERTS (Node's default store) unless
- * --insecure says not to.
- */
-export function dispatcherOf(settings: Pick<ContractSettings, 'insecure' | 'network'>): Dispatcher {
-  const tls = { rejectUnauthorized: !settings.insecure }
-  const network = settings.network ?? {}
-  if (network.httpsProxy === undefined && network.httpProxy === undefined) return new Agent({ connect: tls })
-  // without a proxy variable set, EnvHttpProxyAgent would read the process's own: the settings already did
-  const options = { httpsProxy: network.httpsProxy ?? network.httpProxy, httpProxy: network.httpProxy ?? '', noProxy: network.noProxy ?? '', connect: tls, requestTls: tls, proxyTls: tls }
-  // undici 6 marks the agent experimental with a process warning: the kit names its proxy itself
-  const warn = process.emitWarning
-  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
-    const code = (rest[0] as { code?: string } | undefined)?.code
-    if (code !== 'UNDICI-EHPA') (warn as (...args: unknown[]) => void).call(process, warning, ...rest)
-  }) as typeof process.emitWarning
-  try {
-    return new EnvHttpProxyAgent(options)
-  } finally {
-    process.emitWarning = warn
-  }
-}
 
 export interface ClientOptions {
   settings: ContractSettings
@@ -398,9 +232,7 @@ export class Client {
   }
 
   #user(credentials: Credentials): string | undefined {
-    // a legal form of the given credentials is the account's request: it spends the account's window
-    if (credentials in AUTH_FORMS) return AUTH_FORMS[credentials as AuthForm].accepted ? this.#settings.username : undefined
-    return credentials === 'given' || credentials === 'wrong-password' ? this.#settings.username : credentials === 'wrong' ? WRONG.username : undefined
+    return userOf(credentials, this.#settings.username)
   }
 
   /** Whether a wait of `ms` from now ends within the run's --max-wait budget. */
@@ -531,67 +363,8 @@ export class Client {
   async #fetch(method: string, url: string, options: RequestOptions, credentials: Credentials): Promise<Answer | Unavailable> {
     const run = options.detached ? undefined : this.#stop.signal
     if (run?.aborted) return { kind: 'unavailable', method, url, cause: 'aborted', reason: 'the run was interrupted' }
-    // identity: a download's bytes must be compared with its Content-Length as sent
     this.#sent.add(this.#key(method, url, credentials))
-    const headers: Record<string, string> = { accept: 'application/json, */*', 'accept-encoding': 'identity' }
-    const { username, password } = this.#settings
-    if (credentials === 'given' && username !== undefined && password !== undefined) headers.authorization = basic(username, password)
-    if (credentials === 'wrong') headers.authorization = basic(WRONG.username, WRONG.password)
-    if (credentials === 'wrong-password' && username !== undefined) headers.authorization = basic(username, password === WRONG.password ? `${WRONG.password}!` : WRONG.password)
-    if (credentials in AUTH_FORMS && username !== undefined && password !== undefined) headers.authorization = AUTH_FORMS[credentials as AuthForm].header(username, password)
-    let body: string | undefined
-    if (options.body !== undefined) {
-      headers['content-type'] = 'application/json'
-      body = JSON.stringify(options.body)
-    } else if (options.contentType !== undefined) headers['content-type'] = options.contentType
-    const timeout = AbortSignal.timeout(this.#settings.requestTimeout * 1000)
-    const signal = run ? AbortSignal.any([run, timeout]) : timeout
-    let response: Awaited<ReturnType<typeof fetch>>
-    try {
-      response = await fetch(url, { method, headers, body, redirect: 'manual', signal, dispatcher: this.#dispatcher })
-    } catch (error) {
-      const aborted = run?.aborted === true
-      return {
-        kind: 'unavailable',
-        method,
-        url,
-        cause: aborted ? 'aborted' : timeout.aborted ? 'timeout' : 'network',
-        reason: aborted ? 'the run was interrupted' : timeout.aborted ? `no answer within --request-timeout ${this.#settings.requestTimeout} s` : `no answer: ${describeNetworkError(error)}`,
-      }
-    }
-    const chunks: Uint8Array[] = []
-    let truncated: string | undefined
-    if (response.body) {
-      const reader = response.body.getReader()
-      try {
-        for (;;) {
-          const { done, value } = await reader.read()
-          if (done) break
-          chunks.push(value)
-        }
-      } catch (error) {
-        // a body shorter than its Content-Length ends in a closed connection: keep what came
-        truncated = describeNetworkError(error)
-      }
-    }
-    const bytes = Buffer.concat(chunks)
-    const text = bytes.toString('utf8')
-    const status = response.status
-    const received = Object.fromEntries(response.headers)
-    // the checks read what came; only the quote is redacted, before anything cuts it
-    return {
-      kind: 'answer',
-      method,
-      url,
-      status,
-      headers: received,
-      bytes,
-      truncated,
-      json: lenientJson(bytes),
-      // every answer is held to the wire's rules once, here, before any check reads it
-      wire: wireProblems({ status, headers: received, bytes, truncated }, this.apiPath(url)),
-      text,
-      shown: this.#redact.text(text.slice(0, SHOWN_BYTES)),
-    }
+    const request = { method, url, authorization: authorizationOf(credentials, this.#settings), body: options.body, contentType: options.contentType, run }
+    return fetchAnswer(request, { dispatcher: this.#dispatcher, requestTimeout: this.#settings.requestTimeout, redact: this.#redact, apiPath: (path) => this.apiPath(path) })
   }
 }

@@ -4,7 +4,7 @@
 // outOfRangePage is one), the last listed record's details; and the walks (walker.ts),
 // each list and each filtered form read from page 1 by next_page.
 import { notMade, type Got } from './checks.js'
-import { isServiceError } from './http.js'
+import { isServiceError } from './request-outcomes.js'
 import { APPLICATIONS, CANDIDATES, LISTS, MARKETING, TIMESHEETS, type ListDef } from './lists.js'
 import { SPARE } from './plan-basis.js'
 import { NO_EXPECTATION, RecordPicks, type Pick } from './record-picks.js'

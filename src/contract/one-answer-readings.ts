@@ -3,7 +3,8 @@
 // answer alone, as if it were a run's only answer.
 import { isMinute } from '../../schemas/formats.js'
 import { PROFILE_POINTS } from '../../schemas/profile.js'
-import type { Answer, Credentials } from './http.js'
+import type { Answer } from './request-outcomes.js'
+import type { Credentials } from './request-credentials.js'
 import { LISTS } from './lists.js'
 import { ID_PATHS } from './spare-requests.js'
 import { Evidence, type EvidenceContext, meant, type Readings } from './point-evidence.js'

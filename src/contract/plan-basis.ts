@@ -6,7 +6,8 @@
 // later-pages.ts, spare-requests.ts. Also SPARE, the pages no walk reaches, which
 // later-pages.ts steps over and spare-requests.ts spends.
 import { need, notMade, Skip, where, type Got, type NotMade, type SkipKind } from './checks.js'
-import { isServiceError, type Client } from './http.js'
+import { isServiceError } from './request-outcomes.js'
+import type { Client } from './http.js'
 import type { ListDef } from './lists.js'
 import { isRec, notAPage, pageOf, type Page, type Rec } from './records.js'
 import type { Group } from './settings.js'

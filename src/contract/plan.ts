@@ -11,7 +11,7 @@
 // (the request matrix's pages after the first, and the walks), spare-requests.ts (full
 // requests spent on purpose: refusals, an unknown id, the 429's fresh ones). This file
 // asks them all at once (prefetch).
-import { AUTH_FORMS, type AuthForm } from './http.js'
+import { AUTH_FORMS, type AuthForm } from './request-credentials.js'
 import { APPLICATIONS, CANDIDATES, combinationsOf, LISTS } from './lists.js'
 import { FILE_KINDS } from './record-picks.js'
 import { ID_PATHS, SpareRequests } from './spare-requests.js'

@@ -1,6 +1,6 @@
 // Reading answers that have not been proven to fit the schemas: loose accessors that
 // never throw, so a check can say what is wrong instead of crashing on it.
-import type { Answer } from './http.js'
+import type { Answer } from './request-outcomes.js'
 
 export type Rec = Readonly<Record<string, unknown>>
 

@@ -4,7 +4,8 @@
 // went and how much of the deployment it looked at. Planned: every check but those that
 // do not apply to what the deployment holds and the write checks not due this run.
 import type { CreatedJob } from './context.js'
-import { CREDENTIAL_WORDS, type RequestRecord } from './http.js'
+import { CREDENTIAL_WORDS } from './request-credentials.js'
+import type { RequestRecord } from './request-outcomes.js'
 import { rotationLines, type Rotation } from './write-turns.js'
 import type { PendingJob } from './ledger.js'
 import type { Observation } from './observations.js'

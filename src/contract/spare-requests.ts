@@ -6,7 +6,7 @@
 // detail and download path, ID_PATHS), and the fresh requests of the 429 check.
 import { id as idSchema } from '../../schemas/common.js'
 import { notMade, type Got } from './checks.js'
-import type { AuthForm } from './http.js'
+import type { AuthForm } from './request-credentials.js'
 import { LaterPages, lastPageOf } from './later-pages.js'
 import { APPLICATIONS, CANDIDATES, MARKETING, TIMESHEETS } from './lists.js'
 import { SPARE } from './plan-basis.js'

@@ -9,7 +9,8 @@
 // Where the spec is silent the profile pins the deployment's own earlier choice: a change
 // is a violation of the profile, never of the spec, and says so.
 import type { ProfilePointName } from '../../schemas/profile.js'
-import type { Answer, Credentials } from '../contract/http.js'
+import type { Answer } from '../contract/request-outcomes.js'
+import type { Credentials } from '../contract/request-credentials.js'
 import { readOneAnswer } from '../contract/one-answer-readings.js'
 import { show } from '../contract/profile-merge.js'
 import { PROFILE } from '../contract/rules.js'

@@ -4,7 +4,7 @@
 // write check in one run against a serve without a rate limit; and SIGTERM in the middle
 // of a run that writes.
 import { REQUEST_CASES } from '../../src/contract/cases.js'
-import { AUTH_FORMS } from '../../src/contract/http.js'
+import { AUTH_FORMS } from '../../src/contract/request-credentials.js'
 import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { XMLParser } from 'fast-xml-parser'
 import t from 'tap'
-import { AUTH_FORMS } from '../../src/contract/http.js'
+import { AUTH_FORMS } from '../../src/contract/request-credentials.js'
 import { board, contract, on, steppingClock, type Reply } from './helpers.js'
 
 const GATEWAY_PAGE = `<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx/1.25.3</center>${'<!-- padding -->'.repeat(40)}</body></html>`

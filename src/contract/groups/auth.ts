@@ -9,7 +9,8 @@
 import type { Minimal } from '@tapjs/core'
 import { check, endpoint, need, where, type Asserter, type Got } from '../checks.js'
 import type { RunContext } from '../context.js'
-import { AUTH_FORMS, type Answer, type AuthForm } from '../http.js'
+import { AUTH_FORMS, type AuthForm } from '../request-credentials.js'
+import type { Answer } from '../request-outcomes.js'
 
 /** Asserts a refusal (401 or 403); notes what the refusal looked like. */
 export function refusedAnswer(a: Asserter, ctx: RunContext, answer: Answer, what: string): void {

@@ -4,7 +4,7 @@
 import { FIELD_NAMES, FIELD_VALUES } from '../../../schemas/values.js'
 import { check, endpoint, need, Skip } from '../checks.js'
 import type { RunContext } from '../context.js'
-import { excerpt, type Answer } from '../http.js'
+import { excerpt, type Answer } from '../request-outcomes.js'
 import { type FieldLists, findFieldLists, isStrings, valuesFrom } from '../field-lists.js'
 import { isRec } from '../records.js'
 import type { Minimal } from '@tapjs/core'

@@ -10,7 +10,7 @@
 import type { Minimal } from '@tapjs/core'
 import { check, endpoint, need, Skip, where } from '../checks.js'
 import type { RunContext } from '../context.js'
-import { excerpt, retryAfterSeconds, type Outcome } from '../http.js'
+import { excerpt, retryAfterSeconds, type Outcome } from '../request-outcomes.js'
 
 interface Probe {
   /** The repeated request's last outcome: a 429, or what came instead. */

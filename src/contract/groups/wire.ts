@@ -7,7 +7,7 @@
 import type { Minimal } from '@tapjs/core'
 import { check, endpoint, Skip, where, type Asserter } from '../checks.js'
 import type { RunContext } from '../context.js'
-import type { Answer } from '../http.js'
+import type { Answer } from '../request-outcomes.js'
 import { heldTo, isDownloadPath, type WireRule } from '../wire.js'
 
 /** The endpoint the wire checks are grouped under. */
