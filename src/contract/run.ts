@@ -57,8 +57,9 @@ export interface RunResult {
 
 /** Why the run cannot go on after job/fields, if it cannot. */
 function preflightProblem(got: Got, settings: ContractSettings): string | undefined {
-  // a connection the service reset is an outage (errored checks, exit 3); one never made is an unreachable host
-  if (got.kind === 'unavailable' && got.cause === 'network' && !/ECONNRESET|UND_ERR_SOCKET|other side closed|socket hang up|EPIPE/i.test(got.reason)) {
+  // a connection the service reset, or an answer that came but could not be read (a broken Content-Length: HPE_*, UND_ERR_RES_*), is an
+  // outage (errored checks, exit 3: the run goes on and says so); one never made is an unreachable host
+  if (got.kind === 'unavailable' && got.cause === 'network' && !/ECONNRESET|UND_ERR_SOCKET|other side closed|socket hang up|EPIPE|HPE_|UND_ERR_RES_/i.test(got.reason)) {
     const why = got.reason.replace(/^no answer: /, '').replace(/ \(asked twice\)$/, '')
     // a certificate the kit does not trust: say what to do about it
     const tls = /CERT|SELF_SIGNED|certificate|UNABLE_TO_VERIFY|ERR_TLS/i.test(why)

@@ -77,6 +77,14 @@ t.test('a reset on job/fields, the first request, is an outage too, not an unrea
   t.ok(run.report.checks.filter((c) => c.endpoint === 'metrics/list').every((c) => c.status === 'pass'), 'the others are made')
 })
 
+t.test('an answer to job/fields that cannot be read (a Content-Length that is no number) is an outage, not an unreachable host', async (t) => {
+  const { url } = await board(t, { reply: (x, r) => (on(x, /^\/job\/fields$/) ? { ...r, headers: { ...r.headers, 'content-length': `${r.body.length}.0` }, keepLength: true } : r) })
+  const run = await contract({ baseUrl: url, only: 'fields,metrics' }, { clock: steppingClock() })
+  t.equal(run.exitCode, 3, run.reason ?? 'exit 3')
+  t.ok(run.report.checks.filter((c) => c.endpoint === 'job/fields').every((c) => c.status === 'error'), 'the job/fields checks are errored')
+  t.ok(run.report.checks.filter((c) => c.endpoint === 'metrics/list').every((c) => c.status === 'pass'), 'the others are made')
+})
+
 t.test('a timeout errors the checks that needed it and exits 3, not 2', async (t) => {
   const { url } = await board(t, { answer: (x) => (on(x, /^\/metrics\/list$/) ? 'hang' : undefined) })
   const junit = join(t.testdir(), 'contract.xml')

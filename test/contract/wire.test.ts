@@ -216,13 +216,14 @@ const LEGAL: Breakage = {
     }
     const disposition = r.headers['content-disposition']
     if (disposition !== undefined) {
-      return { ...r, headers: { ...r.headers, 'content-disposition': disposition.replace(/^attachment/, 'Attachment'), 'content-transfer-encoding': 'BINARY' } }
+      // a Content-Length with a leading zero is the same number of bytes (RFC 9110 §8.6: 1*DIGIT)
+      return { ...r, headers: { ...r.headers, 'content-disposition': disposition.replace(/^attachment/, 'Attachment'), 'content-transfer-encoding': 'BINARY', 'content-length': `0${r.body.length}` }, keepLength: true }
     }
     return r
   },
 }
 
-t.test('a legal deployment passes every wire check: \\/, an added field, keys in any order, %20 in next_page, a charset, newlines, Attachment', async (t) => {
+t.test('a legal deployment passes every wire check: \\/, an added field, keys in any order, %20 in next_page, a charset, newlines, Attachment, a Content-Length of 0917', async (t) => {
   const { url } = await board(t, LEGAL)
   const run = await contract({ baseUrl: url, only: 'fields,candidates,applications,timesheets,marketing,metrics,auth,rate-limit' })
   t.same(run.failed(), [], 'no check fails')
@@ -240,6 +241,7 @@ t.test('a legal deployment passes every wire check: \\/, an added field, keys in
     t.equal(run.check(endpoint, 'the answer with no records (since after the newest) fits the schema, data an empty array and total 0')?.status, 'pass', `${endpoint}: the answer with no records`)
   }
   for (const endpoint of ['applications/attachment/{id}', 'candidates/resume/{id}']) t.equal(run.check(endpoint, 'Content-Disposition is attachment with the listed filename')?.status, 'pass', `${endpoint}: Attachment`)
+  for (const endpoint of ['candidates/resume/{id}', 'candidates/document/{id}']) t.equal(run.check(endpoint, 'Content-Length equals the listed filesize')?.status, 'pass', `${endpoint}: a Content-Length with a leading zero`)
   t.equal(run.check('timesheets/list', 'next_page of the answer with since carries since and page')?.status, 'pass', '%20 for the space of since')
 })
 

@@ -159,7 +159,9 @@ export function downloadChecks(t: Minimal, ctx: RunContext, options: DownloadOpt
     const { answer, expected } = await file()
     if (expected.filesize === undefined) throw new Skip(`${expected.source || 'the list'} gives no filesize`)
     const length = answer.headers['content-length']
-    a.ok(length === String(expected.filesize), `Content-Length ${length} is the filesize ${expected.source} gives`, `Content-Length is ${length ?? 'missing'} but ${expected.source} gives filesize ${expected.filesize}`)
+    // a number of bytes, compared as one: RFC 9110 §8.6's 1*DIGIT lets 0917 be 917
+    const bytes = length !== undefined && /^[0-9]+$/.test(length.trim()) ? Number(length.trim()) : undefined
+    a.ok(bytes === Number(expected.filesize), `Content-Length ${length} is the filesize ${expected.source} gives`, `Content-Length is ${length ?? 'missing'} but ${expected.source} gives filesize ${expected.filesize}`)
   })
   check(t, 'Content-Disposition is attachment with the listed filename', async (a) => {
     const { answer, expected } = await file()
