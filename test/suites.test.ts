@@ -25,7 +25,7 @@ const files = (function walk(dir: string): string[] {
   )
 })(join(ROOT, 'test'))
 
-const RUNS = ['test:integration', 'test:deep', 'test:slow', 'test:exe']
+const RUNS = ['test:integration', 'test:deep', 'test:slow', 'test:engine', 'test:exe']
 const inRun = Object.fromEntries(RUNS.map((run) => [run, globsOf(run).map(globRe)]))
 const quick = (file: string) => pkg.tap.include.map(globRe).some((re) => re.test(file)) && !pkg.tap.exclude.map(globRe).some((re) => re.test(file))
 
@@ -42,7 +42,7 @@ t.test('npm test leaves out only what another run takes', async (t) => {
     t.ok(RUNS.some((run) => inRun[run]?.some((re) => re.test(file))), `${file}, left out of npm test, runs in another`)
   }
   for (const file of files.filter(quick)) {
-    t.notOk(['test:integration', 'test:exe', 'test:slow'].some((run) => inRun[run]?.some((re) => re.test(file))), `${file} runs once, in npm test`)
+    t.notOk(['test:integration', 'test:exe', 'test:slow', 'test:engine'].some((run) => inRun[run]?.some((re) => re.test(file))), `${file} runs once, in npm test`)
   }
 })
 
