@@ -2,7 +2,7 @@
 // answer to, for a tool that sees answers one at a time and asks for none (the proxy,
 // src/proxy/). The same pieces as the run's, not copies: the bytes' rules (wire.ts), the
 // schemas with the constrained values job/fields last gave bound in (validate.ts), the
-// paging links (groups/lists.ts's linkProblems) and the download headers' grammars; each
+// paging links (groups/lists-checks.ts's linkProblems) and the download headers' grammars; each
 // problem is named by the check of the run that fails for it, so it carries that check's
 // citation of the spec (rules.ts, citationOf). A problem whose check no sentence of the
 // spec backs is an observation, as are the choices the spec leaves open and fields the
@@ -11,9 +11,9 @@ import { API_PREFIX } from '../../schemas/common.js'
 import { applicationDetail, candidateDetail, jobAddAnswer, messageAnswer, metricsAnswer } from '../../schemas/index.js'
 import { FIELD_VALUES } from '../../schemas/values.js'
 import { findFieldLists, valuesFrom } from './field-lists.js'
-import { isTimesheetType } from './groups/resources.js'
-import { linkProblems, repeatedRecords } from './groups/lists.js'
-import { WIRE_CHECKS, WIRE_ENDPOINT } from './groups/wire.js'
+import { isTimesheetType } from './groups/resources-checks.js'
+import { linkProblems, repeatedRecords } from './groups/lists-checks.js'
+import { WIRE_CHECKS, WIRE_ENDPOINT } from './groups/wire-checks.js'
 import { LISTS, type ListDef } from './lists.js'
 import { int, isRec, recs, type Rec } from './records.js'
 import { orderedCitation } from './citations.js'
@@ -184,7 +184,7 @@ export class AnswerChecks {
       if (length !== undefined) wire.push({ rule: 'content-length', message: length })
     }
     for (const problem of wire) {
-      // a download's Content-Length is its endpoint's own check, as in a run (groups/wire.ts)
+      // a download's Content-Length is its endpoint's own check, as in a run (groups/wire-checks.ts)
       if (problem.rule === 'content-length' && download && answer.status === 200) continue
       const named = WIRE_CHECKS.find((c) => c.rule === problem.rule)
       if (named) problems.push({ check: `${WIRE_ENDPOINT}: ${named.name}`, message: problem.message })
@@ -261,7 +261,7 @@ export class AnswerChecks {
   }
 
   /**
-   * The second page of a walk against its first, as a run holds them (groups/lists.ts),
+   * The second page of a walk against its first, as a run holds them (groups/lists-checks.ts),
    * on a board that changes while it is read: total may only grow (by arrivals), and the
    * second page may repeat at most as many of the first page's records as total grew by
    * (arrivals at the top push the first page's last ones on). What cannot be told is
@@ -296,7 +296,7 @@ export class AnswerChecks {
     }
   }
 
-  /** A download's headers, as a run's download checks hold them (groups/resources.ts), but those needing the list's entry (filename, filesize). */
+  /** A download's headers, as a run's download checks hold them (groups/resources-checks.ts), but those needing the list's entry (filename, filesize). */
   #download(answer: SeenAnswer, path: string, problems: Array<{ check: string; message: string }>, observations: AnswerObservation[]): void {
     const { endpoint, type } = downloadOf(path)
     const given = answer.headers['content-type']

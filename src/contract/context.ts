@@ -97,7 +97,7 @@ export class RunContext {
     }
     for (const choice of verdict.choices) this.observations.add({ topic: choice.topic, endpoint, summary: choice.summary })
     const noted = verdict.drift.length + verdict.choices.length
-    // its bytes and Content-Type ("All bodies are JSON", RFC 8259) are the "every answer" checks' (groups/wire.ts)
+    // its bytes and Content-Type ("All bodies are JSON", RFC 8259) are the "every answer" checks' (groups/wire-checks.ts)
     return a.none(
       verdict.failures.map((failure) => `${what}: ${failure}`),
       `${what} fits the schema${noted > 0 ? ` (besides ${noted} choice${noted === 1 ? '' : 's'} the spec leaves open, see observations)` : ''}`,

@@ -1,7 +1,7 @@
 // Where a job/fields answer keeps its six constrained lists: the spec does not show its
 // shape, so they are looked for wherever they are (under `data`, at the top level, named
 // after a list or after the job/add field it governs). Read by the kit's job/fields group
-// (groups/fields.ts), its checks of one answer (answer.ts) and its profile, and by the
+// (groups/fields-checks.ts), its checks of one answer (answer.ts) and its profile, and by the
 // tools above the kit that read a deployment's answers (the recorder, the proxy).
 import { FIELD_NAMES, FIELD_OF_LIST, FIELD_VALUES, type FieldName, type FieldValues } from '../../schemas/values.js'
 import { isRec, type Rec } from './records.js'

@@ -62,7 +62,7 @@ const POSITION_WORDS: Record<Position, string> = {
   walk: 'every page from the first to the last, by next_page (the walk)',
 }
 
-/** The checks that read every walk of a list (src/contract/groups/walk.ts). */
+/** The checks that read every walk of a list (src/contract/groups/walk-checks.ts). */
 const walkChecks = (e: string) => [`${e}: each *walk*`]
 
 /** The plan's request and the checks of a list cell, or why the plan does not ask it. */

@@ -2,7 +2,7 @@
 // holds, whether candidates/list is paged, what next_page says on the last page and what
 // a page past the last answers, which field since compares, and the lists' order. Each
 // reads the answers a run already got (point-evidence.ts); the table is point-recorders.ts.
-import { firstDisorder, sinceVerdict } from './groups/lists.js'
+import { firstDisorder, sinceVerdict } from './groups/lists-checks.js'
 import { APPLICATIONS, CANDIDATES, MARKETING, TIMESHEETS, type ListDef } from './lists.js'
 import { MALFORMED_SINCE } from './filter-requests.js'
 import { directly, essence, type Evidence, type Got, meant, notSeen, type Reading, seenOther, where } from './point-evidence.js'

@@ -111,7 +111,7 @@ const DOWNLOAD_ROWS = [
   '/applications/attachment/{id} | path `id` integer | file download',
   '/candidates/timesheets/download/{id} | path `id` integer | file download',
 ]
-/** The checks every answer of a run passes as bytes (groups/wire.ts). */
+/** The checks every answer of a run passes as bytes (groups/wire-checks.ts). */
 const WIRE = 'every answer'
 const BASIC = 'All endpoints use HTTP Basic authentication with the form `<username>:<password>`.'
 

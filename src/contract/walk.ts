@@ -7,7 +7,7 @@
 // total and size give (going back by prev_page where the list has it, else by page number).
 // Which walks go in full turns across runs: never walked in full first, then the one walked
 // in full longest ago (the ledger keeps when), else by the night. The checks of every page
-// read and of every pair of pages read one after the other are src/contract/groups/walk.ts.
+// read and of every pair of pages read one after the other are src/contract/groups/walk-checks.ts.
 import type { Got } from './checks.js'
 import { combinationsOf, filtersOf, type ListDef } from './lists.js'
 import { int, pageOf, type Page } from './records.js'

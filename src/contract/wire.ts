@@ -5,7 +5,7 @@
 // (Content-Length RFC 9110 §8.6, Retry-after on a 429 as delay-seconds RFC 9110 §10.2.3,
 // Content-Disposition RFC 6266 §4, a 401's WWW-Authenticate challenge RFC 9110 §11.6.1 and
 // RFC 7617 §2: "HTTP Basic" brings them in). The client computes an answer's problems once, when
-// it comes (Answer.wire); the checks of the "every answer" endpoint (groups/wire.ts) and
+// it comes (Answer.wire); the checks of the "every answer" endpoint (groups/wire-checks.ts) and
 // of the downloads report them. The JSON the other checks read stays lenient (the first
 // value of a body, decoded however it decodes), so that one wire fault is one failure,
 // not a failure of every check that reads the answer.

@@ -14,7 +14,7 @@ t.test('a full run names per group what it checked and what did not apply', asyn
   t.match(run.output, /\n {2}candidates +\d+ checked(; \d+ do not apply)?\n/, 'candidates: checked, nothing unmade')
   t.match(run.output, /\n {2}jobs +\d+ checked; \d+ not due\n/, 'the write turns of other runs are not due')
   const groups = run.report.coverage.map((c) => c.group)
-  // and last the checks of every answer's bytes, which follow every group (src/contract/groups/wire.ts)
+  // and last the checks of every answer's bytes, which follow every group (src/contract/groups/wire-checks.ts)
   t.same(groups, ['fields', 'candidates', 'applications', 'timesheets', 'marketing', 'metrics', 'auth', 'jobs', 'every answer'], 'one entry per group run, in the JSON report too')
   t.ok(run.report.coverage.every((c) => Object.keys(c.unmade).length === 0), 'nothing left unmade')
 })

@@ -7,7 +7,7 @@
 // no marketing records. A shape the deployment answers with something unparsable fails
 // that shape's checks only; one it drops the connection on is an outage (exit 3).
 import t from 'tap'
-import { WIRE_ENDPOINT } from '../../src/contract/groups/wire.js'
+import { WIRE_ENDPOINT } from '../../src/contract/groups/wire-checks.js'
 import { contentLengthProblem, delaySeconds, jsonBodyProblems, lenientJson, parseDisposition, wireProblems } from '../../src/contract/wire.js'
 import { board, changeAnswer, contract, jsonReply, on, type Breakage, type Exchange, type Reply } from './helpers.js'
 

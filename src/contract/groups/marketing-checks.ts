@@ -3,9 +3,9 @@ import type { Minimal } from '@tapjs/core'
 import { endpoint } from '../checks.js'
 import type { RunContext } from '../context.js'
 import { MARKETING } from '../lists.js'
-import { listChecks } from './lists.js'
-import { matrixListChecks } from './matrix.js'
-import { walkChecks } from './walk.js'
+import { listChecks } from './lists-checks.js'
+import { matrixListChecks } from './matrix-checks.js'
+import { walkChecks } from './walk-checks.js'
 
 export function marketingGroup(root: Minimal, ctx: RunContext): void {
   endpoint(root, MARKETING.endpoint, (t) => {

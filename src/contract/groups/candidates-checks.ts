@@ -7,11 +7,11 @@ import type { RunContext } from '../context.js'
 import { CANDIDATES } from '../lists.js'
 import { FILE_KINDS } from '../record-picks.js'
 import { rec, recs, str } from '../records.js'
-import { availabilityAgrees, sectorsAgree } from './values.js'
-import { listChecks } from './lists.js'
-import { detailChecks, downloadChecks, hrefsPointAt, resolves } from './resources.js'
-import { matrixListChecks } from './matrix.js'
-import { walkChecks } from './walk.js'
+import { availabilityAgrees, sectorsAgree } from './values-checks.js'
+import { listChecks } from './lists-checks.js'
+import { detailChecks, downloadChecks, hrefsPointAt, resolves } from './resources-checks.js'
+import { matrixListChecks } from './matrix-checks.js'
+import { walkChecks } from './walk-checks.js'
 
 export function candidatesGroup(root: Minimal, ctx: RunContext): void {
   const { plan } = ctx

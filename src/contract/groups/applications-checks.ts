@@ -7,11 +7,11 @@ import type { RunContext } from '../context.js'
 import { APPLICATIONS } from '../lists.js'
 import { pageOrSkip } from '../plan-basis.js'
 import { describeLink, int, rec } from '../records.js'
-import { linkProblems, listChecks } from './lists.js'
-import { salaryDisplayed } from './values.js'
-import { detailChecks, downloadChecks, hrefsPointAt } from './resources.js'
-import { matrixListChecks } from './matrix.js'
-import { walkChecks } from './walk.js'
+import { linkProblems, listChecks } from './lists-checks.js'
+import { salaryDisplayed } from './values-checks.js'
+import { detailChecks, downloadChecks, hrefsPointAt } from './resources-checks.js'
+import { matrixListChecks } from './matrix-checks.js'
+import { walkChecks } from './walk-checks.js'
 
 export function applicationsGroup(root: Minimal, ctx: RunContext): void {
   const { plan, client } = ctx

@@ -14,8 +14,8 @@ import { ID_PATHS } from '../spare-requests.js'
 import { contentLengthProblem, parseDisposition } from '../wire.js'
 import { int, isRec, recs } from '../records.js'
 import type { ListDef } from '../lists.js'
-import { arrivals, undecidable } from './lists.js'
-import { lastDetailCheck } from './matrix.js'
+import { arrivals, undecidable } from './lists-checks.js'
+import { lastDetailCheck } from './matrix-checks.js'
 
 /** What is wrong with an href, given the API path it must have (`/candidates/details/12`), or a pattern of it. */
 export function hrefProblem(href: unknown, client: Client, path: RegExp | string, what: string): string | undefined {

@@ -10,7 +10,7 @@ import type { RunContext } from '../context.js'
 import { APPLICATIONS, combinationsOf, type ListDef } from '../lists.js'
 import type { Pick } from '../record-picks.js'
 import { int, isRec, pageOf, rec, recs, str, type Page, type Rec } from '../records.js'
-import { arrivals, undecidable } from './lists.js'
+import { arrivals, undecidable } from './lists-checks.js'
 
 const sinceOf = (url: string) => new URL(url).searchParams.get('since') ?? ''
 

@@ -3,7 +3,7 @@
 // among them — lists, details, unknown ids, refusals, 429s, the job operations'. Each
 // rule is one check, and each answer that breaks it one failure naming the request: a
 // wire fault fails these checks, and the checks that read the answer go on reading its
-// lenient JSON. A download's Content-Length is its own endpoint's check (resources.ts).
+// lenient JSON. A download's Content-Length is its own endpoint's check (resources-checks.ts).
 import type { Minimal } from '@tapjs/core'
 import { check, endpoint, Skip, where, type Asserter } from '../checks.js'
 import type { RunContext } from '../context.js'

@@ -5,10 +5,10 @@ import { check, endpoint, need } from '../checks.js'
 import type { RunContext } from '../context.js'
 import { TIMESHEETS } from '../lists.js'
 import { rec, str } from '../records.js'
-import { listChecks } from './lists.js'
-import { downloadChecks, hrefsPointAt, resolves } from './resources.js'
-import { matrixListChecks } from './matrix.js'
-import { walkChecks } from './walk.js'
+import { listChecks } from './lists-checks.js'
+import { downloadChecks, hrefsPointAt, resolves } from './resources-checks.js'
+import { matrixListChecks } from './matrix-checks.js'
+import { walkChecks } from './walk-checks.js'
 
 export function timesheetsGroup(root: Minimal, ctx: RunContext): void {
   const { plan } = ctx

@@ -8,7 +8,7 @@
 // every boundary ("List entries are ordered newest first (highest id first)."); timesheets'
 // prev_page naming the page before ("URL string, or false when there is none"). What records
 // arriving during the run explain (pushed records read twice, a total that grew) goes through
-// the one arrivals helper (groups/lists.ts): consistent, or cannot tell (the check is left
+// the one arrivals helper (groups/lists-checks.ts): consistent, or cannot tell (the check is left
 // unmade), never a failure. The order of the other lists is not shown: observed.
 import type { Minimal } from '@tapjs/core'
 import { check, need, Skip, where, type Asserter } from '../checks.js'
@@ -16,8 +16,8 @@ import type { RunContext } from '../context.js'
 import type { ListDef } from '../lists.js'
 import { describeLink, int, pageOf, rec, type Page, type Rec } from '../records.js'
 import { walkWords, type Walk, type WalkPage } from '../walk.js'
-import { arrivals, firstDisorder, judgeCount, linkProblems, undecidable, type Arrivals, type Consistency } from './lists.js'
-import { beforeSince } from './matrix.js'
+import { arrivals, firstDisorder, judgeCount, linkProblems, undecidable, type Arrivals, type Consistency } from './lists-checks.js'
+import { beforeSince } from './matrix-checks.js'
 
 /** A page of a walk that answered as a page of records. */
 type Read = WalkPage & { page: Page }

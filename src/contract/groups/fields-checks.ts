@@ -52,7 +52,7 @@ export function fieldsGroup(root: Minimal, ctx: RunContext, found: () => FieldLi
       a.ok(answer.status === 200, 'HTTP status 200', `answered HTTP ${answer.status}, not 200`)
       const status = isRec(answer.json) ? answer.json.status : undefined
       a.ok(status === 200, 'the body carries status 200', `the body's status is ${JSON.stringify(status) ?? 'missing'}, not 200${isRec(answer.json) ? '' : ' (the body is not a JSON object)'}`)
-      // its Content-Type and bytes are the "every answer" checks' (groups/wire.ts)
+      // its Content-Type and bytes are the "every answer" checks' (groups/wire-checks.ts)
     })
     check(t, "values the spec lists keep the spec's exact casing", async (a) => {
       need(await ctx.plan.fields())
