@@ -7,7 +7,7 @@
 import type { Command } from 'commander'
 import { recordOptions } from '../../schemas/record.js'
 import { UsageError } from '../contract/settings.js'
-import { realKitClock } from '../contract/clock.js'
+import { realKitClock } from '../contract/kit-clock.js'
 import { redacting, redactorOf } from '../contract/redact.js'
 import { clientSettings } from '../record/record-settings.js'
 import { addRunCommand, nodeProcess, stopOnSignal, type CommandIo } from './io.js'

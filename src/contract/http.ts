@@ -14,7 +14,7 @@
 import { API_PREFIX } from '../../schemas/common.js'
 import { setMaxListeners } from 'node:events'
 import type { Dispatcher } from 'undici'
-import type { KitClock } from './clock.js'
+import type { KitClock } from './kit-clock.js'
 import { dispatcherOf, fetchAnswer } from './fetch-answer.js'
 import { ledgerKey, type Ledger } from './ledger.js'
 import { redactorOf, type Redactor } from './redact.js'

@@ -12,7 +12,7 @@ import { loadProfile, ProfileError, profileValues, type LoadedProfile } from '..
 import { readProfile } from './point-recorders.js'
 import { mergeProfile } from './profile-merge.js'
 import { dirname } from 'node:path'
-import { realKitClock, type KitClock } from './clock.js'
+import { realKitClock, type KitClock } from './kit-clock.js'
 import { RunContext } from './context.js'
 import { where, type Got } from './checks.js'
 import type { FieldLists } from './field-lists.js'

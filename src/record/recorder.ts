@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { PACKAGE_VERSION } from '../core/paths.js'
 import { prototypeKeyPath } from '../core/prototype-keys.js'
-import type { KitClock } from '../contract/clock.js'
+import type { KitClock } from '../contract/kit-clock.js'
 import { RunContext } from '../contract/context.js'
 import { Client, redactorOf } from '../contract/http.js'
 import type { Outcome } from '../contract/request-outcomes.js'

@@ -5,7 +5,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Test } from 'tap'
-import type { KitClock } from '../../src/contract/clock.js'
+import type { KitClock } from '../../src/contract/kit-clock.js'
 import type { ContractReport } from '../../src/contract/report.js'
 import { runContract } from '../../src/contract/run.js'
 import { resolveSettings, type ContractFlags } from '../../src/contract/settings.js'
