@@ -18,7 +18,8 @@ export const marketingRecord = {
         ip_address: text,
       },
     },
-    action: { type: 'string', minLength: 1 },
+    // "action | string; `Revoked` appears": no length the spec states
+    action: text,
     created_at: timestamp,
   },
 } as const satisfies JSONSchema

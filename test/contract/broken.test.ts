@@ -328,6 +328,34 @@ const VARIANTS: Variant[] = [
     check: 'months are newest first within each metric',
     says: /aggregation 2 cannot be ordered: month "Smarch" is not a month name/,
   },
+  // found by the deviation engine (test/contract/engine): answers the kit read but did not hold to their table
+  {
+    deviation: 'the add of a job with published 0 answering without its id',
+    breakage: { reply: (x, r) => (on(x, /^\/job\/add$/) && (JSON.parse(x.body.toString('utf8') || '{}') as { published?: number }).published === 0 ? json(r, (b) => void delete b.id) : r) },
+    flags: { only: 'jobs', writes: true, rateLimitWindow: 0 },
+    fake: { rateLimitWindow: 0 },
+    endpoint: 'job/add',
+    check: 'the public page of a job added with published 0 does not answer 200',
+    says: /id/,
+  },
+  {
+    deviation: 'the application a candidate links answering without its applicant',
+    breakage: changeJson(/^\/applications\/details\/[0-9]+$/, (b) => void delete b.data[0].applicant),
+    flags: { only: 'candidates' },
+    endpoint: 'candidates/list',
+    check: 'an application href resolves',
+    says: /applicant/,
+  },
+  {
+    deviation: 'the candidate a timesheet links answering with a numeric e-mail',
+    breakage: changeJson(/^\/candidates\/details\/[0-9]+$/, (b) => {
+      b.data[0].email = 12345
+    }),
+    flags: { only: 'timesheets' },
+    endpoint: 'timesheets/list',
+    check: 'a candidate href resolves',
+    says: /email/,
+  },
   {
     deviation: 'a metric label the spec names missing',
     breakage: changeJson(/^\/metrics\/list$/, (b) => void b.metrics.splice(2, 1)),

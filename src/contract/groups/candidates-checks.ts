@@ -1,7 +1,7 @@
 // The candidates group: candidates/list (paging, since, links), candidates/details/{id}
 // and the three candidate file downloads, each by the href a File entry gives.
 import type { Minimal } from '@tapjs/core'
-import { candidateDetail } from '../../../schemas/index.js'
+import { applicationDetail, candidateDetail } from '../../../schemas/index.js'
 import { check, endpoint, need } from '../checks.js'
 import type { RunContext } from '../context.js'
 import { CANDIDATES } from '../lists.js'
@@ -51,7 +51,10 @@ export function candidatesGroup(root: Minimal, ctx: RunContext): void {
     })
     check(t, 'an application href resolves', async (a) => {
       const hrefs = (await plan.records(CANDIDATES)).flatMap((c) => recs(c.applications).map((entry) => str(entry.href))).filter((h): h is string => h !== undefined)
-      resolves(a, need(await plan.resolve(hrefs, 'application href')), 'the application href')
+      const answer = need(await plan.resolve(hrefs, 'application href'))
+      resolves(a, answer, 'the application href')
+      // the detail it names is read: it is an Application, held to the table as every answer read is
+      if (answer.status === 200) ctx.fits(a, applicationDetail, answer, 'applications/details/{id}', 'the application the href names')
     })
   })
   endpoint(root, 'candidates/details/{id}', (t) =>

@@ -1,6 +1,7 @@
 // The timesheets group: timesheets/list (two-way paging, since, links to the timesheet
 // download and to the candidate) and /candidates/timesheets/download/{id}.
 import type { Minimal } from '@tapjs/core'
+import { candidateDetail } from '../../../schemas/index.js'
 import { check, endpoint, need } from '../checks.js'
 import type { RunContext } from '../context.js'
 import { TIMESHEETS } from '../lists.js'
@@ -34,7 +35,10 @@ export function timesheetsGroup(root: Minimal, ctx: RunContext): void {
       resolves(a, need(await plan.resolve(await hrefs('attachment'), 'attachment href')), 'the attachment href')
     })
     check(t, 'a candidate href resolves', async (a) => {
-      resolves(a, need(await plan.resolve(await hrefs('candidate'), 'candidate href')), 'the candidate href')
+      const answer = need(await plan.resolve(await hrefs('candidate'), 'candidate href'))
+      resolves(a, answer, 'the candidate href')
+      // the detail it names is read: it is a Candidate, held to the table as every answer read is
+      if (answer.status === 200) ctx.fits(a, candidateDetail, answer, 'candidates/details/{id}', 'the candidate the href names')
     })
   })
   endpoint(root, 'candidates/timesheets/download/{id}', (t) =>
