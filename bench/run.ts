@@ -35,6 +35,7 @@ import { measureContract, renderContract, type ContractFigures } from './contrac
 import { IN_PROCESS_COST_SETTINGS, type InProcessCost, measureVerdictCostInProcess, renderInProcessCost } from './verdict-cost.js'
 import { measureVerdictScale, renderVerdictScale, type VerdictScaleFigures } from './verdict.js'
 import { measureUi, renderUi, type UiFigures } from './ui.js'
+import { describeCompared, describeStop } from './start-as-user.js'
 import { buildExecutable, buildPackage, measureBuild, measureStartup, removeSnapshot, snapshotPackage, type BuildFigures, type StartupFigures } from './startup.js'
 import { ceilingTarget, depthTargets, fetchEach, limitedTargets, openTargets, readBoard, readDepth, SAME_BYTES_ROWS, sameBytes } from './targets.js'
 import { ACCOUNTS, type AccountsFigures, accountPairs, measureAccounts } from './accounts.js'
@@ -219,10 +220,9 @@ function performanceTable(
   }
   const own = startup?.nodes[node.version]
   if (startup && own) {
-    lines.push(`| CLI spawn to first 200 ÷ bare Fastify | ${own.cliMs.toFixed(0)} ms ÷ ${own.ceilingMs.toFixed(0)} ms = ${(own.cliMs / own.ceilingMs).toFixed(2)} |`)
-    lines.push(
-      `| in-process: import / createMockServer + first answer / a second answer / a later fake + first answer | ${own.importMs.toFixed(0)} ms / ${own.createFirstMs.toFixed(0)} ms / ${own.secondMs.toFixed(1)} ms / ${own.laterMs.toFixed(1)} ms |`,
-    )
+    for (const { stop, figures } of own.serve) lines.push(`| \`serve\` spawn to first 200 ÷ bare Fastify, each run ${describeStop(stop)} | ${describeCompared(figures)} |`)
+    lines.push(`| \`import 'jobboard-kit'\` ÷ \`import 'fastify'\` | ${describeCompared(own.import)} |`)
+    lines.push(`| in-process: createMockServer + first answer / a second answer / a later fake + first answer | ${own.createFirstMs.toFixed(0)} ms / ${own.secondMs.toFixed(1)} ms / ${own.laterMs.toFixed(1)} ms |`)
     lines.push(`| single executable: size; spawn to first 200 ÷ the npm CLI's | ${exeLine(startup)} |`)
     lines.push(`| container image size | ${'missing' in startup.image ? startup.image.missing : mib(startup.image.bytes)} |`)
   }

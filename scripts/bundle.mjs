@@ -20,7 +20,10 @@
 // page, pino's workers) or that only `contract` needs stay in node_modules. Types and
 // source maps of each module stay in dist/src/.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import module, { createRequire } from 'node:module'
+import { dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import vm from 'node:vm'
 import { build } from 'esbuild'
 
 const out = new URL('../dist/lib/', import.meta.url)
@@ -79,6 +82,28 @@ function asciiOnly(file) {
   if (escaped !== text) writeFileSync(file, escaped)
 }
 
+/**
+ * Writes a bundle as the function CommonJS wraps a module in (module.wrap's text): the
+ * loader (src/cli/code-cache.ts) compiles the file's text as it was read. Read as Latin-1,
+ * a text this long is a string outside V8's heap (Node keeps it as an external string);
+ * wrapped at run time instead, the concatenation was a second copy of the 5 MB on the heap,
+ * which the first answer's collections then walked (a mark-compact before it, measured).
+ * The file is thereby no longer a module `require` runs: only that loader (and evaluated(),
+ * below) load it.
+ */
+function wrapped(file) {
+  writeFileSync(file, module.wrap(readFileSync(file, 'latin1')), 'latin1')
+}
+
+/** A wrapped bundle's exports, as the loader gets them (without its code cache): for the names the ES entries export. */
+function evaluated(file) {
+  const filename = fileURLToPath(file)
+  const wrapper = vm.runInThisContext(readFileSync(filename, 'latin1'), { filename })
+  const loaded = { exports: {} }
+  wrapper.call(loaded.exports, loaded.exports, createRequire(filename), loaded, filename, dirname(filename))
+  return loaded.exports
+}
+
 // fflate's build for Node loads worker_threads (and node:module) as it is first evaluated,
 // for the asynchronous functions the package never calls (it zips with zipSync and
 // zlibSync): part of every start before the first answer. Its ES build without the Node
@@ -126,11 +151,12 @@ for (const name of Object.keys(BUNDLES)) {
     },
   })
   asciiOnly(new URL(`${name}.cjs`, out))
+  wrapped(new URL(`${name}.cjs`, out))
 }
 
 // The ES entries: each exports, by name, its namespace of lib.cjs, loaded once by load.js.
 // The names are read off the bundle itself, so an export added to a source is exported here.
-const library = createRequire(import.meta.url)(new URL('lib.cjs', out).pathname)
+const library = evaluated(new URL('lib.cjs', out))
 writeFileSync(
   new URL('load.js', out),
   [

@@ -57,10 +57,38 @@ for (const [policy, schema] of targets) {
   written.add(file)
   writeFileSync(`${PRECOMPILED_DIR}${file}`, standaloneSource(policy, schema))
 }
+const validators = written.size
+
+// The response serializers (src/fake/http/serializer.ts) a fake of the shipped scenarios
+// compiles: read off a default fake driven through every GET of its OpenAPI document (a
+// 200, or the 404 of an id it lacks), a request without credentials (a 401) and an unknown
+// id (a 404); the shipped scenarios add no fields to the records, so their routes answer
+// with the same schemas. A serializer that needs ajv at run time is left to be built then.
+const { createMockServer } = await built('src/fake/server.js')
+const { compiledSchemaTexts, serializerName, serializerSource } = await built('src/fake/http/serializer.js')
+const { API_PREFIX } = await built('schemas/common.js')
+const mock = await createMockServer({ clock: 'virtual', rateLimitWindow: 0, verdict: false })
+const authorization = `Basic ${Buffer.from('jobboard:jobboard').toString('base64')}`
+const document = JSON.parse((await mock.app.inject({ url: '/openapi.json' })).body)
+for (const [path, operations] of Object.entries(document.paths)) {
+  if (operations.get !== undefined) await mock.app.inject({ url: path.replace(/\{[^}]+\}/g, '1'), headers: { authorization } })
+}
+await mock.app.inject({ url: `${API_PREFIX}/candidates/list` })
+await mock.app.inject({ url: `${API_PREFIX}/candidates/details/999999999`, headers: { authorization } })
+await mock.close()
+for (const text of compiledSchemaTexts()) {
+  const schema = JSON.parse(text)
+  const file = serializerName(schema)
+  const source = serializerSource(schema)
+  if (source === undefined || written.has(file)) continue
+  written.add(file)
+  writeFileSync(`${PRECOMPILED_DIR}${file}`, source)
+}
+
 // every file above, for the bundle to carry (scripts/bundle.mjs): a thunk each, so only those used are run
 const table = [...written].map((file) => `  ${JSON.stringify(file)}: () => require(${JSON.stringify(`./${file}`)}),`)
 writeFileSync(`${PRECOMPILED_DIR}index.cjs`, ['// Written by scripts/precompile.mjs: the precompiled validators by file name; do not edit.', 'module.exports = {', ...table, '}', ''].join('\n'))
 // the shipped scenarios, checked here once: a fake taking one of them by name skips its validation
 const checked = checkScenarios()
 writeFileSync(CHECKED_SCENARIOS, JSON.stringify(checked))
-process.stdout.write(`precompiled ${written.size} validators and checked ${Object.keys(checked).length} scenarios into ${PRECOMPILED_DIR}\n`)
+process.stdout.write(`precompiled ${validators} validators and ${written.size - validators} serializers, and checked ${Object.keys(checked).length} scenarios into ${PRECOMPILED_DIR}\n`)

@@ -26,8 +26,10 @@ import { FIRST_ANSWER } from '../fake/first-answer.js'
 
 /** What runWithCodeCache compiles and runs: a CommonJS file's text and where it stands for. */
 export interface CachedModule {
-  /** The module's source, as a CommonJS file holds it. */
+  /** The module's source, as a CommonJS file holds it, or already wrapped as CommonJS wraps it (`wrapped`). */
   source: string
+  /** The source is module.wrap's text already (the package's bundles, scripts/bundle.mjs): compiled as it is, not copied. */
+  wrapped?: boolean
   /** Its path (its __filename, and the name in stack traces). */
   filename: string
   /** What identifies this very build on this machine: a cache made for another is never read. */
@@ -43,7 +45,7 @@ export interface CachedModule {
  * of the same kind, and answers its exports. The package loads its bundles through it
  * (loadWithCodeCache), the single executable its one bundle (scripts/build-exe.mjs).
  */
-export function runWithCodeCache({ source, filename, build, command, require }: CachedModule): Record<string, unknown> {
+export function runWithCodeCache({ source, wrapped = false, filename, build, command, require }: CachedModule): Record<string, unknown> {
   const off = process.env.NODE_DISABLE_COMPILE_CACHE === '1'
   const dir = process.env.NODE_COMPILE_CACHE || join(tmpdir(), 'jobboard-kit-code-cache')
   // the build, and the Node that compiled it: another build or Node is another entry
@@ -59,7 +61,7 @@ export function runWithCodeCache({ source, filename, build, command, require }: 
       // no cache yet: this run makes it
     }
   }
-  const script = new vm.Script(module.wrap(source), { filename, cachedData })
+  const script = new vm.Script(compiledText(source, wrapped), { filename, cachedData })
   if (!off && (cachedData === undefined || script.cachedDataRejected)) {
     const write = () => {
       const partial = `${cacheFile}.${process.pid}`
@@ -85,12 +87,31 @@ export function runWithCodeCache({ source, filename, build, command, require }: 
   return loaded.exports
 }
 
+/**
+ * Node's major from 24 on (V8 13): a wrapped bundle is compiled as it was read, a string
+ * outside V8's heap. Wrapped again at run time, the 5 MB copy on the heap brought a
+ * mark-compact before `serve`'s first answer there (its start 8 % more CPU, measured in
+ * pairs). Node 22's V8 (12.4) starts that collection for the memory outside its heap
+ * instead (the string and the file's buffer), so there a copy on the heap starts faster
+ * (6 % less CPU, the same measure): docs/architecture.md, Start-up.
+ */
+const SOURCE_OFF_HEAP = Number(process.versions.node.split('.')[0]) >= 24
+
+/** The text V8 compiles: module.wrap's, the wrapped text as it is where it stays off the heap, else a copy on the heap. */
+function compiledText(source: string, wrapped: boolean): string {
+  if (!wrapped) return module.wrap(source)
+  if (SOURCE_OFF_HEAP) return source
+  const [before, after] = module.wrap('\0').split('\0') as [string, string]
+  return module.wrap(source.slice(before.length, source.length - after.length))
+}
+
 /** Loads the CommonJS file at `url` as require would, through the code cache of `command`'s runs; answers its exports. */
 export function loadWithCodeCache(url: URL, command: string | undefined): Record<string, unknown> {
   const filename = fileURLToPath(url)
   // the build's file by its path, size and time
   const stat = statSync(filename)
   const build = `${filename}\0${stat.size}\0${stat.mtimeMs}`
-  // the bundles are ASCII (scripts/bundle.mjs): read as Latin-1, the same text, copied rather than decoded
-  return runWithCodeCache({ source: readFileSync(filename, 'latin1'), filename, build, command, require: createRequire(filename) })
+  // the bundles are ASCII and wrapped already (scripts/bundle.mjs): read as Latin-1, the same
+  // text, copied rather than decoded, into a string outside V8's heap that is compiled as it is
+  return runWithCodeCache({ source: readFileSync(filename, 'latin1'), wrapped: true, filename, build, command, require: createRequire(filename) })
 }

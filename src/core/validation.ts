@@ -138,26 +138,31 @@ export function loadStandalone(source: string, require: NodeJS.Require): Validat
 type PrecompiledFactory = (formats: Record<string, Format>) => ValidateFunction
 
 /**
- * The precompiled validators the bundled package carries, by file name (scripts/bundle.mjs
- * gives them at load): found without a module to load, and compiled (or read from Node's
- * compile cache) with the rest of the bundle.
+ * The precompiled modules the bundled package carries, by file name (scripts/bundle.mjs
+ * gives them at load): validators, and the response serializers (src/fake/http/serializer.ts),
+ * found without a module to load, and compiled (or read from the code cache) with the rest
+ * of the bundle.
  */
-let carried: Readonly<Record<string, () => PrecompiledFactory>> | undefined
-export function carryPrecompiled(table: Readonly<Record<string, () => PrecompiledFactory>>): void {
+let carried: Readonly<Record<string, () => unknown>> | undefined
+export function carryPrecompiled(table: Readonly<Record<string, () => unknown>>): void {
   carried = table
 }
 
 let precompiledRequire: NodeJS.Require | null | undefined
 let formats: Record<string, Format> | undefined
 
-/** A precompiled validator, when this is a build that has one for this schema and policy; undefined from the sources. */
-function loadPrecompiled(policy: AjvPolicy, schema: object): ValidateFunction | undefined {
-  // the single executable carries its validators (carryPrecompiled); no file beside it is run
+/** The export of the build's precompiled module `name` (a file of PRECOMPILED_DIR), when this build has it; undefined from sources without one. */
+export function precompiledModule(name: string): unknown {
+  // the single executable carries its modules (carryPrecompiled); no file beside it is run
   precompiledRequire ??= !inExecutable() && existsSync(PRECOMPILED_DIR) ? createRequire(PRECOMPILED_DIR) : null
   if (carried === undefined && precompiledRequire === null) return undefined
-  const name = precompiledName(policy, schema)
   const file = `${PRECOMPILED_DIR}${name}`
-  const factory = carried?.[name]?.() ?? (precompiledRequire !== null && existsSync(file) ? (precompiledRequire(file) as PrecompiledFactory) : undefined)
+  return carried?.[name]?.() ?? (precompiledRequire !== null && existsSync(file) ? precompiledRequire(file) : undefined)
+}
+
+/** A precompiled validator, when this is a build that has one for this schema and policy; undefined from the sources. */
+function loadPrecompiled(policy: AjvPolicy, schema: object): ValidateFunction | undefined {
+  const factory = precompiledModule(precompiledName(policy, schema)) as PrecompiledFactory | undefined
   if (factory === undefined) return undefined
   formats ??= formatDefinitions()
   return factory(formats)

@@ -4,8 +4,15 @@
 // holds, instead of resolving the branch with ajv: that compiled the whole envelope's
 // schema on a route's first answer (100 ms and more) and checked the URL's format on
 // every answer. The schemas themselves, and so the OpenAPI document, are unchanged.
+// The build writes each serializer a fake of a shipped scenario compiles as standalone code
+// (scripts/precompile.mjs), which the bundles carry (and their code cache holds): a route's
+// first answer takes it instead of generating and compiling the code (docs/architecture.md,
+// Start-up).
+import { createHash } from 'node:crypto'
 import build from 'fast-json-stringify'
+import fastJsonStringify from 'fast-json-stringify/package.json' with { type: 'json' }
 import { formatOption } from '../../../schemas/formats.js'
+import { precompiledModule } from '../../core/validation.js'
 
 const SCALARS = new Set(['string', 'number', 'integer', 'boolean', 'null'])
 
@@ -60,9 +67,40 @@ function compiled(schema: unknown): (data: unknown) => string {
   let serialize = serializers.get(text)
   if (serialize === undefined) {
     if (serializers.size >= COMPILED_MAX) serializers.clear()
-    // other anyOf (none today) are still resolved with ajv, which must know the spec's formats
-    serialize = build(withPlainScalars(schema) as Parameters<typeof build>[0], { ajv: { formats: formatOption() } as never })
+    const plain = withPlainScalars(schema)
+    serialize = (precompiledModule(nameOf(plain)) as ((data: unknown) => string) | undefined) ?? build(plain as Parameters<typeof build>[0], buildOptions())
     serializers.set(text, serialize)
   }
   return serialize
 }
+
+// other anyOf (none today) are still resolved with ajv, which must know the spec's formats
+const buildOptions = () => ({ ajv: { formats: formatOption() } as never })
+
+/** The file name of the precompiled serializer built from `plain` (a schema after withPlainScalars). */
+const nameOf = (plain: unknown) =>
+  `s-${createHash('sha256').update(`fast-json-stringify ${fastJsonStringify.version}\n`).update(JSON.stringify(plain)).digest('hex').slice(0, 32)}.cjs`
+
+/**
+ * The file name of the precompiled serializer of a route's schema: a digest of what the
+ * code is built from (the schema as withPlainScalars gives it to fast-json-stringify) and
+ * of the fast-json-stringify that makes and runs the code, so that code is only ever taken
+ * for the very schema, the very rewrite of it and the very library it was made with.
+ */
+export function serializerName(schema: unknown): string {
+  return nameOf(withPlainScalars(schema))
+}
+
+/**
+ * The standalone code of a schema's serializer, as a CommonJS module exporting it (what the
+ * build writes), or undefined when the code would need ajv at run time (an anyOf left to
+ * it): such a serializer is built when first used, as before.
+ */
+export function serializerSource(schema: unknown): string | undefined {
+  const code = build(withPlainScalars(schema) as Parameters<typeof build>[0], { ...buildOptions(), mode: 'standalone' }) as unknown as string
+  if (code.includes('fast-json-stringify/lib/validator')) return undefined
+  return `// fast-json-stringify's standalone code, written at build time (scripts/precompile.mjs) from a route's response schema; do not edit.\n${code}\n`
+}
+
+/** The schemas' texts this process has a serializer of: what the build reads off a fake it drove (scripts/precompile.mjs). */
+export const compiledSchemaTexts = (): string[] => [...serializers.keys()]
