@@ -74,6 +74,8 @@ const SINCE = 'optional query `since`, format `YYYY-MM-DD HH:MM` (a space is sen
 const IN_STEP = "It is meant to keep a client's copy of the board's data in step with the board."
 const ENVELOPE = 'Every JSON response carries `status` (integer). List and detail responses also carry `total` (integer) and `data` (array).'
 const LIMIT_429 = 'Exceeding the limit yields 429 with `Retry-after` in seconds.'
+/** What "string timestamp" in a table's row means: the rows of a type rest on the sentence that defines it. */
+const TIMESTAMPS = 'Timestamps are strings of the form `YYYY-MM-DD HH:MM:SS` unless stated.'
 /**
  * The rows of each resource table (cells as written, without the outer pipes) and the
  * sentences of its entries: each a statement of the spec's index (src/core/statements/statement-index.ts)
@@ -89,10 +91,11 @@ const CANDIDATE_FIELDS = [
   'File entry: `filename` string; `href` string URL of the download endpoint for that file; `filesize` string of bytes; `created_at` string timestamp.',
   'Candidate application entry: `job` object (`id` integer, `title` string, `reference` string, `location` string); `href` string URL of applications/details/{id}; `application_date` string timestamp.',
   'Consent entry: `type` string; `value` string (`Revoked` appears); `date` string timestamp; `ip_address` string.',
+  TIMESTAMPS,
 ]
-const APPLICATION_FIELDS = ['id | integer', 'created_at, updated_at | string timestamp', 'applicant | object: `name`, `email`, `telephone`, `cover_letter` (strings) and `attachment`', 'applicant.attachment | object: `href` (URL of applications/attachment/{id}), `filename` (string)', 'vacancy | object: `id` integer; `title`, `location`, `salary`, `reference` strings']
-const TIMESHEET_FIELDS = ['id | integer', 'attachment | object: `href` (URL of the timesheet download), `filename` string, `filesize` integer bytes', 'created_at | string timestamp', 'candidate | object: `id` integer, `name` string, `email` string, `href` URL of candidates/details/{id}']
-const MARKETING_FIELDS = ['candidate | object: `email` string, `id` integer, `ip_address` string', 'action | string; `Revoked` appears', 'created_at | string timestamp']
+const APPLICATION_FIELDS = ['id | integer', 'created_at, updated_at | string timestamp', 'applicant | object: `name`, `email`, `telephone`, `cover_letter` (strings) and `attachment`', 'applicant.attachment | object: `href` (URL of applications/attachment/{id}), `filename` (string)', 'vacancy | object: `id` integer; `title`, `location`, `salary`, `reference` strings', TIMESTAMPS]
+const TIMESHEET_FIELDS = ['id | integer', 'attachment | object: `href` (URL of the timesheet download), `filename` string, `filesize` integer bytes', 'created_at | string timestamp', 'candidate | object: `id` integer, `name` string, `email` string, `href` URL of candidates/details/{id}', TIMESTAMPS]
+const MARKETING_FIELDS = ['candidate | object: `email` string, `id` integer, `ip_address` string', 'action | string; `Revoked` appears', 'created_at | string timestamp', TIMESTAMPS]
 const METRIC_FIELDS = ['label | string', 'total | integer', 'aggregations | array of objects: `year` string, `month` string (month name), `total` integer']
 /** The spec's list of values of each constrained job field, by field (the start of the list, where it is long). */
 const VALUE_LISTS: Readonly<Record<string, string>> = {
@@ -120,7 +123,7 @@ export const RULES: readonly Rule[] = [
   { section: 'Resources and their fields', rule: 'Every JSON body is UTF-8, with no byte-order mark', spec: ['All bodies are JSON.', 'RFC 8259 §8.1'], checks: [`${WIRE}: each JSON body is UTF-8 without a byte-order mark`] },
   { section: 'Resources and their fields', rule: 'Every JSON body is exactly one JSON value, with nothing after it but space, tab, LF or CR', spec: ['All bodies are JSON.', 'RFC 8259 §2 "serialized value"'], checks: [`${WIRE}: each JSON body is exactly one JSON value, with nothing after it but JSON whitespace`] },
   { section: 'Resources and their fields', rule: "A candidate's timesheets, resumes, documents, applications and consent are arrays, empty ones too", spec: ['array of File entry', 'array of Candidate application entry', 'array of Consent entry'], checks: ['candidates/list: the first page fits the candidate list schema', 'candidates/details/{id}: the detail of a listed candidate fits the schema'] },
-  { section: 'Resources and their fields', rule: 'Timestamps are YYYY-MM-DD HH:MM:SS unless stated', spec: ['Timestamps are strings of the form `YYYY-MM-DD HH:MM:SS` unless stated.'], checks: SCHEMAS },
+  { section: 'Resources and their fields', rule: 'Timestamps are YYYY-MM-DD HH:MM:SS unless stated', spec: [TIMESTAMPS], checks: SCHEMAS },
   { section: 'Resources and their fields', part: 'Candidate', rule: "A candidate has the Candidate table's fields and types, with File, Candidate application and Consent entries", spec: ['Returned by candidates/list and candidates/details/{id}.', ...CANDIDATE_FIELDS], checks: ['candidates/list: the first page fits the candidate list schema', 'candidates/list: every other answer of the list fetched fits the schema too', 'candidates/details/{id}: the detail of a listed candidate fits the schema', 'timesheets/list: a candidate href resolves'] },
   { section: 'Resources and their fields', rule: 'sector_disciplines writes a discipline `<Sector>::<Discipline>` and a sector without one alone', spec: ['array of string; a discipline is written `<Sector>::<Discipline>`, a sector without discipline is written alone'], checks: ['candidates/list: the first page fits the candidate list schema'] },
   { section: 'Resources and their fields', kind: 'observation', rule: 'Every sector sector_disciplines names is among the candidate’s sectors', checks: ['candidates/list: every sector sector_disciplines names is among the sectors'], why: 'the spec gives sectors and sector_disciplines as two fields of the Candidate table and never ties one to the other: a deployment whose candidates name a discipline in a sector their sectors leave out is legal' },
