@@ -27,7 +27,7 @@ const ROOT_URL = pathToFileURL(ROOT).href
 /** Where the transformed files are kept; scripts/test-prepare.mjs writes the same names. */
 export const CACHE = join(ROOT, 'node_modules', '.cache', 'jobboard-kit-tests', 'js')
 /** Changes when the transform's options do, so a cache of other options is not read. */
-const VERSION = 'esbuild-1'
+const VERSION = 'esbuild-2'
 
 /** esbuild's options for one file: this repo's tsconfig semantics (imports kept as written). */
 export function transformOptions(file) {
@@ -35,6 +35,9 @@ export function transformOptions(file) {
     loader: 'ts',
     format: 'esm',
     target: `node${process.versions.node.split('.')[0]}`,
+    // esbuild takes Node 20 for one without import attributes and drops them (`with { type: 'json' }`),
+    // which Node 20.10 and later require of a JSON import: kept as written
+    supported: { 'import-attributes': true },
     sourcemap: 'inline',
     sourcesContent: false,
     sourcefile: file,
