@@ -75,25 +75,32 @@ function sentence(error: ErrorObject, data: unknown): string {
   return explain([error], 'record', data)
 }
 
+/** The long month names the fake writes: a value among them is no other style. */
+const LONG_MONTHS: ReadonlySet<string> = new Set(MONTH_NAMES)
+
 /** Month fields (`month`, `available_from_month`) written in another style than the long names, one choice per field and value style. */
 export function monthStyles(data: unknown): Array<SchemaVerdict['choices'][number]> {
   const found = new Map<string, SchemaVerdict['choices'][number]>()
-  // every answer of a proxy goes through here: a field's name is written only where a month or an object is found, not for every key
+  // every answer of a proxy goes through here, a walk of every object of it: a field's name is
+  // written only where a month or an object is found, the keys read without a list made of them
   const visit = (node: unknown, path: string, depth: number) => {
     if (depth > 6 || node === null || typeof node !== 'object') return
     if (Array.isArray(node)) {
       const items = `${path}[]`
-      for (const item of node) if (item !== null && typeof item === 'object') visit(item, items, depth + 1)
+      for (let i = 0; i < node.length; i++) {
+        const item: unknown = node[i]
+        if (item !== null && typeof item === 'object') visit(item, items, depth + 1)
+      }
       return
     }
     const record = node as Record<string, unknown>
-    for (const key of Object.keys(record)) {
+    for (const key in record) {
       const value = record[key]
-      if ((key === 'month' || key === 'available_from_month') && typeof value === 'string') {
-        const field = path === '' ? key : `${path}.${key}`
-        const month = monthNumber(value)
-        if (month !== undefined && !(MONTH_NAMES as readonly string[]).includes(value) && !found.has(field)) {
-          found.set(field, { topic: 'month-style', summary: `${field} is written ${short(value)} (the fake writes ${MONTH_NAMES[month]})` })
+      if (typeof value === 'string') {
+        if ((key === 'month' || key === 'available_from_month') && !LONG_MONTHS.has(value)) {
+          const field = path === '' ? key : `${path}.${key}`
+          const month = monthNumber(value)
+          if (month !== undefined && !found.has(field)) found.set(field, { topic: 'month-style', summary: `${field} is written ${short(value)} (the fake writes ${MONTH_NAMES[month]})` })
         }
       } else if (value !== null && typeof value === 'object') visit(value, path === '' ? key : `${path}.${key}`, depth + 1)
     }

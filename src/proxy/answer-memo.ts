@@ -18,14 +18,14 @@ export const MEMO_BYTES = 32 * 1024 * 1024
 const PARSE_FACTOR = 4
 
 /** The memory a kept answer is counted as. */
-const sizeOf = (bytes: Buffer, sent: Buffer) => bytes.length * (1 + PARSE_FACTOR) + (sent === bytes ? 0 : sent.length)
+const sizeOf = (bytes: Buffer, sent: Buffer | string) => bytes.length * (1 + PARSE_FACTOR) + (sent === bytes ? 0 : sent.length)
 
 /** One answer as the proxy made it: its bytes and what judged-traffic.ts found in them. */
 export interface KeptAnswer {
   /** The body as the upstream sent it. */
   readonly bytes: Buffer
-  /** The body as the client got it (`bytes` when no link was rewritten). */
-  readonly sent: Buffer
+  /** The body as the client got it (`bytes` when no link was rewritten, else the rewritten text). */
+  readonly sent: Buffer | string
   /** The body as the checks read it, once read (judged-traffic.ts), and whether JSON.parse read it whole. */
   read?: { json: unknown; strict: boolean }
   /** judgeAlone's judgement, and the binding of the constrained values it was made under. */
@@ -67,7 +67,7 @@ export class AnswerMemo {
   }
 
   /** Keeps an answer by `key` (in place of what it held); answers it, kept or not (past the bound it is not). */
-  keep(key: string, bytes: Buffer, sent: Buffer): KeptAnswer {
+  keep(key: string, bytes: Buffer, sent: Buffer | string): KeptAnswer {
     const kept: KeptAnswer = { bytes, sent }
     const size = sizeOf(bytes, sent)
     if (size > MEMO_BYTES / 8) return kept

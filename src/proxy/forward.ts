@@ -15,10 +15,14 @@
 // request.
 import { type Agent as HttpAgent, type IncomingMessage, request as httpRequest, type OutgoingHttpHeaders, type ServerResponse } from 'node:http'
 import { type Agent as HttpsAgent, request as httpsRequest } from 'node:https'
+import { isUtf8 } from 'node:buffer'
 import { pipeline } from 'node:stream'
 import { TEXT_TYPE } from '../watch/exchange.js'
 import type { AnswerMemo, KeptAnswer } from './answer-memo.js'
 import type { LinkRewriter } from './link-rewrite.js'
+
+/** The bytes a body as sent holds: a Buffer's length, a text's length in UTF-8. */
+export const byteLength = (sent: Buffer | string) => (typeof sent === 'string' ? Buffer.byteLength(sent) : sent.length)
 
 /** Headers of one connection, never passed on (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'])
@@ -58,9 +62,9 @@ export interface Passed {
   kept: KeptAnswer | undefined
   /** The first bytes of a body streamed through (what the checks can read of it). */
   head: Buffer | undefined
-  /** The body as the client got it, when held and rewritten (else `bytes`). */
-  sent: Buffer | undefined
-  /** `bytes` decoded as UTF-8 (fatal; a leading BOM dropped), when the link rewrite decoded it: the checks read it rather than decode it again. */
+  /** The body as the client got it: `bytes`, or the text its links were rewritten in (byteLength gives its size). */
+  sent: Buffer | string | undefined
+  /** `bytes` read as UTF-8 (when they are UTF-8; a leading BOM dropped), when the link rewrite read them: the checks read it rather than decode it again. */
   text: string | undefined
   /** Bytes of the body that came from the upstream. */
   received: number
@@ -315,22 +319,22 @@ export function forward(request: IncomingMessage, response: ServerResponse, opti
       const known = key === undefined ? undefined : memo?.find(key, chunks, passed.received)
       const bytes = known?.bytes ?? (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, passed.received))
       passed.bytes = bytes
-      let sent = known?.sent ?? bytes
-      if (known === undefined && options.links && rewritable(byName['content-type'])) {
-        try {
-          const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
-          passed.text = text
-          const rewritten = options.links.text(text, origin)
-          if (rewritten !== text) sent = Buffer.from(rewritten)
-        } catch {
-          // not UTF-8: passed on as it came
-        }
+      let sent: Buffer | string = known?.sent ?? bytes
+      // not UTF-8: passed on as it came; else read once (for the rewrite and the checks), and a
+      // rewritten text sent as it is: node:http writes it into the socket as UTF-8 with the
+      // header block, which cost the server 12 % less CPU than a Buffer made of it (issue 45:
+      // a 17 KB page, new text each answer, 9 alternating rounds of wrk, twice)
+      if (known === undefined && options.links && rewritable(byName['content-type']) && isUtf8(bytes)) {
+        const text = (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes).toString('utf8')
+        passed.text = text
+        const rewritten = options.links.text(text, origin)
+        if (rewritten !== text) sent = rewritten
       }
       passed.kept = known ?? (key === undefined ? undefined : memo?.keep(key, bytes, sent))
       passed.sent = sent
       if (sent !== bytes) {
         // the rewritten body's own length, where the upstream gave one
-        for (let i = 0; i < list.length; i += 2) if ((list[i] as string).toLowerCase() === 'content-length') list[i + 1] = String(sent.length)
+        for (let i = 0; i < list.length; i += 2) if ((list[i] as string).toLowerCase() === 'content-length') list[i + 1] = String(byteLength(sent))
       }
       head(list)
       response.end(sent, finish)

@@ -21,7 +21,7 @@ import { VerdictEvaluator } from '../watch/verdict/evaluator.js'
 import { LIST_PATHS, type ListName } from '../watch/verdict/list-urls.js'
 import type { DetailedVerdict } from '../watch/verdict/verdict-types.js'
 import { LIST_OF_PATH, PassedRecords } from './passed-records.js'
-import type { Passed, Upstream } from './forward.js'
+import { byteLength, type Passed, type Upstream } from './forward.js'
 import type { profilePoints } from './profile-points.js'
 import type { ProxyRecording } from './recording.js'
 
@@ -214,6 +214,7 @@ export class JudgedTraffic {
     const answerType = passed.headers['content-type']
     const sent = passed.sent ?? passed.bytes
     const held = sent !== undefined && (answerType === undefined || TEXT_TYPE.test(answerType))
+    const sentBytes = sent === undefined ? 0 : byteLength(sent)
     let headerBytes = 512
     for (const part of request.rawHeaders) headerBytes += part.length
     const detail: Detail = {
@@ -225,10 +226,10 @@ export class JudgedTraffic {
       answerHeaders: passed.sentHeaders ?? (passed.fault === undefined ? undefined : passed.headers),
       answerHold: passed.status === 0 ? 'none' : held ? 'text' : sent !== undefined ? 'binary' : 'stream',
       answerBody: held ? sent : undefined,
-      answerBytes: sent?.length ?? passed.received,
+      answerBytes: sent === undefined ? passed.received : sentBytes,
       answerType,
       headerBytes,
-      bodyBytes: (requestText?.length ?? 0) + (held ? (sent as Buffer).length : 0),
+      bodyBytes: (requestText?.length ?? 0) + (held ? sentBytes : 0),
       headersDropped: false,
       bodiesDropped: false,
     }

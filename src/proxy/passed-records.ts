@@ -39,25 +39,34 @@ export class PassedRecords implements CopyTruth {
     return `what passed through the proxy${forgotten}`
   }
 
-  /** The records of a list page answered 200 (its `data`): what cannot be keyed or dated is left out. */
+  /**
+   * The records of a list page answered 200 (its `data`): what cannot be keyed or dated is
+   * left out. A record kept as it is again (a client's walk reads most of them more than
+   * once, a poll all of them) is found by its strings alone: no time is read, no version made.
+   */
   seen(list: ListName, user: string, body: unknown): void {
     const data = body !== null && typeof body === 'object' ? (body as { data?: unknown }).data : undefined
     if (!Array.isArray(data)) return
     const held = this.#lists.get(list) as Map<string, CopyVersion & { key: CopyKey }>
+    const who = owner(user)
     for (const item of data as unknown[]) {
       if (item === null || typeof item !== 'object') continue
       const record = item as { id?: unknown; created_at?: unknown; updated_at?: unknown; action?: unknown; candidate?: { email?: unknown } }
-      if (typeof record.created_at !== 'string' || Number.isNaN(parseTime(record.created_at))) continue
-      const updated = typeof record.updated_at === 'string' && !Number.isNaN(parseTime(record.updated_at)) ? record.updated_at : undefined
+      const created = record.created_at
+      if (typeof created !== 'string') continue
       let key: CopyKey
       if (list === 'marketing') {
         if (typeof record.action !== 'string' || typeof record.candidate?.email !== 'string') continue
         key = marketingKey(record as { candidate: { email: string }; action: string; created_at: string })
       } else if (Number.isInteger(record.id)) key = record.id as number
       else continue
-      const name = `${owner(user)}${key}`
-      const version = { key, created_at: record.created_at, updated_at: updated }
+      const name = `${who}${key}`
       const before = held.get(name)
+      // the version kept, seen again: its created_at read as a time when it was kept, its updated_at the same string (or none then and none now)
+      if (before !== undefined && before.created_at === created && (before.updated_at === record.updated_at || (before.updated_at === undefined && typeof record.updated_at !== 'string'))) continue
+      if (Number.isNaN(parseTime(created))) continue
+      const updated = typeof record.updated_at === 'string' && !Number.isNaN(parseTime(record.updated_at)) ? record.updated_at : undefined
+      const version = { key, created_at: created, updated_at: updated }
       if (before === undefined) {
         held.set(name, version)
         if (held.size > MAX_PASSED_RECORDS) {
@@ -68,7 +77,7 @@ export class PassedRecords implements CopyTruth {
             this.#forgotten++
           }
         }
-      } else if ((before.updated_at !== updated || before.created_at !== record.created_at) && changed(version) > changed(before)) held.set(name, version)
+      } else if ((before.updated_at !== updated || before.created_at !== created) && changed(version) > changed(before)) held.set(name, version)
     }
   }
 

@@ -22,3 +22,19 @@ t.test('a deployment writing long month names gives no month-style observation',
   t.equal(run.exitCode, 0, run.reason ?? 'exit 0')
   t.notOk(run.report.observations.some((o) => o.topic === 'month-style'))
 })
+
+t.test('the month style is found at any depth an answer nests a month, named by its path, once per field', async (t) => {
+  const { monthStyles } = await import('../../src/contract/validate.js')
+  const summaries = (data: unknown) => monthStyles(data).map((choice) => choice.summary)
+  t.same(summaries({ month: 'Nov' }), ['month is written "Nov" (the fake writes November)'])
+  t.same(
+    summaries({ data: [{ month: 'nov.' }, { month: 'Sept' }, { candidate: { available_from_month: 'Feb' } }, { month: 'November' }] }),
+    ['data[].month is written "nov." (the fake writes November)', 'data[].candidate.available_from_month is written "Feb" (the fake writes February)'],
+    'one choice per field, the first value met; a long name is none',
+  )
+  t.same(summaries({ metrics: [[{ aggregations: [{ month: 'Jan' }] }]] }), ['metrics[][].aggregations[].month is written "Jan" (the fake writes January)'], 'arrays in arrays')
+  t.same(summaries({ a: { b: { c: { d: { e: { month: 'Mar' } } } } } }), ['a.b.c.d.e.month is written "Mar" (the fake writes March)'], 'six objects deep')
+  t.same(summaries({ a: { b: { c: { d: { e: { f: { g: { month: 'Mar' } } } } } } } }), [], 'not past that')
+  t.same(summaries({ month: 'Smarch', available_from_month: 3, other: 'Nov', list: ['Nov'] }), [], 'no month name, no string, another key, a bare list: nothing')
+  t.same(summaries(null), [])
+})

@@ -111,3 +111,26 @@ t.test('records forgotten past the bound are said in what the oracle judges agai
   passed.clear()
   t.equal(passed.name, 'what passed through the proxy', 'a clear forgets the count too')
 })
+
+t.test('a record passing again keeps its newest version: the same strings, a newer time, an older one, a time that does not read', async (t) => {
+  const passed = new PassedRecords(() => 0)
+  const held = () => Object.fromEntries([...passed.records('candidates', 'u')].map(([key, version]) => [key, { created_at: version.created_at, updated_at: version.updated_at }]))
+  const seen = (...data: unknown[]) => passed.seen('candidates', 'u', { data })
+  seen({ id: 1, created_at: '2026-01-01 00:00:00', updated_at: '2026-01-02 00:00:00' }, { id: 2, created_at: '2026-01-01 00:00:00' }, { id: 3, created_at: '2026-01-01 00:00:00', updated_at: null })
+  const first = held()
+  t.same(first, {
+    1: { created_at: '2026-01-01 00:00:00', updated_at: '2026-01-02 00:00:00' },
+    2: { created_at: '2026-01-01 00:00:00', updated_at: undefined },
+    3: { created_at: '2026-01-01 00:00:00', updated_at: undefined },
+  })
+  seen({ id: 1, created_at: '2026-01-01 00:00:00', updated_at: '2026-01-02 00:00:00' }, { id: 2, created_at: '2026-01-01 00:00:00' }, { id: 3, created_at: '2026-01-01 00:00:00', updated_at: null })
+  t.same(held(), first, 'the same strings again: kept as they were')
+  seen({ id: 1, created_at: '2026-01-01 00:00:00', updated_at: '2026-01-01 12:00:00' }, { id: 2, created_at: '2026-01-01 00:00:00', updated_at: 'x' })
+  t.same(held(), first, 'an older updated_at, or one that does not read as a time: the newer version stays')
+  seen({ id: 1, created_at: '2026-01-01 00:00:00', updated_at: '2026-01-03 00:00:00' }, { id: 2, created_at: '2026-01-01 00:00:00', updated_at: '2026-01-05 00:00:00' })
+  t.same(held(), { ...first, 1: { created_at: '2026-01-01 00:00:00', updated_at: '2026-01-03 00:00:00' }, 2: { created_at: '2026-01-01 00:00:00', updated_at: '2026-01-05 00:00:00' } }, 'a newer one replaces it')
+  seen({ id: 4, created_at: 'x' }, { id: 'five', created_at: '2026-01-01 00:00:00' }, { created_at: '2026-01-01 00:00:00' }, null, 7)
+  t.same(Object.keys(held()), ['1', '2', '3'], 'what cannot be keyed or dated is left out')
+  passed.seen('candidates', 'v', { data: [{ id: 1, created_at: '2026-01-01 00:00:00', updated_at: '2026-01-02 00:00:00' }] })
+  t.same([...passed.records('candidates', 'v')].map(([key, version]) => [key, version.updated_at]), [[1, '2026-01-02 00:00:00']], "another credential's record is its own")
+})
