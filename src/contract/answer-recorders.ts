@@ -11,11 +11,11 @@ import { SHORT_RETRY_AFTER_SECONDS } from './request-outcomes.js'
 import { MALFORMED_SINCE } from './filter-requests.js'
 import { ID_PATHS, UNKNOWN_ID } from './spare-requests.js'
 import { bodyType, directly, essence, type Evidence, type Got, isBurst, meant, notSeen, type Reading, requestOf, seenOther } from './point-evidence.js'
-import { isRec, pageOf, rec } from './records.js'
+import { isRec, pageOf, rec, succeeded } from './records.js'
 
 /** A download's Content-Type, from the answers of its paths (the unknown id's aside). */
 export const downloadType = (pattern: RegExp, what: string) => (e: Evidence): Reading => {
-  const got = e.on(pattern, (g) => g.answer.status === 200 && !g.path.endsWith(`/${UNKNOWN_ID}`))[0]
+  const got = e.on(pattern, (g) => succeeded(g.answer) && !g.path.endsWith(`/${UNKNOWN_ID}`))[0]
   const type = got ? essence(got.answer) : undefined
   if (!got) return notSeen(`no ${what} was downloaded`, e.missed(pattern))
   if (type === undefined || !/^[a-z]+\/[a-z0-9.+-]+$/.test(type)) return notSeen(`the ${what} came with Content-Type ${JSON.stringify(got.answer.headers['content-type'])}`)
@@ -82,7 +82,7 @@ export const refusal = (read: (got: Got) => Reading) => (e: Evidence): Reading =
 export function jobFieldsShape(e: Evidence): Reading {
   const got = e.on('/job/fields')[0]
   if (!got) return notSeen('job/fields was not answered', e.missed('/job/fields'))
-  const found = got.answer.status === 200 ? findFieldLists(got.answer.json) : undefined
+  const found = succeeded(got.answer) ? findFieldLists(got.answer.json) : undefined
   if (found?.path === 'data') return directly(got, 'data')
   if (found?.path === '(top level)') return directly(got, 'top-level')
   return found ? seenOther(found.path, `the lists are at ${found.path}`) : seenOther('not understood', "job/fields' shape is not understood")

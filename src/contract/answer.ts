@@ -15,7 +15,7 @@ import { isTimesheetType } from './groups/resources-checks.js'
 import { linkProblems, repeatedRecords } from './groups/lists-checks.js'
 import { WIRE_CHECKS, WIRE_ENDPOINT } from './groups/wire-checks.js'
 import { LISTS, type ListDef } from './lists.js'
-import { int, isRec, recs, type Rec } from './records.js'
+import { int, isRec, recs, succeeded, type Rec } from './records.js'
 import { orderedCitation } from './citations.js'
 import { type Citation, citationOf } from './rules.js'
 import { AnswerValidator } from './validate.js'
@@ -144,7 +144,7 @@ export class AnswerChecks {
   judgeAcross(answer: SeenAnswer): AnswerJudgement {
     const problems: Array<{ check: string; message: string }> = []
     const path = this.apiPath(answer.url)
-    if (path === undefined || answer.status !== 200 || !answer.complete || isDownloadPath(path)) return { violations: [], observations: [] }
+    if (path === undefined || !succeeded(answer) || !answer.complete || isDownloadPath(path)) return { violations: [], observations: [] }
     const list = LISTS.find((l) => l.path === path)
     if (list === undefined && path !== '/job/fields') return { violations: [], observations: [] }
     const body = 'json' in answer ? answer.json : lenientJson(answer.bytes)
@@ -185,11 +185,11 @@ export class AnswerChecks {
     }
     for (const problem of wire) {
       // a download's Content-Length is its endpoint's own check, as in a run (groups/wire-checks.ts)
-      if (problem.rule === 'content-length' && download && answer.status === 200) continue
+      if (problem.rule === 'content-length' && download && succeeded(answer)) continue
       const named = WIRE_CHECKS.find((c) => c.rule === problem.rule)
       if (named) problems.push({ check: `${WIRE_ENDPOINT}: ${named.name}`, message: problem.message })
     }
-    if (path !== undefined && answer.status === 200) {
+    if (path !== undefined && succeeded(answer)) {
       if (download) this.#download(answer, path, problems, observations)
       else if (answer.complete) this.#json(answer, path, problems, observations)
     }
@@ -232,7 +232,7 @@ export class AnswerChecks {
       // its values bind the later answers' schemas: judgeAcross
       if (status !== 200) problems.push({ check: 'job/fields: answers 200 with a JSON body whose status is 200', message: `the body's status is ${JSON.stringify(status) ?? 'absent'}, not 200` })
     }
-    // a write answered HTTP 200 whose body says it failed (`status` 412) is the deployment's way of refusing: not a success to hold to the success schema
+    // a write answered HTTP success (2xx) whose body says it failed (`status` 412) is the deployment's way of refusing: not a success to hold to the success schema
     else if (answer.method === 'POST' && isRec(body) && body.status === 200) this.#write(path, body, problems, observations)
   }
 

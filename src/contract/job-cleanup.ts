@@ -5,7 +5,7 @@
 import { where } from './checks.js'
 import type { RunContext } from './context.js'
 import type { PendingJob } from './ledger.js'
-import { rec } from './records.js'
+import { saysSuccess } from './records.js'
 import { post } from './write-turns.js'
 
 /** What a pending job is, for the ledger. */
@@ -28,7 +28,7 @@ export async function deletePending(ctx: RunContext): Promise<void> {
       continue
     }
     const outcome = await client.post(url, { id: job.id }, { detached: true })
-    const done = outcome.kind === 'answer' && outcome.status === 200 && rec(outcome.json).status === 200
+    const done = outcome.kind === 'answer' && saysSuccess(outcome)
     const gone = outcome.kind === 'answer' && outcome.status === 404
     if (done) ledger.setDeleted(deployment, job.id)
     if (!done && !gone) still.push(job)
@@ -52,7 +52,7 @@ export async function cleanup(ctx: RunContext): Promise<void> {
       continue
     }
     const outcome = await ctx.client.post(url, { id: job.id }, { detached: true })
-    if (outcome.kind === 'answer' && outcome.status === 200 && rec(outcome.json).status === 200) {
+    if (outcome.kind === 'answer' && saysSuccess(outcome)) {
       job.deletedBy = `POST ${where(url)}`
       ctx.ledger.setDeleted(ctx.deployment, job.id)
     } else {

@@ -2,7 +2,8 @@
 // schemas: drift (fields the schemas lack), page size, the last page's next_page, error
 // bodies, the job/fields shape, download content types, what an unknown id answers,
 // which field `since` compares, month name style, metric labels and constrained values
-// beyond the spec's, and what a check no sentence of the spec backs found. Observations
+// beyond the spec's, the HTTP status of successes other than 200, and what a check no
+// sentence of the spec backs found. Observations
 // warn; they never fail a run.
 
 export const TOPICS = [
@@ -22,6 +23,8 @@ export const TOPICS = [
   'rate-limit',
   'jobs',
   'links',
+  // a success answered with a 2xx other than 200 (groups/wire-checks.ts)
+  'status',
   // what a check no sentence of the spec backs found (src/contract/rules.ts, kind: 'observation')
   'unbacked',
 ] as const

@@ -9,7 +9,7 @@ import { need, notMade, Skip, where, type Got, type NotMade, type SkipKind } fro
 import { isServiceError } from './request-outcomes.js'
 import type { Client } from './http.js'
 import type { ListDef } from './lists.js'
-import { isRec, notAPage, pageOf, type Page, type Rec } from './records.js'
+import { isRec, notAPage, pageOf, succeeded, type Page, type Rec } from './records.js'
 import type { Group } from './settings.js'
 import type { WalkRotation } from './walker.js'
 
@@ -148,6 +148,6 @@ export function pageOrSkip(got: Got, what: string): Page {
 /** The answer's JSON object, or a Skip naming why there is none. */
 export function bodyOrSkip(got: Got, what: string): Rec {
   const answer = need(got)
-  if (answer.status !== 200 || !isRec(answer.json)) throw new Skip(`${what} (${answer.method} ${where(answer.url)}) ${notAPage(answer)}`)
+  if (!succeeded(answer) || !isRec(answer.json)) throw new Skip(`${what} (${answer.method} ${where(answer.url)}) ${notAPage(answer)}`)
   return answer.json
 }

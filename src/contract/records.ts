@@ -10,6 +10,18 @@ export const str = (value: unknown): string | undefined => (typeof value === 'st
 export const int = (value: unknown): number | undefined => (Number.isInteger(value) ? (value as number) : undefined)
 export const recs = (value: unknown): Rec[] => (Array.isArray(value) ? value.filter(isRec) : [])
 
+/**
+ * An answer of success: any 2xx. The spec names the status a success's JSON body carries
+ * ("On success the JSON body carries `status` 200."), never the HTTP status of a success;
+ * HTTP's words make every 2xx one ("The 2xx (Successful) class of status code indicates
+ * that the client's request was successfully received, understood, and accepted", RFC 9110
+ * §15.3). A success answered otherwise than 200 is an observation (groups/wire-checks.ts).
+ */
+export const succeeded = (answer: Pick<Answer, 'status'>): boolean => answer.status >= 200 && answer.status < 300
+
+/** A write's success as the spec writes it: an answer of success whose JSON body carries `status` 200. */
+export const saysSuccess = (answer: Pick<Answer, 'status' | 'json'>): boolean => succeeded(answer) && rec(answer.json).status === 200
+
 /** One page of a list as answered: the envelope's parts, present or not. */
 export interface Page {
   readonly answer: Answer
@@ -22,10 +34,10 @@ export interface Page {
   readonly prevPage: unknown
 }
 
-/** The page an answer holds, or undefined when it is not a 200 JSON object with a data array. */
+/** The page an answer holds, or undefined when it is not a success (2xx) with a JSON object holding a data array. */
 export function pageOf(answer: Answer): Page | undefined {
   const body = answer.json
-  if (answer.status !== 200 || !isRec(body) || !Array.isArray(body.data)) return undefined
+  if (!succeeded(answer) || !isRec(body) || !Array.isArray(body.data)) return undefined
   return {
     answer,
     body,
@@ -41,7 +53,7 @@ export function pageOf(answer: Answer): Page | undefined {
 
 /** Why an answer is not a page, in words. */
 export function notAPage(answer: Answer): string {
-  if (answer.status !== 200) return `answered HTTP ${answer.status}, not 200`
+  if (!succeeded(answer)) return `answered HTTP ${answer.status}, not a success (2xx)`
   if (!isRec(answer.json)) return 'answered a body that is not a JSON object'
   return 'answered an object without a data array'
 }

@@ -212,7 +212,7 @@ const startsLikeJson = (bytes: Uint8Array) => /^[{[]/.test(Buffer.from(bytes.sub
 /**
  * The wire rules an answer is held to. `path` is its path under the API root (undefined
  * for a page outside the API). A JSON answer is one that claims JSON in its Content-Type,
- * or a 200 or 412 of a JSON endpoint (not a download) whose body is an object or an array
+ * or a success (any 2xx: records.ts succeeded) or 412 of a JSON endpoint (not a download) whose body is an object or an array
  * ("All bodies are JSON"; "JSON body with `status` 412"): its bytes must be JSON and its
  * Content-Type application/json. A body that is no JSON at all (an error page, an error in
  * words sent as HTTP 200) is not held here: error bodies are "not shown" by the spec (a
@@ -226,7 +226,7 @@ export function heldTo(answer: WireAnswer, path: string | undefined): Set<WireRu
   // a 403 needs no challenge (RFC 9110 §11.6.1: "MAY" in other responses)
   if (answer.status === 401) held.add('challenge')
   const claims = claimsJson(answer.headers['content-type'])
-  const jsonEndpoint = !isDownloadPath(path) && (answer.status === 200 || answer.status === 412)
+  const jsonEndpoint = !isDownloadPath(path) && ((answer.status >= 200 && answer.status < 300) || answer.status === 412)
   const looksJson = startsLikeJson(answer.bytes)
   if (jsonEndpoint && (looksJson || claims)) held.add('content-type')
   if ((claims || (jsonEndpoint && looksJson)) && answer.truncated === undefined) {

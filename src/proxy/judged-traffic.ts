@@ -13,6 +13,7 @@ import type { AnswerChecks } from '../contract/answer.js'
 import { findFieldLists } from '../contract/field-lists.js'
 import { wordsText } from '../contract/rules.js'
 import { lenientJson } from '../contract/wire.js'
+import { succeeded } from '../contract/records.js'
 import { BASIC_GIVEN, basicUser, type ConstrainedLists, type Detail, listDigests, shortDigest, staleFieldsOf, TEXT_TYPE } from '../watch/exchange.js'
 import { entryDetail } from '../watch/journal-detail.js'
 import { JOURNAL_SIZE, Journal } from '../watch/journal.js'
@@ -89,9 +90,9 @@ function readJson(bytes: Buffer, text: string | undefined): { json: unknown; str
   return { json: lenientJson(bytes), strict: false }
 }
 
-/** A job write's effective status: a deployment may answer a refusal as HTTP 200 with `status` 412 in the body. */
+/** A job write's effective status: a deployment may answer a refusal as an HTTP success (2xx) with `status` 412 in the body. */
 function effectiveStatus(status: number, path: string, body: unknown): number {
-  if (status !== 200 || !JOB_WRITE.test(path) || body === null || typeof body !== 'object') return status
+  if (!succeeded({ status }) || !JOB_WRITE.test(path) || body === null || typeof body !== 'object') return status
   const said = (body as { status?: unknown }).status
   return Number.isInteger(said) && (said as number) >= 100 && (said as number) <= 599 ? (said as number) : status
 }
@@ -208,8 +209,8 @@ export class JudgedTraffic {
     const fault = passed.fault !== undefined ? notes.join('; ') : passed.truncated !== undefined ? [passed.truncated, ...notes].join('; ') : notes.length > 0 ? notes.join('; ') : undefined
     const retryAfter = passed.status === 429 ? Number(passed.headers['retry-after']) : Number.NaN
     const isList = method === 'GET' && LIST_PAGE.has(path)
-    if (isList && status === 200 && passed.fault === undefined && passed.truncated === undefined) this.passedRecords.seen(LIST_OF_PATH.get(path) as ListName, user, answerJson)
-    const nextPage = isList && status === 200 && answerJson !== null && typeof answerJson === 'object' ? typeof (answerJson as { next_page?: unknown }).next_page === 'string' && (answerJson as { next_page: string }).next_page !== '' : undefined
+    if (isList && succeeded({ status }) && passed.fault === undefined && passed.truncated === undefined) this.passedRecords.seen(LIST_OF_PATH.get(path) as ListName, user, answerJson)
+    const nextPage = isList && succeeded({ status }) && answerJson !== null && typeof answerJson === 'object' ? typeof (answerJson as { next_page?: unknown }).next_page === 'string' && (answerJson as { next_page: string }).next_page !== '' : undefined
     const write = method === 'POST' && JOB_WRITE.test(path) && requestText !== undefined
     const answerType = passed.headers['content-type']
     const sent = passed.sent ?? passed.bytes
@@ -243,7 +244,7 @@ export class JudgedTraffic {
       if (this.#answered.size > MAX_WINDOWS) for (const old of [...this.#answered.keys()].slice(0, MAX_WINDOWS / 10)) this.#answered.delete(old)
     }
     let fieldsRead: Record<string, string> | undefined
-    if (method === 'GET' && path === '/api/v1/job/fields' && status === 200) {
+    if (method === 'GET' && path === '/api/v1/job/fields' && succeeded({ status })) {
       const found = findFieldLists(answerJson)
       if (found) {
         const lists = Object.fromEntries(FIELD_NAMES.flatMap((name) => (Array.isArray(found.lists[name]) ? [[name, (found.lists[name] as unknown[]).filter((v): v is string => typeof v === 'string')]] : [])))
@@ -316,7 +317,7 @@ export class JudgedTraffic {
           this.#keep({ request: id, method, url: shownUrl, status: passed.status, rule: problem.check, message: problem.message, spec: [], basis: 'profile', time: formatTimestamp(time) }, PROFILE_BASIS)
         }
       }
-      if (this.#recording !== undefined && method === 'GET' && status === 200 && passed.truncated === undefined && answerJson !== undefined && apiPath !== undefined) {
+      if (this.#recording !== undefined && method === 'GET' && succeeded({ status }) && passed.truncated === undefined && answerJson !== undefined && apiPath !== undefined) {
         this.#recording.seen({ apiPath, query: clientUrl.slice(path.length + 1), json: answerJson, authorization })
       }
       for (const seen of judged.observations) {

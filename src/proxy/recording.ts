@@ -18,7 +18,7 @@ export const RECORD_MAX_RECORDS = 100_000
 const DETAIL = /^\/(candidates|applications)\/details\/[0-9]+$/
 const LIST_OF_PATH = new Map<string, ListName>(LIST_NAMES.map((name) => [LIST_DEFS[name].path, name]))
 
-/** One answer that passed: only a 200 with a JSON body tells the scenario anything. */
+/** One answer that passed: only a success (2xx) with a JSON body tells the scenario anything. */
 export interface SeenAnswer {
   /** The path under {base_url}/api/v1 (`/candidates/list`). */
   apiPath: string
@@ -65,7 +65,7 @@ export class ProxyRecording {
     return this.#gather
   }
 
-  /** A 200 answer of a GET with its JSON body: what it says of the board is gathered. */
+  /** A success (2xx) of a GET with its JSON body: what it says of the board is gathered. */
   seen(answer: SeenAnswer): void {
     const { apiPath, json } = answer
     if (!isRec(json)) return

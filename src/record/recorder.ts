@@ -18,7 +18,7 @@ import { redacting, type Redactor } from '../contract/redact.js'
 import { Ledger } from '../contract/ledger.js'
 import { readProfile } from '../contract/point-recorders.js'
 import { mergeProfile } from '../contract/profile-merge.js'
-import { isRec, notAPage, pageOf, rec } from '../contract/records.js'
+import { isRec, notAPage, pageOf, rec, succeeded } from '../contract/records.js'
 import { loadProfile, type LoadedProfile } from '../profile/deployment-profile.js'
 import { replacementKey } from './anonymise.js'
 import { WriteError, writeAtomically } from './atomic-write.js'
@@ -214,14 +214,14 @@ export class Recorder {
       throw new Stop('auth', `the deployment refused the credentials (HTTP ${outcome.status} on ${what}): check --username and --password (or JOBBOARD_USERNAME and JOBBOARD_PASSWORD)`)
     }
     if (download) return outcome
-    if (outcome.status !== 200) throw new Stop('incomplete', `${what} (${url}) answered HTTP ${outcome.status}`)
+    if (!succeeded(outcome)) throw new Stop('incomplete', `${what} (${url}) answered HTTP ${outcome.status}`)
     return outcome
   }
 
   /** job/fields or metrics/list: a deployment without it (a 4xx) is recorded without what it gives. */
   async #optional(path: string, what: string): Promise<{ json: unknown } | undefined> {
     const answer = await this.#get(this.#client.api(path), what, true)
-    if (answer?.status === 200) return answer
+    if (answer !== undefined && succeeded(answer)) return answer
     this.#say(`${what} answered HTTP ${answer?.status}: recorded without it`)
     return undefined
   }

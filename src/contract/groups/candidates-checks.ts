@@ -6,7 +6,7 @@ import { check, endpoint, need } from '../checks.js'
 import type { RunContext } from '../context.js'
 import { CANDIDATES } from '../lists.js'
 import { FILE_KINDS } from '../record-picks.js'
-import { rec, recs, str } from '../records.js'
+import { rec, recs, str, succeeded } from '../records.js'
 import { availabilityAgrees, sectorsAgree } from './values-checks.js'
 import { listChecks } from './lists-checks.js'
 import { detailChecks, downloadChecks, hrefsPointAt, resolves } from './resources-checks.js'
@@ -54,7 +54,7 @@ export function candidatesGroup(root: Minimal, ctx: RunContext): void {
       const answer = need(await plan.resolve(hrefs, 'application href'))
       resolves(a, answer, 'the application href')
       // the detail it names is read: it is an Application, held to the table as every answer read is
-      if (answer.status === 200) ctx.fits(a, applicationDetail, answer, 'applications/details/{id}', 'the application the href names')
+      if (succeeded(answer)) ctx.fits(a, applicationDetail, answer, 'applications/details/{id}', 'the application the href names')
     })
   })
   endpoint(root, 'candidates/details/{id}', (t) =>

@@ -6,12 +6,12 @@ import { check, endpoint, need, Skip } from '../checks.js'
 import type { RunContext } from '../context.js'
 import { excerpt, type Answer } from '../request-outcomes.js'
 import { type FieldLists, findFieldLists, isStrings, valuesFrom } from '../field-lists.js'
-import { isRec } from '../records.js'
+import { isRec, succeeded } from '../records.js'
 import type { Minimal } from '@tapjs/core'
 
 /** Reads job/fields' answer into the run: binds its values and notes its shape and how its values differ from the spec's. */
 export function adoptFieldValues(ctx: RunContext, answer: Answer): FieldLists | undefined {
-  const found = answer.status === 200 ? findFieldLists(answer.json) : undefined
+  const found = succeeded(answer) ? findFieldLists(answer.json) : undefined
   const values = valuesFrom(found)
   ctx.bindValues(values)
   if (!found) {
@@ -49,7 +49,7 @@ export function fieldsGroup(root: Minimal, ctx: RunContext, found: () => FieldLi
   endpoint(root, 'job/fields', (t) => {
     check(t, 'answers 200 with a JSON body whose status is 200', async (a) => {
       const answer = need(await ctx.plan.fields())
-      a.ok(answer.status === 200, 'HTTP status 200', `answered HTTP ${answer.status}, not 200`)
+      a.ok(succeeded(answer), `HTTP status ${answer.status}, a success`, `answered HTTP ${answer.status}, not a success (2xx)`)
       const status = isRec(answer.json) ? answer.json.status : undefined
       a.ok(status === 200, 'the body carries status 200', `the body's status is ${JSON.stringify(status) ?? 'missing'}, not 200${isRec(answer.json) ? '' : ' (the body is not a JSON object)'}`)
       // its Content-Type and bytes are the "every answer" checks' (groups/wire-checks.ts)

@@ -12,7 +12,7 @@ import { check, endpoint, need, Skip, where, type Asserter, type Got } from '../
 import { excerpt } from '../request-outcomes.js'
 import type { CreatedJob, RunContext } from '../context.js'
 import type { Answer } from '../request-outcomes.js'
-import { int, rec, str } from '../records.js'
+import { int, rec, saysSuccess, str, succeeded } from '../records.js'
 import { AnswerValidator } from '../validate.js'
 import { UNKNOWN_ID } from '../spare-requests.js'
 import { refusedAnswer } from './auth-checks.js'
@@ -42,12 +42,12 @@ const SAYS: Record<Operation, { words: string; word: RegExp }> = {
   delete: { words: 'deleted', word: /\b(delet(ed|ion)?|removed)\b/i },
 }
 
-/** The body's status and the HTTP status of a refusal the spec calls 412: the body says 412; HTTP says 412 or 200. */
+/** The body's status and the HTTP status of a refusal the spec calls 412: the body says 412; HTTP says a 4xx or a success (2xx). */
 function answered412(a: Asserter, answer: Answer): void {
   const status = rec(answer.json).status
   a.ok(status === 412, 'the body says status 412', `the body says status ${JSON.stringify(status) ?? '(none)'}, not 412`)
   // the spec says what the body holds, not the status line that carries it (412, 200, 400, 422: a profile point, preconditionHttpStatus)
-  a.ok(answer.status === 200 || (answer.status >= 400 && answer.status < 500), `HTTP ${answer.status}`, `answered HTTP ${answer.status}, neither 200 nor a 4xx`)
+  a.ok(succeeded(answer) || (answer.status >= 400 && answer.status < 500), `HTTP ${answer.status}`, `answered HTTP ${answer.status}, neither a success (2xx) nor a 4xx`)
 }
 
 const ID_FIELDS = ['id', 'job_id'] as const
@@ -65,13 +65,13 @@ export function otherIdField(answer: Answer, sent: IdField): IdField | undefined
 }
 
 /**
- * Refused: a 4xx, in the HTTP status or in the body's; or an HTTP 200 that is not the
+ * Refused: a 4xx, in the HTTP status or in the body's; or an HTTP success (2xx) that is not the
  * spec's success (a JSON body with status 200), such as a text message under a
  * deployment that sends errors with HTTP 200 (the profile's errorHttpStatus, notFoundBody).
  */
 function refused(answer: Answer): boolean {
   const status = int(rec(answer.json).status)
-  return (answer.status >= 400 && answer.status < 500) || (answer.status === 200 && status !== 200)
+  return (answer.status >= 400 && answer.status < 500) || (succeeded(answer) && status !== 200)
 }
 
 /** The jobs group's checks, by endpoint: job/add, then each operation on the job it made. */
@@ -92,7 +92,7 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
   /** Notes a job made by a request meant to fail, so that cleanup deletes it too. */
   const keep = (answer: Answer, body: { job_reference: string }) => {
     const id = int(rec(answer.json).id)
-    if (id !== undefined && answer.status < 300) return ctx.created(id, body.job_reference, `POST ${where(answer.url)}`)
+    if (id !== undefined && succeeded(answer)) return ctx.created(id, body.job_reference, `POST ${where(answer.url)}`)
     return undefined
   }
   /**
@@ -151,14 +151,14 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
         const status = rec(answer.json).status
         if (c.allowed) {
           // a success as the spec writes it: the add's public page URL and id, the other operations' message
-          if (a.ok(answer.status === 200 && status === 200, `${what}: answered status 200`, `${what}: answered HTTP ${answer.status} ${excerpt(answer)}, not status 200, though the spec allows it`)) {
+          if (a.ok(saysSuccess(answer), `${what}: answered status 200`, `${what}: answered HTTP ${answer.status} ${excerpt(answer)}, not status 200, though the spec allows it`)) {
             ctx.fits(a, c.operation === 'add' ? jobAddAnswer : messageAnswer, answer, c.endpoint, 'the answer')
           }
           return
         }
         if (c.open !== undefined) {
           // the spec's words leave the value open: accepted is the deployment's choice (an observation, the profile point openJobValues)
-          const accepted = answer.status === 200 && status === 200
+          const accepted = saysSuccess(answer)
           ctx.openValues.set(c.id, { value: accepted ? 'accepted' : 'refused', request: `POST ${where(answer.url)}`, at: ctx.clock.now() })
           if (accepted) {
             ctx.observations.add({ topic: 'jobs', endpoint: c.endpoint, summary: `${what} is accepted: the spec's words leave it open (${c.open})` })
@@ -166,7 +166,7 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
             return
           }
         }
-        const accepted = answer.status < 300 && status === 200
+        const accepted = saysSuccess(answer)
         if (!a.ok(status === 412 || answer.status === 412, `${what}: refused with status 412`, `${what}: answered HTTP ${answer.status} ${excerpt(answer)}: ${accepted ? 'accepted, though the spec forbids it' : c.open !== undefined ? 'neither accepted nor refused with status 412' : 'not status 412'}`)) return
         answered412(a, answer)
         const message = str(rec(answer.json).message)
@@ -186,7 +186,7 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
     const request = `POST ${new URL(url).pathname}`
     const other = otherIdField(first, field)
     if (other === undefined) {
-      if (first.status === 200 && rec(first.json).status === 200) ctx.idField ??= { value: field, request, at: ctx.clock.now() }
+      if (saysSuccess(first)) ctx.idField ??= { value: field, request, at: ctx.clock.now() }
       return first
     }
     ctx.idField = { value: other, request, at: ctx.clock.now() }
@@ -230,7 +230,7 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
       }
       tried(body)
       const id = int(rec(answer.json).id)
-      if (id !== undefined && answer.status < 300) state.job = ctx.created(id, reference, `POST ${where(answer.url)}`)
+      if (id !== undefined && succeeded(answer)) state.job = ctx.created(id, reference, `POST ${where(answer.url)}`)
       if (ctx.settings.rateLimitWindow === 0) {
         // no window to spend: every form of every constrained field in this run (the rotation of forms is for runs
         // that spend a window on each add), in as many adds as the field with the most forms has; each deleted by cleanup
@@ -243,12 +243,12 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
           keep(got, other)
           const what = forms.map((f) => `${f.field} ${JSON.stringify(f.value)}`).join(', ')
           // each add's answer is held to the add's row, its id and page URL too, not the first add's alone
-          if (a.ok(got.status === 200 && rec(got.json).status === 200, `a valid job with ${what} answers status 200`, `a valid job with ${what} answered HTTP ${got.status} ${excerpt(got)}, not status 200, though the spec allows each`)) {
+          if (a.ok(saysSuccess(got), `a valid job with ${what} answers status 200`, `a valid job with ${what} answered HTTP ${got.status} ${excerpt(got)}, not status 200, though the spec allows each`)) {
             ctx.fits(a, jobAddAnswer, got, 'job/add', `the answer to a valid job with ${what}`)
           }
         }
       }
-      if (!a.ok(answer.status === 200, 'answers HTTP 200', `answered HTTP ${answer.status}: ${JSON.stringify(answer.json)}`)) return
+      if (!a.ok(succeeded(answer), `answers HTTP ${answer.status}, a success`, `answered HTTP ${answer.status}: ${JSON.stringify(answer.json)}`)) return
       ctx.fits(a, jobAddAnswer, answer, 'job/add', 'the answer')
       const message = str(rec(answer.json).message)
       // "a message holding the public job page URL": the URL may come with words around it
@@ -265,22 +265,22 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
       theJob()
       if (state.page === undefined) throw new Skip('job/add gave no public page URL')
       const shown = need(await client.page(state.page))
-      a.ok(shown.status === 200, `${state.page} answers 200`, `${state.page} answered HTTP ${shown.status}, not 200, though the job was added with published 1`)
+      a.ok(succeeded(shown), `${state.page} answers HTTP ${shown.status}, a success`, `${state.page} answered HTTP ${shown.status}, not a success (2xx), though the job was added with published 1`)
     })
-    // "it is published or not according to `published`": a page answering 200 shows an unpublished job
+    // "it is published or not according to `published`": a page answering a success (2xx) shows an unpublished job
     check(t, 'the public page of a job added with published 0 does not answer 200', async (a) => {
       due('unpublished')
       const body: JobInput = { ...contractJob(ctx, `${reference}-U`), published: 0 }
       const answer = need(await client.post(client.api('/job/add'), body))
       keep(answer, body)
-      if (!a.ok(answer.status === 200 && rec(answer.json).status === 200, 'the add of a job with published 0 answers status 200', `the add of a job with published 0 answered HTTP ${answer.status}: ${JSON.stringify(answer.json)}`)) return
+      if (!a.ok(saysSuccess(answer), 'the add of a job with published 0 answers status 200', `the add of a job with published 0 answered HTTP ${answer.status}: ${JSON.stringify(answer.json)}`)) return
       // its answer is an add's: the id and the page URL (the deviation engine found one without an id passing)
       ctx.fits(a, jobAddAnswer, answer, 'job/add', 'the answer to the add of a job with published 0')
       const message = str(rec(answer.json).message)
       const page = message === undefined ? undefined : /https?:\/\/[^\s"'<>]+/.exec(message)?.[0]?.replace(/[.,;:!?)]+$/, '')
       if (page === undefined) return a.fail(`the message ${JSON.stringify(message)} holds no public page URL to ask`)
       const shown = need(await client.page(page))
-      a.ok(shown.status !== 200, `${page} answers HTTP ${shown.status}: the job is not published`, `${page} answered HTTP 200, though the job was added with published 0`)
+      a.ok(!succeeded(shown), `${page} answers HTTP ${shown.status}: the job is not published`, `${page} answered HTTP ${shown.status}, a success, though the job was added with published 0`)
       ctx.observations.add({ topic: 'jobs', endpoint: 'job/add', summary: `the public page of a job added with published 0 answers HTTP ${shown.status}` })
     })
     check(t, 'an invalid salary_unit answers 412 with a message naming salary_unit', async (a) => {
@@ -312,8 +312,8 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
         due('lifecycle')
         const job = theJob()
         const answer = need(await lifecycleOf(op, job.id))
-        if (op === 'delete' && answer.status === 200 && rec(answer.json).status === 200) deleted(job, answer)
-        if (!a.ok(answer.status === 200, 'answers HTTP 200', `answered HTTP ${answer.status}: ${JSON.stringify(answer.json)}`)) return
+        if (op === 'delete' && saysSuccess(answer)) deleted(job, answer)
+        if (!a.ok(succeeded(answer), `answers HTTP ${answer.status}, a success`, `answered HTTP ${answer.status}: ${JSON.stringify(answer.json)}`)) return
         ctx.fits(a, messageAnswer, answer, `job/${op}`, 'the answer')
       })
       check(t, `the message of ${DOING[op]} says the job has been ${SAYS[op].words}`, async (a) => {
@@ -321,7 +321,7 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
         const job = theJob()
         const answer = need(await lifecycleOf(op, job.id))
         const message = str(rec(answer.json).message)
-        if (answer.status !== 200 || message === undefined) throw new Skip(`job/${op} answered HTTP ${answer.status} without a message (see the check before)`)
+        if (!succeeded(answer) || message === undefined) throw new Skip(`job/${op} answered HTTP ${answer.status} without a message (see the check before)`)
         a.ok(SAYS[op].word.test(message), `the message says ${SAYS[op].words}: ${JSON.stringify(message)}`, `the message ${JSON.stringify(message)} does not say the job has been ${SAYS[op].words}`)
       })
       if (op === 'close') {

@@ -13,7 +13,7 @@ import { MARKETING, type ListDef, type SinceField } from '../lists.js'
 import { MALFORMED_SINCE } from '../filter-requests.js'
 import { pageOrSkip } from '../plan-basis.js'
 import { GET_CONTENT_TYPES } from '../spare-requests.js'
-import { describeLink, int, isRec, pageOf, recs, str, type Page, type Rec } from '../records.js'
+import { describeLink, int, isRec, pageOf, recs, str, succeeded, type Page, type Rec } from '../records.js'
 import { walkWords } from '../walk.js'
 
 export interface LinkExpectation {
@@ -224,7 +224,7 @@ export function listChecks(t: Minimal, ctx: RunContext, list: ListDef): void {
 
   check(t, `the first page fits the ${list.noun} list schema`, async (a) => {
     const answer = need(await plan.first(list))
-    if (!a.ok(answer.status === 200, 'answers HTTP 200', `answered HTTP ${answer.status}, not 200`)) return
+    if (!a.ok(succeeded(answer), `answers HTTP ${answer.status}, a success`, `answered HTTP ${answer.status}, not a success (2xx)`)) return
     ctx.fits(a, list.schema, answer, list.endpoint, 'the first page')
     const page = pageOf(answer)
     if (page) observe(ctx, list, page)
@@ -236,7 +236,7 @@ export function listChecks(t: Minimal, ctx: RunContext, list: ListDef): void {
     for (const { what, got } of answers) {
       const answer = need(got)
       const label = `${what} (${where(answer.url)})`
-      if (!a.ok(answer.status === 200, `${label} answers HTTP 200`, `${label} answered HTTP ${answer.status}, not 200`)) continue
+      if (!a.ok(succeeded(answer), `${label} answers HTTP ${answer.status}, a success`, `${label} answered HTTP ${answer.status}, not a success (2xx)`)) continue
       ctx.fits(a, list.schema, answer, list.endpoint, label)
       const page = pageOf(answer)
       if (page) observe(ctx, list, page)
@@ -418,12 +418,14 @@ export function listChecks(t: Minimal, ctx: RunContext, list: ListDef): void {
         if (without === undefined) throw new Skip('the first page gives no total and page size: what the page asked answers without a Content-Type is unknown')
         const label = `${where(answer.url)} with Content-Type ${contentType}`
         if (without === 'records') {
-          if (a.ok(answer.status === 200, `${label} answered HTTP 200`, `${label} answered HTTP ${answer.status} ${excerpt(answer)}, not 200 as that page of records does: the header is to be ignored`)) ctx.fits(a, list.schema, answer, list.endpoint, label)
+          if (a.ok(succeeded(answer), `${label} answered HTTP ${answer.status}, a success`, `${label} answered HTTP ${answer.status} ${excerpt(answer)}, not a success (2xx) as that page of records is: the header is to be ignored`)) ctx.fits(a, list.schema, answer, list.endpoint, label)
           return
         }
         const before = need(without)
-        if (!a.ok(answer.status === before.status, `${label} answered HTTP ${answer.status}, as without it`, `${label} answered HTTP ${answer.status} ${excerpt(answer)}, HTTP ${before.status} without it: the header is to be ignored`)) return
-        if (answer.status !== 200 || before.url !== answer.url) return
+        // answered alike: a success both ways (any 2xx is one, records.ts succeeded), else the same status
+        const alike = succeeded(answer) ? succeeded(before) : answer.status === before.status
+        if (!a.ok(alike, `${label} answered HTTP ${answer.status}, as without it (HTTP ${before.status})`, `${label} answered HTTP ${answer.status} ${excerpt(answer)}, HTTP ${before.status} without it: the header is to be ignored`)) return
+        if (!succeeded(answer) || before.url !== answer.url) return
         const [now, then] = [pageOf(answer), pageOf(before)]
         if (!now || !then) return a.fail(`${label} answered no page of records though the answer without it is one`)
         const arrived = await arrivals(ctx, list)
@@ -436,7 +438,7 @@ export function listChecks(t: Minimal, ctx: RunContext, list: ListDef): void {
     const answer = need(await plan.empty(list))
     const since = `${sinceOf(answer.url)}:00`
     const body = isRec(answer.json) ? answer.json : undefined
-    const array = answer.status === 200 && Array.isArray(body?.data)
+    const array = succeeded(answer) && Array.isArray(body?.data)
     const records = array ? recs(body?.data) : []
     // decided before any assertion: a check that cannot be made asserts nothing
     let before: Rec[] = []
@@ -452,7 +454,7 @@ export function listChecks(t: Minimal, ctx: RunContext, list: ListDef): void {
     } else if (array && body?.total !== 0 && (await arrivals(ctx, list)).live) {
       throw undecidable(`total with since ${since} is ${JSON.stringify(body?.total)} and data holds no record`)
     }
-    if (!a.ok(answer.status === 200, 'answers HTTP 200', `${where(answer.url)} answered HTTP ${answer.status}, not 200 with no records`)) return
+    if (!a.ok(succeeded(answer), `answers HTTP ${answer.status}, a success`, `${where(answer.url)} answered HTTP ${answer.status}, not a success (2xx) with no records`)) return
     if (!body) return a.fail(`${where(answer.url)} answered a body that is not a JSON object`)
     if (before.length > 0) return a.fail(`the answer with since ${since} holds ${before.length} records before it, e.g. ${list.identity(before[0] as Rec)}`)
     a.ok(Array.isArray(body.data), 'data is an array', `data is ${JSON.stringify(body.data) ?? 'absent'}, not an array: an answer with no records still carries data (array)`)
@@ -482,6 +484,6 @@ export async function observeOrder(ctx: RunContext, list: ListDef): Promise<void
 /** What a malformed since answers on each list the run read: the spec does not say, so it is observed. */
 export async function observeMalformedSince(ctx: RunContext, list: ListDef): Promise<void> {
   const got = await ctx.plan.malformedSince(list)
-  const seen = got.kind === 'answer' ? `HTTP ${got.status}${got.status === 200 ? ' (answered as if since were absent, or filtered)' : ''}${isRec(got.json) ? ` ${JSON.stringify(got.json).slice(0, 100)}` : ` (${got.headers['content-type'] ?? 'no content type'})`}` : got.reason
+  const seen = got.kind === 'answer' ? `HTTP ${got.status}${succeeded(got) ? ' (answered as if since were absent, or filtered)' : ''}${isRec(got.json) ? ` ${JSON.stringify(got.json).slice(0, 100)}` : ` (${got.headers['content-type'] ?? 'no content type'})`}` : got.reason
   ctx.observations.add({ topic: 'error-body', endpoint: list.endpoint, summary: `a malformed since (since=${MALFORMED_SINCE}) answers ${seen}` })
 }

@@ -9,7 +9,7 @@ import { check, need, Skip, where, type Asserter, type Got } from '../checks.js'
 import type { RunContext } from '../context.js'
 import { APPLICATIONS, combinationsOf, type ListDef } from '../lists.js'
 import type { Pick } from '../record-picks.js'
-import { int, isRec, pageOf, rec, recs, str, type Page, type Rec } from '../records.js'
+import { int, isRec, pageOf, rec, recs, str, succeeded, type Page, type Rec } from '../records.js'
 import { arrivals, undecidable } from './lists-checks.js'
 
 const sinceOf = (url: string) => new URL(url).searchParams.get('since') ?? ''
@@ -17,10 +17,10 @@ const sinceOf = (url: string) => new URL(url).searchParams.get('since') ?? ''
 /** `e.g. <the first record>` for a failure message; empty when there is none (the message is built before the condition is read). */
 const eg = (list: ListDef, records: readonly Rec[]) => (records[0] === undefined ? '' : `, e.g. ${list.identity(records[0])}`)
 
-/** A page the matrix asks: fits the list's schema when it answers 200. */
+/** A page the matrix asks: fits the list's schema when it answers a success (2xx). */
 function fitsPage(a: Asserter, ctx: RunContext, list: ListDef, got: Got, what: string): Page | undefined {
   const answer = need(got)
-  if (!a.ok(answer.status === 200, `${what} answers HTTP 200`, `${what} (${where(answer.url)}) answered HTTP ${answer.status}, not 200`)) return undefined
+  if (!a.ok(succeeded(answer), `${what} answers HTTP ${answer.status}, a success`, `${what} (${where(answer.url)}) answered HTTP ${answer.status}, not a success (2xx)`)) return undefined
   if (!ctx.fits(a, list.schema, answer, list.endpoint, what)) return undefined
   return pageOf(answer)
 }
@@ -130,7 +130,7 @@ export function matrixListChecks(t: Minimal, ctx: RunContext, list: ListDef): vo
   check(t, 'a page past the last answers (what it answers is an observation)', async (a) => {
     const { page, got } = await plan.pastLast(list)
     const answer = need(got)
-    const records = answer.status === 200 && isRec(answer.json) && Array.isArray(answer.json.data) ? recs(answer.json.data).length : undefined
+    const records = succeeded(answer) && isRec(answer.json) && Array.isArray(answer.json.data) ? recs(answer.json.data).length : undefined
     const what = `page ${page} answers HTTP ${answer.status}${records === undefined ? '' : ` with ${records} records`}`
     // the spec does not say what a page past the last answers: seen, never failed
     ctx.observations.add({ topic: 'last-page', endpoint: list.endpoint, summary: `a page past the last: ${what}` })
@@ -153,7 +153,7 @@ export function lastDetailCheck(t: Minimal, ctx: RunContext, detail: { endpoint:
     const { got, record, url } = await pick()
     if (url !== undefined && url === (await first()).url) throw new Skip(`the last listed ${noun} is the one whose detail the other checks read`)
     const answer = need(got)
-    if (!a.ok(answer.status === 200 && isRec(answer.json), 'answers HTTP 200 with a JSON object', `${where(answer.url)} answered HTTP ${answer.status}, not 200 with a JSON object`)) return
+    if (!a.ok(succeeded(answer) && isRec(answer.json), `answers HTTP ${answer.status}, a success, with a JSON object`, `${where(answer.url)} answered HTTP ${answer.status}, not a success (2xx) with a JSON object`)) return
     const body = rec(answer.json)
     const data = recs(body.data)
     a.ok(body.total === 1 && data.length === 1, 'total 1 and one record', `total ${JSON.stringify(body.total)} and ${data.length} records, not 1 and 1`)

@@ -7,7 +7,7 @@ import { METRIC_LABELS } from '../../../schemas/values.js'
 import { check, endpoint, need } from '../checks.js'
 import type { RunContext } from '../context.js'
 import { bodyOrSkip } from '../plan-basis.js'
-import { int, recs, str, type Rec } from '../records.js'
+import { int, recs, str, succeeded, type Rec } from '../records.js'
 import { monthNumber, short } from '../validate.js'
 
 /** A month as a count of months since year 0, or undefined when it does not read as one. */
@@ -29,7 +29,7 @@ export function metricsGroup(root: Minimal, ctx: RunContext): void {
   endpoint(root, 'metrics/list', (t) => {
     check(t, 'the answer fits the metrics schema', async (a) => {
       const answer = need(await ctx.plan.metrics())
-      if (!a.ok(answer.status === 200, 'answers HTTP 200', `answered HTTP ${answer.status}, not 200`)) return
+      if (!a.ok(succeeded(answer), `answers HTTP ${answer.status}, a success`, `answered HTTP ${answer.status}, not a success (2xx)`)) return
       ctx.fits(a, metricsAnswer, answer, 'metrics/list', 'the answer')
     })
     check(t, 'every label the spec names is there once', async (a) => {

@@ -12,7 +12,7 @@ import { excerpt } from '../request-outcomes.js'
 import type { Pick } from '../record-picks.js'
 import { ID_PATHS } from '../spare-requests.js'
 import { contentLengthProblem, parseDisposition } from '../wire.js'
-import { int, isRec, recs } from '../records.js'
+import { int, isRec, recs, succeeded } from '../records.js'
 import type { ListDef } from '../lists.js'
 import { arrivals, undecidable } from './lists-checks.js'
 import { lastDetailCheck } from './matrix-checks.js'
@@ -41,9 +41,9 @@ export function hrefsPointAt(a: Asserter, ctx: RunContext, hrefs: Array<{ href: 
   a.none(problems.length > 10 ? [...problems.slice(0, 10), `... and ${problems.length - 10} more`] : problems, `${hrefs.length} ${message}`)
 }
 
-/** A link followed: it must answer 200. */
+/** A link followed: it must answer a success (2xx). */
 export function resolves(a: Asserter, answer: Answer, what: string): void {
-  a.ok(answer.status === 200, `${what} ${where(answer.url)} answers 200`, `${what} ${where(answer.url)} answered HTTP ${answer.status}`)
+  a.ok(succeeded(answer), `${what} ${where(answer.url)} answers HTTP ${answer.status}, a success`, `${what} ${where(answer.url)} answered HTTP ${answer.status}, not a success (2xx)`)
 }
 
 /** What an unknown id answers on each detail and download path the run asked: an observation. */
@@ -76,7 +76,7 @@ export function detailChecks(t: Minimal, ctx: RunContext, options: DetailOptions
   const { endpoint, list, noun, schema, pick } = options
   check(t, `the detail of a listed ${noun} fits the schema`, async (a) => {
     const answer = need((await pick()).got)
-    if (!a.ok(answer.status === 200, 'answers HTTP 200', `${where(answer.url)} answered HTTP ${answer.status}, not 200`)) return
+    if (!a.ok(succeeded(answer), `answers HTTP ${answer.status}, a success`, `${where(answer.url)} answered HTTP ${answer.status}, not a success (2xx)`)) return
     ctx.fits(a, schema, answer, endpoint, 'the detail')
   })
   // the request matrix's second details cell: the last listed record (src/contract/matrix.ts)
@@ -84,7 +84,7 @@ export function detailChecks(t: Minimal, ctx: RunContext, options: DetailOptions
   check(t, `the detail holds exactly the listed ${noun}`, async (a) => {
     const { got, record } = await pick()
     const answer = need(got)
-    if (answer.status !== 200 || !isRec(answer.json)) throw new Skip(`${where(answer.url)} answered HTTP ${answer.status} (see the schema check)`)
+    if (!succeeded(answer) || !isRec(answer.json)) throw new Skip(`${where(answer.url)} answered HTTP ${answer.status} (see the schema check)`)
     const data = recs(answer.json.data)
     a.ok(answer.json.total === 1 && data.length === 1, 'total 1 and one record', `total ${JSON.stringify(answer.json.total)} and ${data.length} records, not 1 and 1`)
     const held = data[0]
@@ -134,13 +134,13 @@ export function downloadChecks(t: Minimal, ctx: RunContext, options: DownloadOpt
   const file = async (): Promise<{ answer: Answer; expected: Pick['expected'] }> => {
     const { got, expected } = await pick()
     const answer = need(got)
-    if (answer.status !== 200) throw new Skip(`${where(answer.url)} answered HTTP ${answer.status} (see the first check)`)
+    if (!succeeded(answer)) throw new Skip(`${where(answer.url)} answered HTTP ${answer.status} (see the first check)`)
     return { answer, expected }
   }
   const typeRule = options.contentType === 'observed' ? '' : options.contentType === 'octet-stream' ? ' with an octet-stream Content-Type' : ` with Content-Type ${options.contentType}`
   check(t, `the listed link answers 200${typeRule}`, async (a) => {
     const answer = need((await pick()).got)
-    if (!a.ok(answer.status === 200, `${where(answer.url)} answers 200`, `${where(answer.url)} answered HTTP ${answer.status}, not 200`)) return
+    if (!a.ok(succeeded(answer), `${where(answer.url)} answers HTTP ${answer.status}, a success`, `${where(answer.url)} answered HTTP ${answer.status}, not a success (2xx)`)) return
     const type = answer.headers['content-type']
     const essence = type?.split(';')[0]?.trim().toLowerCase()
     ctx.observations.add({ topic: 'download', endpoint, summary: `Content-Type: ${type ?? '(none)'}` })

@@ -5,7 +5,7 @@ import { candidateDetail } from '../../../schemas/index.js'
 import { check, endpoint, need } from '../checks.js'
 import type { RunContext } from '../context.js'
 import { TIMESHEETS } from '../lists.js'
-import { rec, str } from '../records.js'
+import { rec, str, succeeded } from '../records.js'
 import { listChecks } from './lists-checks.js'
 import { downloadChecks, hrefsPointAt, resolves } from './resources-checks.js'
 import { matrixListChecks } from './matrix-checks.js'
@@ -38,7 +38,7 @@ export function timesheetsGroup(root: Minimal, ctx: RunContext): void {
       const answer = need(await plan.resolve(await hrefs('candidate'), 'candidate href'))
       resolves(a, answer, 'the candidate href')
       // the detail it names is read: it is a Candidate, held to the table as every answer read is
-      if (answer.status === 200) ctx.fits(a, candidateDetail, answer, 'candidates/details/{id}', 'the candidate the href names')
+      if (succeeded(answer)) ctx.fits(a, candidateDetail, answer, 'candidates/details/{id}', 'the candidate the href names')
     })
   })
   endpoint(root, 'candidates/timesheets/download/{id}', (t) =>

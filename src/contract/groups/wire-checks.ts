@@ -7,6 +7,7 @@
 import type { Minimal } from '@tapjs/core'
 import { check, endpoint, Skip, where, type Asserter } from '../checks.js'
 import type { RunContext } from '../context.js'
+import { succeeded } from '../records.js'
 import type { Answer } from '../request-outcomes.js'
 import { heldTo, isDownloadPath, type WireRule } from '../wire.js'
 
@@ -45,7 +46,7 @@ const NONE: Partial<Record<WireRule, string>> = {
 
 /** Whether the check of a rule reads an answer: the rules wire.ts held it to, but a download's Content-Length (its endpoint's own check). */
 function applies(rule: WireRule, answer: Answer, path: string | undefined): boolean {
-  if (rule === 'content-length' && path !== undefined && isDownloadPath(path) && answer.status === 200) return false
+  if (rule === 'content-length' && path !== undefined && isDownloadPath(path) && succeeded(answer)) return false
   return heldTo(answer, path).has(rule)
 }
 
@@ -60,8 +61,28 @@ function report(a: Asserter, ctx: RunContext, wire: WireCheck): void {
   a.none(listed, `${wire.noun} (${made.length} answer${made.length === 1 ? '' : 's'} checked)`)
 }
 
+/**
+ * Successes answered with a 2xx other than 200: the spec names the status of a success's
+ * JSON body, never its HTTP status, and every 2xx is a success (RFC 9110 §15.3; records.ts
+ * succeeded): what the deployment answers is seen, never failed.
+ */
+function observeSuccessStatuses(ctx: RunContext): void {
+  const others = answers(ctx).filter((answer) => succeeded(answer) && answer.status !== 200)
+  for (const status of new Set(others.map((answer) => answer.status))) {
+    const some = others.filter((answer) => answer.status === status)
+    const [first] = some as [Answer]
+    ctx.observations.add({
+      topic: 'status',
+      endpoint: WIRE_ENDPOINT,
+      summary: `${some.length} success${some.length === 1 ? '' : 'es'} answered HTTP ${status}, not 200 (any 2xx is a success, RFC 9110 §15.3), e.g. ${first.method} ${where(first.url)}`,
+    })
+  }
+}
+
 export function wireGroup(root: Minimal, ctx: RunContext): void {
   endpoint(root, WIRE_ENDPOINT, (t) => {
+    // every group before has asked what it needs: the run's answers are all in
+    observeSuccessStatuses(ctx)
     for (const wire of WIRE_CHECKS) check(t, wire.name, async (a) => report(a, ctx, wire))
   })
 }

@@ -2,7 +2,7 @@
 // authentication" brings RFC 7617 and RFC 9110's authentication (the 401 and its
 // challenge); "All bodies are JSON" RFC 8259 and the Content-Type of RFC 9110; the download
 // headers RFC 6266 (Content-Disposition) and RFC 9110's Content-Length; `Retry-after` RFC
-// 9110's Retry-After. Each is an entry of the statement index (statement-index.ts) with the RFC's
+// 9110's Retry-After; a success, whose HTTP status the spec never names, RFC 9110's 2xx. Each is an entry of the statement index (statement-index.ts) with the RFC's
 // own words, quoted as the RFC Editor's text has them (line breaks joined), under its section
 // (`RFC 9110 §11.6.1`), and the spec's words that bring it in. Its kind:
 // - `server`: what a deployment must do (a MUST, a REQUIRED, a grammar): the kit fails a
@@ -36,6 +36,8 @@ const DOWNLOAD_HEADERS =
   'Headers: `Content-Type` (application/octet-stream for application attachments; a timesheet-specific octet-stream type for timesheets), `Content-Length` (bytes), `Content-Disposition: attachment` with `filename` set to the original file name, and `Content-Transfer-Encoding: binary`.'
 const RETRY_ROW = '| More than one request to the same endpoint within 15 minutes | HTTP 429 with header `Retry-after` holding the seconds to wait before retrying |'
 const RETRY_LIMIT = 'Exceeding the limit yields 429 with `Retry-after` in seconds.'
+const SUCCESS = 'On success the JSON body carries `status` 200.'
+const RAW_FILE = 'A file download answers with the raw file.'
 
 /** An RFC statement, as the index (statement-index.ts) makes an entry of it. */
 export interface RfcStatement {
@@ -100,6 +102,14 @@ const ROWS: readonly Row[] = [
     [RETRY_ROW, RETRY_LIMIT],
   ],
   ['RFC 9110 §10.2.3', 'server', 'A delay-seconds value is a non-negative decimal integer, representing time in seconds.', 'answer: Retry-after is digits (`0900` and `0` are delay-seconds)', [RETRY_ROW, RETRY_LIMIT]],
+  // ---- a success: the spec names the status its JSON body carries, never its HTTP status ----------
+  [
+    'RFC 9110 §15.3',
+    'latitude',
+    "The 2xx (Successful) class of status code indicates that the client's request was successfully received, understood, and accepted.",
+    'a success (a list, a detail, a download, a public page, a write whose body says `status` 200) answered with any 2xx, 201 as well as 200: the HTTP statuses the spec names are errors\' (429, 404); the kit observes a 2xx other than 200',
+    [SUCCESS, RAW_FILE],
+  ],
   ['RFC 9110 §5.1', 'latitude', 'Field names are case-insensitive and ought to be registered within the "Hypertext Transfer Protocol (HTTP) Field Name Registry"; see Section 16.3.1.', '`Retry-After`, `retry-after` or `RETRY-AFTER` for the spec\'s `Retry-after`', [RETRY_ROW, RETRY_LIMIT]],
 ]
 
