@@ -10,6 +10,10 @@ import type { ContractFlags } from '../../src/contract/settings.js'
 import { formatTimestamp } from '../../src/core/time.js'
 import { AUTHORIZATION, board, contract, json, jsonReply, on, steppingClock, type Breakage, type Exchange, type Reply } from './helpers.js'
 
+// whole kit runs, one after another: on a busy machine (CI's second Node, a shared runner) they
+// outlast tap's 120 s a file; the guard against a hang, not a timing
+t.setTimeout(6 * 60_000)
+
 type Json = Record<string, unknown> & { data: Array<Record<string, unknown>>; total: number; next_page?: unknown }
 
 const READS = { only: 'candidates,applications,timesheets,auth' } as const

@@ -6,6 +6,10 @@
 import t from 'tap'
 import { board, contract, json, type Breakage } from './helpers.js'
 
+// whole kit runs, one after another: on a busy machine (CI's second Node, a shared runner) they
+// outlast tap's 120 s a file; the guard against a hang, not a timing
+t.setTimeout(6 * 60_000)
+
 const PATH = '/staging-board'
 
 /** The deployment served under a base path, its links pointing there too. */
