@@ -36,6 +36,8 @@ export interface WalkPage {
   readonly got: Got
   /** How the kit came to it: the list's own URL, a link of the page before or after, or its number. */
   readonly by: 'first' | 'next_page' | 'prev_page' | 'page'
+  /** Its place in the order the walk read its pages (0 for the first page): the head up, then the tail down from its last page. */
+  readonly read: number
 }
 
 export interface Walk {
@@ -136,7 +138,7 @@ export async function readWalk(
   allotment: (last: number | undefined) => Promise<Allotment>,
   pager: Pager,
 ): Promise<Walk> {
-  const pages: WalkPage[] = [{ number: 1, url: first.url, got: first.got, by: 'first' }]
+  const pages: WalkPage[] = [{ number: 1, url: first.url, got: first.got, by: 'first', read: 0 }]
   const one = pageOfGot(first.got)
   const done = (last: number | undefined, size: number | undefined, full: boolean, why: string): Walk => {
     const sorted = [...pages].sort((a, b) => a.number - b.number)
@@ -153,7 +155,7 @@ export async function readWalk(
     const link = current.nextPage
     if (!followable(link, base.list, pager, pages)) break
     const got = await pager.get(link)
-    pages.push({ number: pages.length + 1, url: link, got, by: 'next_page' })
+    pages.push({ number: pages.length + 1, url: link, got, by: 'next_page', read: pages.length })
     const page = pageOfGot(got)
     if (!page) break
     current = page
@@ -163,13 +165,13 @@ export async function readWalk(
   // the tail: the last page by its number, then back by prev_page (or by number) to the head or TAIL pages in all
   const tail = given.full ? 1 : given.tail
   const from = Math.max(reached + 1, last - tail + 1)
-  let after: WalkPage = { number: last, url: pager.pageUrl(last), got: await pager.get(pager.pageUrl(last)), by: 'page' }
+  let after: WalkPage = { number: last, url: pager.pageUrl(last), got: await pager.get(pager.pageUrl(last)), by: 'page', read: pages.length }
   pages.push(after)
   for (let number = last - 1; number >= from; number--) {
     const prev = base.list.twoWay ? pageOfGot(after.got)?.prevPage : undefined
     const back = base.list.twoWay && followable(prev, base.list, pager, pages)
     const url = back ? (prev as string) : pager.pageUrl(number)
-    after = { number, url, got: await pager.get(url), by: back ? 'prev_page' : 'page' }
+    after = { number, url, got: await pager.get(url), by: back ? 'prev_page' : 'page', read: pages.length }
     pages.push(after)
   }
   const why = given.full ? `in full as far as next_page led (page ${reached}), then its last page (${last}) by number` : given.why

@@ -81,6 +81,36 @@ const FAULTS: readonly Fault[] = [
     checks: ["timesheets/list: each walk's prev_page names the page before on every page (false on the first)"],
     words: PREV_PAGE,
   },
+  {
+    what: 'a record listed twice within page 2 (its first record again in place of its last)',
+    only: 'candidates',
+    breakage: () => listReply(/^\/candidates\/list$/, (x, b) => {
+      const data = b.data as unknown[]
+      if (pageOf(x) === 2 && data.length > 1) data[data.length - 1] = data[0]
+    }),
+    checks: ['candidates/list: each walk reads every record once: none twice, none skipped, but for arrivals'],
+    words: NEXT_PAGE,
+  },
+  {
+    what: 'total one more on page 2 than on the pages before and after it',
+    only: 'applications',
+    breakage: () => listReply(/^\/applications\/list$/, (x, b) => {
+      if (pageOf(x) === 2 && typeof b.total === 'number') b.total += 1
+    }),
+    checks: ['applications/list: each walk keeps one total on every page, but for arrivals'],
+    words: NEXT_PAGE,
+  },
+  {
+    what: "the last page of the walk without filters saying a total one more than the records of the walk's pages",
+    only: 'applications',
+    breakage: () => listReply(/^\/applications\/list$/, (x, b) => {
+      const last = typeof b.next_page !== 'string' || b.next_page === ''
+      const unfiltered = [...new URL(x.url, 'http://x').searchParams.keys()].every((key) => key === 'page')
+      if (pageOf(x) > 1 && last && unfiltered && typeof b.total === 'number' && (b.data as unknown[]).length > 0) b.total += 1
+    }),
+    checks: ['applications/list: each walk reads every record once: none twice, none skipped, but for arrivals'],
+    words: NEXT_PAGE,
+  },
 ]
 
 /** Exit 1 with the fault's checks among those failing, the summary quoting the spec's words for them. */

@@ -29,14 +29,10 @@ export const FINDINGS: readonly Finding[] = [
     why: "caught, but the citation the kit prints for the failure holds none of the words the deviation broke (a candidate's available_from_* on a later page, the empty answer of timesheets citing candidates' since, the free-text add's check for its answer's id): issue 43 item 6, the broken words first",
   },
   {
-    pairs: /: record (dropped|duplicated) at data /,
+    pairs: /: record duplicated at data .* of GET \/api\/v1\/applications\/details\//,
     because: NOT_CAUGHT,
-    why: 'a record listed twice within one page (the walk holds a record to one page, not to once within it), or left out of the answer to a GET sent with a Content-Type, gets through (issue 43 item 1: every record once)',
-  },
-  {
-    pairs: new RegExp(`: (total changed|link [a-z ]+ at (next|prev)_page|member [a-z ]+ at (next|prev)_page|records reordered at data|record swapped with the next page at data) .*${LATER.source}`),
-    because: NOT_CAUGHT,
-    why: "total, next_page, prev_page and the order of a page other than the first are not held to the first page's rules (issue 43 item 1: every answer rule on every page read, the invariants across consecutive pages)",
+    servers: ['the second server'],
+    why: "an application's detail read only to see a candidate's application link resolve, holding its record twice, gets through: a detail holds one record (\"data array of one Application\") on every detail read, not only the ones the detail checks pick (issue 43 item 1: every answer rule on every answer read)",
   },
   {
     pairs: new RegExp(`: (member|link) [a-z ]+ at (data|[a-z_.\\[\\]]*href|vacancy\\.[a-z]+|applicant\\.[a-z.]+|candidate\\.[a-z]+) .*(${LATER.source}|of GET /api/v1/(candidates|applications)/details/)`),
