@@ -111,12 +111,24 @@ export class AnswerChecks {
     const url = new URL(this.#base)
     this.#origin = url.origin
     this.#root = `${url.pathname.replace(/\/+$/, '')}${API_PREFIX}`
+    this.#client.origin = url.origin
   }
 
-  /** What linkProblems reads of the kit's client: the origin and the URL of an API path. */
-  get #client() {
-    return { origin: this.#origin, api: (path: string) => `${this.#base}${API_PREFIX}${path}` }
+  /** What linkProblems reads of the kit's client: the origin, the URL of an API path, and its path (read once per list). */
+  readonly #client = {
+    origin: '',
+    api: (path: string) => `${this.#base}${API_PREFIX}${path}`,
+    apiPathname: (path: string) => {
+      let found = this.#apiPathnames.get(path)
+      if (found === undefined) {
+        found = new URL(this.#client.api(path)).pathname
+        // the lists' paths: a closed set
+        this.#apiPathnames.set(path, found)
+      }
+      return found
+    },
   }
+  readonly #apiPathnames = new Map<string, string>()
 
   /** The path of a request under the API root (`/candidates/list`), or undefined outside it. */
   apiPath(url: string): string | undefined {

@@ -133,6 +133,9 @@ export class JudgedTraffic {
   readonly #answered = new Map<string, number>()
   /** The constrained lists the last job/fields answer gave: what a refused job/add is judged by. */
   #lastFields: ConstrainedLists | undefined
+  /** The last Authorization header and its user: a client sends the same one each time, read (base64) once. */
+  #lastAuthorization: string | undefined
+  #lastUser = ''
 
   constructor(options: TrafficOptions) {
     this.#upstream = options.upstream
@@ -183,7 +186,11 @@ export class JudgedTraffic {
     const path = clientUrl.split('?', 1)[0] as string
     const time = this.#now()
     const authorization = request.headers.authorization
-    const user = basicUser(authorization)
+    if (authorization !== this.#lastAuthorization) {
+      this.#lastAuthorization = authorization
+      this.#lastUser = basicUser(authorization)
+    }
+    const user = this.#lastUser
     const contentType = request.headers['content-type']
     const requestText = passed.requestBody?.toString('utf8')
     const notes = [...passed.notes]

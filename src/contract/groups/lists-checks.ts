@@ -24,7 +24,7 @@ export interface LinkExpectation {
 }
 
 /** What is wrong with a paging link, in words; empty when nothing is. */
-export function linkProblems(link: unknown, client: Pick<Client, 'origin' | 'api'>, expect: LinkExpectation, name: string): string[] {
+export function linkProblems(link: unknown, client: Pick<Client, 'origin' | 'api'> & { apiPathname?: (path: string) => string }, expect: LinkExpectation, name: string): string[] {
   if (typeof link !== 'string') return [`${name} is ${JSON.stringify(link) ?? 'absent'}, not a URL`]
   let url: URL
   try {
@@ -34,7 +34,7 @@ export function linkProblems(link: unknown, client: Pick<Client, 'origin' | 'api
   }
   const problems: string[] = []
   if (url.origin !== client.origin) problems.push(`${name} is on ${url.origin}, not on ${client.origin}`)
-  const path = new URL(client.api(expect.path)).pathname
+  const path = client.apiPathname?.(expect.path) ?? new URL(client.api(expect.path)).pathname
   if (url.pathname !== path) problems.push(`${name} points at ${url.pathname}, not ${path}`)
   const page = url.searchParams.get('page')
   if (page === null) {
