@@ -403,6 +403,21 @@ t.test("a job/fields answer of a shape the kit cannot read is an observation, an
   t.equal(run.exitCode, 0)
 })
 
+// "the current values of the constrained job fields": whatever the shape, an answer with no text in it gives none
+for (const [what, body] of [
+  ['its lists gone', { status: 200 }],
+  ['data null', { status: 200, data: null }],
+  ['data an empty object', { status: 200, data: {} }],
+  ['data an empty array', { status: 200, data: [] }],
+] as const) {
+  t.test(`a job/fields answer with ${what} holds no value in any shape: it fails`, async (t) => {
+    const { url } = await board(t, changeJson(/^\/job\/fields$/, () => body))
+    const run = await contract({ baseUrl: url, only: 'fields' })
+    t.equal(run.exitCode, 1)
+    t.match(run.check('job/fields', 'gives every constrained list, each a non-empty list of distinct strings')?.failures, [/holds no value of any constrained field, in any shape/])
+  })
+}
+
 t.test('values job/fields gives are bound into the schemas', async (t) => {
   // a board whose industries are not the spec's: candidates carry them, and pass
   const { url } = await board(t, {}, { scenarioData: { name: 'other-industries', fieldValues: { job_industry: ['Equine', 'Equine/Farrier', 'Zoo'] } } })

@@ -50,11 +50,6 @@ export const FINDINGS: readonly Finding[] = [
     why: 'a header that is not a list sent twice (RFC 9110 §5.3; two Content-Lengths, RFC 9110 §8.6): issue 43 item 2',
   },
   {
-    pairs: /: member [a-z ]+ at data(\.[a-z_]+)? \(fields body\) /,
-    because: NOT_CAUGHT,
-    why: "job/fields with its lists gone or of another type: the kit takes a shape it does not understand for the shape the spec does not show (an observation), and uses the spec's own lists",
-  },
-  {
     pairs: /\[(application\/json|text\/plain)\] #1$/,
     because: NOT_CAUGHT,
     why: 'the answer to a GET sent with a Content-Type is compared with the answer without it by status and total only: its records, order and links may differ',

@@ -4,7 +4,8 @@
 // why in a few words. The test checks every quote: a spec quote stands in the spec, an RFC
 // is cited as `RFC <n> §<section>`. A deviation an entry covers must pass: a kit that fails
 // it cries wolf, and the engine counts the pair unexplained.
-import { at, resourceOf, type Path } from './json-sites.js'
+import { findFieldLists } from '../../../src/contract/field-lists.js'
+import { at, otherType, resourceOf, type Path } from './json-sites.js'
 import { jsonOf } from './transcript.js'
 import type { Operator, Place, Site } from './operators.js'
 import type { Recorded } from './transcript.js'
@@ -110,6 +111,8 @@ export const LEGAL: readonly Legal[] = [
   { operator: /^(status|member|total|link)/, where: pastTheLast, words: [S.paging, S.pageSize], why: 'the spec says next_page names the next page and "The page size: not shown."; what a page past the last answers (an empty page, a 404, anything, its links too) is not said: the kit observes it' },
   { operator: 'member dropped', where: (x, s) => x.kind === 'list' && s.key === 'next_page' && typeof at(jsonOf(x.reply), ['next_page']) !== 'string', words: [S.paging], why: '"Where a response carries `next_page`": the last page need not carry one (the second server style a leaves it out)' },
   { operator: 'member set to null', where: (x, s) => x.kind === 'list' && s.key === 'next_page' && typeof at(jsonOf(x.reply), ['next_page']) !== 'string', words: [S.paging], why: '"Where a response carries `next_page`, it is a full URL of the next page": a last page has no next page, and what its next_page holds instead (false, null, nothing) is not said (the fake\'s lastPageNextPage)' },
+  // ---- job/fields: "response shape: not shown" (a body with no text in it holds no value in any shape: the kit fails it)
+  { operator: 'member of another type', where: (x, _s, p) => x.kind === 'fields' && findFieldLists(p.value)?.path === '(top level)' && typeof otherType(p.value) === 'string', words: [S.fieldsRow], why: 'job/fields\' "response shape: not shown": an answer holding its values as text the kit cannot read as lists (its lists\' object become one string) is a shape the spec leaves open; the kit observes it and uses the spec\'s values' },
   // ---- a member no row of the spec names (the second server's `channel`): the deployment's own
   { operator: /^member/, where: (x, s, p) => s.group.startsWith('record ') && unnamed(x, p), words: [S.envelope], why: 'a member the spec\'s table does not name is the deployment\'s own: its presence, type and value are not the spec\'s' },
   // ---- members of records: what the row's type leaves open
