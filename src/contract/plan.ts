@@ -41,6 +41,11 @@ export class Plan extends SpareRequests {
     for (const group of this.groups) for (const path of ID_PATHS[group] ?? []) reads.push(this.unknown(path))
     if (this.profiling) reads.push(this.outOfRange())
     await Promise.all(reads)
+    // the links the records give, followed once every page and detail above is asked (resolve prefers one already asked)
+    const links: Array<Promise<unknown>> = []
+    if (this.selected('candidates')) links.push(this.linked('application'))
+    if (this.selected('timesheets')) links.push(this.linked('attachment'), this.linked('candidate'))
+    await Promise.all(links)
     // last: they take what no other check asks for, which is known only now
     if (this.selected('auth')) await Promise.all([this.detailWithoutCredentials(), this.downloadWithoutCredentials()])
   }

@@ -48,6 +48,19 @@ export class RecordPicks extends FilterRequests {
     return this.client.get(chosen)
   }
 
+  /**
+   * A link the first pages' records give, followed once (resolve): an application href a
+   * candidate lists, or a timesheet's attachment or candidate href. Asked with the plan's
+   * other requests (prefetch), so that every detail the run reads is read before the checks
+   * hold each record read to its rules (groups/records-read.ts).
+   */
+  linked(kind: 'application' | 'attachment' | 'candidate'): Promise<Got> {
+    return this.once(`linked ${kind}`, async () => {
+      const hrefs = kind === 'application' ? (await this.records(CANDIDATES)).flatMap((c) => recs(c.applications).map((entry) => str(entry.href))) : (await this.records(TIMESHEETS)).map((r) => str(rec(r[kind]).href))
+      return this.resolve(hrefs.filter((h): h is string => h !== undefined), `${kind} href`)
+    })
+  }
+
   /** The candidate whose detail is fetched: one a timesheet links to, when there is one, so that link resolves for free. */
   candidateDetail(): Promise<Pick> {
     return this.once('candidate-detail', async () => {

@@ -38,6 +38,11 @@ t.test('with its rate limit, the fake passes every check due this run, the other
   t.equal(run.report.summary.checked, run.report.summary.planned)
 })
 
+/** One page of a list (1 without a page parameter) with its JSON body changed. */
+const pageChange = (path: RegExp, page: number, change: Parameters<typeof json>[1]): Breakage => ({
+  reply: (x, r) => (on(x, path) && Number(new URL(x.url, 'http://board').searchParams.get('page') ?? '1') === page ? json(r, change) : r),
+})
+
 /** Moves the `since` a list is asked with by some minutes, as a service off by that much would read it. */
 const shiftSince = (pattern: RegExp, minutes: number): Breakage => ({
   request: (x: Exchange) => {
@@ -355,6 +360,48 @@ const VARIANTS: Variant[] = [
     endpoint: 'timesheets/list',
     check: 'a candidate href resolves',
     says: /email/,
+  },
+  // found by the deviation engine: a record's links held on the first pages only, and a linked detail to its table only
+  {
+    deviation: 'a timesheet on page 3 linking another candidate than its own',
+    breakage: pageChange(/^\/timesheets\/list$/, 3, (b) => {
+      b.data[0].candidate.href = String(b.data[0].candidate.href).replace(/[0-9]+$/, (id) => String(Number(id) + 1))
+    }),
+    flags: { only: 'timesheets' },
+    endpoint: 'timesheets/list',
+    check: 'candidate hrefs point at /candidates/details/{id} of the candidate',
+    says: /\(\/timesheets\/list\?page=3\)/,
+  },
+  {
+    deviation: 'a candidate on page 2 whose resume href is relative',
+    breakage: pageChange(/^\/candidates\/list$/, 2, (b) => {
+      const file = b.data.flatMap((c: { resumes: Array<{ href: string }> }) => c.resumes)[0]
+      file.href = new URL(file.href).pathname
+    }),
+    flags: { only: 'candidates' },
+    endpoint: 'candidates/list',
+    check: 'file hrefs point at /candidates/{timesheet,resume,document}/{id}',
+    says: /resumes href \(\/candidates\/list\?page=2\) .* is not an absolute URL/,
+  },
+  {
+    deviation: 'an application on page 5 whose attachment href points at another list',
+    breakage: pageChange(/^\/applications\/list$/, 5, (b) => {
+      b.data[0].applicant.attachment.href = String(b.data[0].applicant.attachment.href).replace('/applications/', '/timesheets/')
+    }),
+    flags: { only: 'applications' },
+    endpoint: 'applications/list',
+    check: 'attachment hrefs point at /applications/attachment/{id}',
+    says: /\(\/applications\/list\?page=5\)/,
+  },
+  {
+    deviation: 'the application a candidate links holding its record twice',
+    breakage: changeJson(/^\/applications\/details\/[0-9]+$/, (b) => {
+      b.data = [b.data[0], b.data[0]]
+    }),
+    flags: { only: 'candidates' },
+    endpoint: 'candidates/list',
+    check: 'an application href resolves',
+    says: /holds total 1 and 2 records, not 1 and 1/,
   },
   {
     deviation: 'a metric label the spec names missing',

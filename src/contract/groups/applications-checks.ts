@@ -9,6 +9,8 @@ import { pageOrSkip } from '../plan-basis.js'
 import { describeLink, int, rec } from '../records.js'
 import { linkProblems, listChecks } from './lists-checks.js'
 import { salaryDisplayed } from './values-checks.js'
+import { linksRead } from './record-links.js'
+import { recordsRead } from './records-read.js'
 import { detailChecks, downloadChecks, hrefsPointAt } from './resources-checks.js'
 import { matrixListChecks } from './matrix-checks.js'
 import { walkChecks } from './walk-checks.js'
@@ -47,15 +49,13 @@ export function applicationsGroup(root: Minimal, ctx: RunContext): void {
       a.none(linkProblems(page.nextPage, client, { path: APPLICATIONS.path, page: 2, carries: { vacancy } }, 'next_page'), `next_page carries vacancy=${vacancy} and page=2`)
     })
     check(t, 'hrefs point at /applications/details/{id} of the application', async (a) => {
-      const records = await plan.records(APPLICATIONS)
-      hrefsPointAt(a, ctx, records.map((r) => ({ href: r.href, path: `/applications/details/${String(r.id)}`, what: `application ${String(r.id)}'s href` })), 'hrefs point at their own detail')
+      hrefsPointAt(a, ctx, await linksRead(ctx, APPLICATIONS, 'own'), 'hrefs point at their own detail')
     })
     check(t, "a vacancy's salary shows a currency symbol and a unit", async (a) => {
-      salaryDisplayed(a, await plan.records(APPLICATIONS))
+      salaryDisplayed(a, (await recordsRead(ctx, APPLICATIONS)).map((r) => r.record))
     })
     check(t, 'attachment hrefs point at /applications/attachment/{id}', async (a) => {
-      const records = await plan.records(APPLICATIONS)
-      hrefsPointAt(a, ctx, records.map((r) => ({ href: rec(rec(r.applicant).attachment).href, path: /^\/applications\/attachment\/[1-9][0-9]*$/, what: `application ${String(r.id)}'s attachment href` })), 'attachment hrefs point at applications/attachment')
+      hrefsPointAt(a, ctx, await linksRead(ctx, APPLICATIONS, 'attachment'), 'attachment hrefs point at applications/attachment')
     })
   })
   endpoint(root, 'applications/details/{id}', (t) =>

@@ -12,10 +12,11 @@ import { excerpt } from '../request-outcomes.js'
 import type { Pick } from '../record-picks.js'
 import { ID_PATHS } from '../spare-requests.js'
 import { contentLengthProblem, parseDisposition } from '../wire.js'
-import { int, isRec, recs, succeeded } from '../records.js'
+import { int, isRec, rec, recs, succeeded } from '../records.js'
 import type { ListDef } from '../lists.js'
 import { arrivals, undecidable } from './lists-checks.js'
 import { lastDetailCheck } from './matrix-checks.js'
+import { linksOf } from './record-links.js'
 
 /** What is wrong with an href, given the API path it must have (`/candidates/details/12`), or a pattern of it. */
 export function hrefProblem(href: unknown, client: Client, path: RegExp | string, what: string): string | undefined {
@@ -39,6 +40,21 @@ export function hrefsPointAt(a: Asserter, ctx: RunContext, hrefs: Array<{ href: 
   if (hrefs.length === 0) throw new Skip('no such link in the records fetched')
   const problems = hrefs.map(({ href, path, what }) => hrefProblem(href, ctx.client, path, what)).filter((p): p is string => p !== undefined)
   a.none(problems.length > 10 ? [...problems.slice(0, 10), `... and ${problems.length - 10} more`] : problems, `${hrefs.length} ${message}`)
+}
+
+/**
+ * A detail read as the target of another list's link (a candidate's application entry, a
+ * timesheet's candidate), held as every detail and every record read is: one record ("data
+ * array of one"), its table (the schema), and its record's links (record-links.ts).
+ */
+export function heldAsDetail(a: Asserter, ctx: RunContext, detail: { list: ListDef; endpoint: string; schema: object }, answer: Answer, what: string): void {
+  const body = rec(answer.json)
+  const records = recs(body.data)
+  a.ok(body.total === 1 && records.length === 1, `${what}: total 1 and one record`, `${what} (${where(answer.url)}) holds total ${JSON.stringify(body.total) ?? 'absent'} and ${records.length} records, not 1 and 1: a detail is "data array of one"`)
+  ctx.fits(a, detail.schema, answer, detail.endpoint, what)
+  const links = records.flatMap((record) => linksOf(detail.list, { record, in: where(answer.url), detail: true }))
+  const problems = links.map(({ href, path, what: link }) => hrefProblem(href, ctx.client, path, link)).filter((p): p is string => p !== undefined)
+  a.none(problems, `${what}: its ${links.length} links point at the endpoints the spec names`)
 }
 
 /** A link followed: it must answer a success (2xx). */
