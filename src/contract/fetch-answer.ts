@@ -3,6 +3,11 @@
 // straight, or through the environment's proxies), its body read whole (what came, when the
 // connection closed early), made an Answer as it came, held to the wire's rules once
 // (wire.ts), its quote redacted; no answer (refused, reset, timed out) is Unavailable.
+// Each answer's field lines are counted as the connection gave them (hearing): fetch joins
+// a field's lines into one value. An answer that came but whose framing the client cannot
+// take (a Content-Length sent twice, or no number: the parser refuses its head) is
+// Unavailable, saying so (`framing`): an outage of the checks that needed it, and a break
+// of the Content-Length rule the every-answer check reports.
 import { Buffer } from 'node:buffer'
 import { Agent, EnvHttpProxyAgent, fetch, type Dispatcher } from 'undici'
 import type { Redactor } from './redact.js'
@@ -64,6 +69,49 @@ export interface Wire {
   readonly apiPath: (url: string) => string | undefined
 }
 
+/** The field lines of an answer's head, as the connection gave them (undici's raw headers), lower-cased names. */
+interface Heard {
+  lines: Array<[name: string, value: string]>
+}
+
+/**
+ * The dispatcher that hears each answer's field lines into `heard` on their way to fetch
+ * (each call of the handler passed on as a method of it: fetch's handler keeps its state
+ * in `this`). A 1xx head, if one reaches here, is replaced by the final one.
+ */
+function hearing(dispatcher: Dispatcher, heard: Heard): Dispatcher {
+  const listen = (handler: Dispatcher.DispatchHandlers): Dispatcher.DispatchHandlers => ({
+    onConnect: (abort) => handler.onConnect?.(abort),
+    onError: (error) => handler.onError?.(error),
+    onUpgrade: (status, headers, socket) => handler.onUpgrade?.(status, headers, socket),
+    onResponseStarted: () => handler.onResponseStarted?.(),
+    onHeaders: (status, raw, resume, text) => {
+      heard.lines = []
+      for (let i = 0; i + 1 < raw.length; i += 2) heard.lines.push([String(raw[i]).toLowerCase(), String(raw[i + 1])])
+      return handler.onHeaders?.(status, raw, resume, text) ?? true
+    },
+    onData: (chunk) => handler.onData?.(chunk) ?? true,
+    onComplete: (trailers) => handler.onComplete?.(trailers),
+    onBodySent: (chunk, total) => handler.onBodySent?.(chunk, total),
+  })
+  return dispatcher.compose((dispatch) => (options, handler) => dispatch(options, listen(handler)))
+}
+
+/**
+ * The client's errors for an answer whose head came but whose Content-Length it cannot
+ * frame the body by: no number (llhttp's HPE_INVALID_CONTENT_LENGTH), sent twice or beside
+ * a Transfer-Encoding (HPE_UNEXPECTED_CONTENT_LENGTH), not the bytes that came (undici's
+ * UND_ERR_RES_CONTENT_LENGTH_MISMATCH, which is also what two equal lines come out as).
+ */
+const FRAMING = new Set(['HPE_INVALID_CONTENT_LENGTH', 'HPE_UNEXPECTED_CONTENT_LENGTH', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH'])
+
+/** How many field lines each header came on. */
+const countLines = (lines: Heard['lines']): Record<string, number> => {
+  const counts: Record<string, number> = {}
+  for (const [name] of lines) counts[name] = (counts[name] ?? 0) + 1
+  return counts
+}
+
 /** Sends one request and reads its answer whole; Unavailable when none came (or the run was interrupted). */
 export async function fetchAnswer(request: OutgoingRequest, how: Wire): Promise<Answer | Unavailable> {
   const { method, url, run } = request
@@ -77,9 +125,10 @@ export async function fetchAnswer(request: OutgoingRequest, how: Wire): Promise<
   } else if (request.contentType !== undefined) headers['content-type'] = request.contentType
   const timeout = AbortSignal.timeout(how.requestTimeout * 1000)
   const signal = run ? AbortSignal.any([run, timeout]) : timeout
+  const heard: Heard = { lines: [] }
   let response: Awaited<ReturnType<typeof fetch>>
   try {
-    response = await fetch(url, { method, headers, body, redirect: 'manual', signal, dispatcher: how.dispatcher })
+    response = await fetch(url, { method, headers, body, redirect: 'manual', signal, dispatcher: hearing(how.dispatcher, heard) })
   } catch (error) {
     const aborted = run?.aborted === true
     return {
@@ -88,6 +137,7 @@ export async function fetchAnswer(request: OutgoingRequest, how: Wire): Promise<
       url,
       cause: aborted ? 'aborted' : timeout.aborted ? 'timeout' : 'network',
       reason: aborted ? 'the run was interrupted' : timeout.aborted ? `no answer within --request-timeout ${how.requestTimeout} s` : `no answer: ${describeNetworkError(error)}`,
+      ...(!aborted && !timeout.aborted && FRAMING.has(String((error as { cause?: { code?: unknown } }).cause?.code)) ? { framing: describeNetworkError(error) } : {}),
     }
   }
   const chunks: Uint8Array[] = []
@@ -105,22 +155,26 @@ export async function fetchAnswer(request: OutgoingRequest, how: Wire): Promise<
       truncated = describeNetworkError(error)
     }
   }
-  const bytes = Buffer.concat(chunks)
+  return answerOf({ method, url, status: response.status, headers: Object.fromEntries(response.headers), lines: countLines(heard.lines), bytes: Buffer.concat(chunks), truncated }, how)
+}
+
+/** An answer as it came, made an Answer: its JSON read leniently, held to the wire's rules once, its quote redacted. */
+function answerOf(came: Pick<Answer, 'method' | 'url' | 'status' | 'headers' | 'bytes' | 'truncated'> & { lines: Record<string, number> }, how: Wire): Answer {
+  const { bytes, status, headers, truncated, lines } = came
   const text = bytes.toString('utf8')
-  const status = response.status
-  const received = Object.fromEntries(response.headers)
   // the checks read what came; only the quote is redacted, before anything cuts it
   return {
     kind: 'answer',
-    method,
-    url,
+    method: came.method,
+    url: came.url,
     status,
-    headers: received,
+    headers,
+    lines,
     bytes,
     truncated,
     json: lenientJson(bytes),
     // every answer is held to the wire's rules once, here, before any check reads it
-    wire: wireProblems({ status, headers: received, bytes, truncated }, how.apiPath(url)),
+    wire: wireProblems({ status, headers, bytes, truncated, lines }, how.apiPath(came.url)),
     text,
     shown: how.redact.text(text.slice(0, SHOWN_BYTES)),
   }

@@ -101,6 +101,8 @@ export class Client {
   readonly log: RequestRecord[] = []
   /** Every outcome the run got, in the order they came, with whose credentials and when: what a profile is read from. */
   readonly seen: Seen[] = []
+  /** What the pages outside the API the run asked (public job pages) came back as: held to the wire's rules too, not read for a profile. */
+  readonly pages: Outcome[] = []
   #started = 0
 
   /** How the kit slowed down for a burst limiter, if it had to: requests at once, and the least time between two. */
@@ -248,6 +250,7 @@ export class Client {
     const order = this.#started++
     const outcome = await this.#attempt(method, url, options, credentials, mode)
     if (mode !== 'page') this.seen.push({ credentials, outcome, at: this.#clock.now(), body: options.body, order })
+    else this.pages.push(outcome)
     return outcome
   }
 
@@ -265,10 +268,10 @@ export class Client {
     }
     this.log.push(record)
     const ledgerId = ledgerKey(this.#user(credentials), method, url)
-    const unavailable = (cause: UnavailableCause, reason: string, limited?: Answer, erred?: Answer): Unavailable => {
+    const unavailable = (cause: UnavailableCause, reason: string, limited?: Answer, erred?: Answer, framing?: string): Unavailable => {
       record.note = reason
       record.outcome = cause
-      return { kind: 'unavailable', method, url, cause, reason, ...(limited ? { limited } : {}), ...(erred ? { erred } : {}) }
+      return { kind: 'unavailable', method, url, cause, reason, ...(limited ? { limited } : {}), ...(erred ? { erred } : {}), ...(framing === undefined ? {} : { framing }) }
     }
     const interrupted = () => unavailable('aborted', 'the run was interrupted')
 
@@ -308,7 +311,7 @@ export class Client {
       const failure = answer.kind === 'unavailable' ? answer : answer.status >= 500 ? this.#serviceError(answer) : undefined
       if (failure) {
         // a GET is asked once more after a short pause; a write, or the 429 check's own request, is never repeated
-        if (serviceError || method !== 'GET' || mode === 'repeat') return unavailable(failure.cause, serviceError ? `${failure.reason} (asked twice)` : failure.reason, undefined, failure.erred)
+        if (serviceError || method !== 'GET' || mode === 'repeat') return unavailable(failure.cause, serviceError ? `${failure.reason} (asked twice)` : failure.reason, undefined, failure.erred, failure.framing)
         serviceError = failure
         if (!(await this.#wait(RETRY_PAUSE_MS, record, options))) return interrupted()
         continue
@@ -316,7 +319,7 @@ export class Client {
       const got = answer as Answer
       if (got.status !== 429 || mode === 'page' || mode === 'repeat') return got
       // the retry of a request that met a service error spent its window: the service error is the news
-      if (serviceError) return unavailable(serviceError.cause, `${serviceError.reason}; asked again, it answered 429`)
+      if (serviceError) return unavailable(serviceError.cause, `${serviceError.reason}; asked again, it answered 429`, undefined, undefined, serviceError.framing)
       const retryAfter = retryAfterSeconds(got.headers['retry-after'])
       if (retryAfter === undefined) return unavailable('rate-limited', 'answered 429 without a Retry-after in seconds', got)
       if (retryAfter <= SHORT_RETRY_AFTER_SECONDS) this.#slowDown(retryAfter)

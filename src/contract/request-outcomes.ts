@@ -12,8 +12,10 @@ export interface Answer {
   readonly method: string
   readonly url: string
   readonly status: number
-  /** Header names in lower case. */
+  /** Header names in lower case; a field's lines joined by ", ", as fetch joins them. */
   readonly headers: Readonly<Record<string, string>>
+  /** How many field lines each header came on (lower-case names), where they were counted: the wire's one-line rule reads it. */
+  readonly lines?: Readonly<Record<string, number>>
   readonly bytes: Buffer
   /** Why the body ended early (the connection closed before Content-Length bytes came), if it did. */
   readonly truncated: string | undefined
@@ -47,6 +49,12 @@ export interface Unavailable {
   readonly limited?: Answer
   /** The 5xx that made it unavailable, when one did (the 429 check tells a limiter answering 5xx from an outage). */
   readonly erred?: Answer
+  /**
+   * An answer came but the client could not frame its body by its Content-Length (sent
+   * twice, no number, not the bytes that came): what the client said. The checks that
+   * needed it are an outage; the every-answer check of Content-Length fails it (RFC 9110 §8.6).
+   */
+  readonly framing?: string
 }
 
 /** How much of an error page a report keeps. */

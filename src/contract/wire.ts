@@ -4,7 +4,8 @@
 // spec: "All bodies are JSON"); each header the spec names is held to its RFC grammar
 // (Content-Length RFC 9110 §8.6, Retry-after on a 429 as delay-seconds RFC 9110 §10.2.3,
 // Content-Disposition RFC 6266 §4, a 401's WWW-Authenticate challenge RFC 9110 §11.6.1 and
-// RFC 7617 §2: "HTTP Basic" brings them in). The client computes an answer's problems once, when
+// RFC 7617 §2: "HTTP Basic" brings them in), and each of them the kit reads that is not a
+// list to one field line (RFC 9110 §5.3). The client computes an answer's problems once, when
 // it comes (Answer.wire); the checks of the "every answer" endpoint (groups/wire-checks.ts) and
 // of the downloads report them. The JSON the other checks read stays lenient (the first
 // value of a body, decoded however it decodes), so that one wire fault is one failure,
@@ -14,7 +15,7 @@ import { challengeProblem } from './challenge.js'
 import { quotedAt, TOKEN, tokenAt } from './grammar.js'
 
 /** Which wire rule a problem breaks: each is reported by its own check. */
-export const WIRE_RULES = ['encoding', 'one-value', 'content-type', 'content-length', 'retry-after', 'challenge'] as const
+export const WIRE_RULES = ['encoding', 'one-value', 'content-type', 'content-length', 'retry-after', 'challenge', 'one-line'] as const
 export type WireRule = (typeof WIRE_RULES)[number]
 
 export interface WireProblem {
@@ -37,6 +38,13 @@ export interface WireAnswer {
    * and parsed again (the proxy decodes each answer to rewrite its links).
    */
   readonly strictJson?: boolean
+  /**
+   * How many field lines each header came on (names in lower case), where the reader could
+   * count them: a client that joins a field's lines into one value (undici's fetch, Node's
+   * IncomingMessage) cannot tell `a, b` on one line from `a` and `b` on two. Without it the
+   * one-line rule is not held.
+   */
+  readonly lines?: Readonly<Record<string, number>>
 }
 
 /** The API paths (after /api/v1) that answer raw files, not JSON: the spec's downloads. */
@@ -221,6 +229,7 @@ const startsLikeJson = (bytes: Uint8Array) => /^[{[]/.test(Buffer.from(bytes.sub
 export function heldTo(answer: WireAnswer, path: string | undefined): Set<WireRule> {
   const held = new Set<WireRule>()
   if (answer.headers['content-length'] !== undefined) held.add('content-length')
+  if (answer.lines !== undefined) held.add('one-line')
   if (path === undefined) return held
   if (answer.status === 429) held.add('retry-after')
   // a 403 needs no challenge (RFC 9110 §11.6.1: "MAY" in other responses)
@@ -236,18 +245,44 @@ export function heldTo(answer: WireAnswer, path: string | undefined): Set<WireRu
   return held
 }
 
-/** Every wire problem of one answer, by the rules it is held to (heldTo). */
+/**
+ * The headers the kit reads that are not lists, each with its grammar (a singleton: no `#`
+ * list rule), by the answers it reads them on: Content-Length wherever sent (the body's
+ * length), Content-Type on every answer of the API (whether it claims JSON), Retry-after on
+ * a 429, Content-Disposition and Content-Transfer-Encoding on a download. WWW-Authenticate
+ * is a list of challenges (RFC 9110 §11.6.1); Date, read as a hint only, is not named by the spec.
+ */
+const SINGLETONS: ReadonlyArray<{ name: string; field: string; grammar: string; on: (answer: WireAnswer, path: string | undefined) => boolean }> = [
+  { name: 'content-length', field: 'Content-Length', grammar: 'Content-Length = 1*DIGIT, RFC 9110 §8.6', on: () => true },
+  { name: 'content-type', field: 'Content-Type', grammar: 'Content-Type = media-type, a singleton field, RFC 9110 §8.3', on: (_a, path) => path !== undefined },
+  { name: 'retry-after', field: 'Retry-after', grammar: 'Retry-After = HTTP-date / delay-seconds, RFC 9110 §10.2.3', on: (a, path) => path !== undefined && a.status === 429 },
+  { name: 'content-disposition', field: 'Content-Disposition', grammar: 'one disposition-type and its parameters, RFC 6266 §4.1', on: (_a, path) => path !== undefined && isDownloadPath(path) },
+  { name: 'content-transfer-encoding', field: 'Content-Transfer-Encoding', grammar: 'one mechanism, RFC 2045 §6.1', on: (_a, path) => path !== undefined && isDownloadPath(path) },
+]
+
+/** The headers of an answer the kit reads that are not lists and came on more than one field line: none where the lines were not counted. */
+function repeatedSingletons(answer: WireAnswer, path: string | undefined): Array<(typeof SINGLETONS)[number]> {
+  const lines = answer.lines
+  return lines === undefined ? [] : SINGLETONS.filter((s) => (lines[s.name] ?? 0) > 1 && s.on(answer, path))
+}
+
+/** Every wire problem of one answer, by the rules it is held to (heldTo). A header sent on several lines is that problem only, not its value's too. */
 export function wireProblems(answer: WireAnswer, path: string | undefined): WireProblem[] {
   const held = heldTo(answer, path)
-  const problems: WireProblem[] = []
+  const repeated = held.has('one-line') ? repeatedSingletons(answer, path) : []
+  const once = (name: string) => !repeated.some((s) => s.name === name)
+  const problems: WireProblem[] = repeated.map((s) => ({
+    rule: 'one-line',
+    message: `${s.field} comes on ${answer.lines?.[s.name]} field lines (${JSON.stringify(answer.headers[s.name] ?? '')} together), though it is not a list (${s.grammar}): RFC 9110 §5.3 lets a field come on several lines only where it is a list`,
+  }))
   const type = answer.headers['content-type']
-  if (held.has('content-type') && essenceOf(type) !== 'application/json') {
+  if (held.has('content-type') && once('content-type') && essenceOf(type) !== 'application/json') {
     problems.push({ rule: 'content-type', message: `HTTP ${answer.status} says Content-Type ${type === undefined ? '(none)' : JSON.stringify(type)}, not application/json` })
   }
   if (held.has('one-value') && answer.strictJson !== true) problems.push(...jsonBodyProblems(answer.bytes))
-  const length = held.has('content-length') ? contentLengthProblem(answer) : undefined
+  const length = held.has('content-length') && once('content-length') ? contentLengthProblem(answer) : undefined
   if (length !== undefined) problems.push({ rule: 'content-length', message: length })
-  if (held.has('retry-after')) {
+  if (held.has('retry-after') && once('retry-after')) {
     const header = answer.headers['retry-after']
     if (header === undefined) problems.push({ rule: 'retry-after', message: 'a 429 without Retry-after' })
     else if (delaySeconds(header) === undefined) {

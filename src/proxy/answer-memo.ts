@@ -3,7 +3,7 @@
 // rewriting their links, parsing them and holding them to the schemas gave the same
 // result the last time. An answer is the same when its request's method, URL and origin
 // (what the link rewrite writes), its status, the headers the checks read
-// (CHECKED_HEADERS) and every byte of its body are; the bytes are compared, not
+// (CHECKED_HEADERS, and how many field lines each came on) and every byte of its body are; the bytes are compared, not
 // digested. What is kept is what follows from the answer alone (the bytes sent, the parse,
 // judgeAlone's judgement under one binding, the profile's points): the rules across
 // answers, the verdict and the journal still see every answer (judged-traffic.ts). Bounded: at
@@ -50,9 +50,10 @@ export class AnswerMemo {
   #bytes = 0
 
   /** The name an answer is kept by: everything but its bytes that what is kept follows from. */
-  key(method: string, url: string, origin: string, status: number, headers: Readonly<Record<string, string>>): string {
+  key(method: string, url: string, origin: string, status: number, headers: Readonly<Record<string, string>>, lines: Readonly<Record<string, number>> = {}): string {
     let key = `${method} ${status} ${origin} ${url}`
-    for (const name of CHECKED_HEADERS) key += `\n${headers[name] ?? '\u0000'}`
+    // a header's lines count too: `a, b` on one line and on two are judged apart (RFC 9110 §5.3)
+    for (const name of CHECKED_HEADERS) key += `\n${lines[name] ?? 1} ${headers[name] ?? '\u0000'}`
     return key
   }
 

@@ -52,8 +52,10 @@ export type FaultCause = 'unreachable' | 'tls' | 'timeout' | 'dropped'
 /** What happened to one request, for the journal, the checks and the log. */
 export interface Passed {
   status: number
-  /** The answer's headers as the upstream sent them (names in lower case), before any rewrite. */
+  /** The answer's headers as the upstream sent them (names in lower case, a field's lines joined by ", "), before any rewrite. */
   headers: Record<string, string>
+  /** How many field lines each of them came on (undefined when the proxy answered itself). */
+  lines: Record<string, number> | undefined
   /** The raw header list sent to the client (undefined when the proxy answered itself). */
   sentHeaders: Record<string, string | string[]> | undefined
   /** The body as the upstream sent it, when held whole. */
@@ -110,13 +112,15 @@ function upstreamHeaders(raw: readonly string[], host: string): string[] {
 }
 
 /** The answer's headers for the client: as they came, but the hop-by-hop ones, Location rewritten. */
-function answerHeaders(raw: readonly string[], rewrite: ((location: string) => string) | undefined): { list: string[]; byName: Record<string, string> } {
+function answerHeaders(raw: readonly string[], rewrite: ((location: string) => string) | undefined): { list: string[]; byName: Record<string, string>; lines: Record<string, number> } {
   const connection = new Set<string>()
   const byName: Record<string, string> = {}
+  const lines: Record<string, number> = {}
   for (let i = 0; i < raw.length; i += 2) {
     const name = (raw[i] as string).toLowerCase()
     const value = raw[i + 1] as string
     byName[name] = byName[name] === undefined ? value : `${byName[name]}, ${value}`
+    lines[name] = (lines[name] ?? 0) + 1
     if (name === 'connection') for (const named of value.split(',')) connection.add(named.trim().toLowerCase())
   }
   const list: string[] = []
@@ -126,7 +130,7 @@ function answerHeaders(raw: readonly string[], rewrite: ((location: string) => s
     const value = raw[i + 1] as string
     list.push(raw[i] as string, name === 'location' && rewrite ? rewrite(value) : value)
   }
-  return { list, byName }
+  return { list, byName, lines }
 }
 
 /** The cause of an error of the upstream request, and the message the client gets. */
@@ -182,6 +186,7 @@ export function forward(request: IncomingMessage, response: ServerResponse, opti
   const passed: Passed = {
     status: 0,
     headers: {},
+    lines: undefined,
     sentHeaders: undefined,
     bytes: undefined,
     kept: undefined,
@@ -255,8 +260,9 @@ export function forward(request: IncomingMessage, response: ServerResponse, opti
 
   outgoing.on('response', (answer: IncomingMessage) => {
     passed.status = answer.statusCode ?? 0
-    const { list, byName } = answerHeaders(answer.rawHeaders, rewriteLocation)
+    const { list, byName, lines } = answerHeaders(answer.rawHeaders, rewriteLocation)
     passed.headers = byName
+    passed.lines = lines
     const declared = Number(byName['content-length'])
     const hold = request.method !== 'HEAD' && !options.download && !(Number.isFinite(declared) && declared > holdBytes)
     const chunks: Buffer[] = []
@@ -314,7 +320,7 @@ export function forward(request: IncomingMessage, response: ServerResponse, opti
     answer.on('end', () => {
       if (streaming) return
       const memo = options.memo
-      const key = memo?.key(request.method ?? 'GET', request.url ?? '/', origin, passed.status, byName)
+      const key = memo?.key(request.method ?? 'GET', request.url ?? '/', origin, passed.status, byName, lines)
       // the same answer as before: its bytes as they were sent then, not decoded, rewritten and copied again
       const known = key === undefined ? undefined : memo?.find(key, chunks, passed.received)
       const bytes = known?.bytes ?? (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, passed.received))

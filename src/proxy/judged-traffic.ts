@@ -292,6 +292,7 @@ export class JudgedTraffic {
         url: `${this.#upstream.basePath}${clientUrl}`,
         status: passed.status,
         headers: passed.headers,
+        ...(passed.lines === undefined ? {} : { lines: passed.lines }),
         bytes: passed.bytes ?? passed.head ?? Buffer.alloc(0),
         received: passed.received,
         truncated: passed.truncated,

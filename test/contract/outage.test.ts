@@ -77,10 +77,12 @@ t.test('a reset on job/fields, the first request, is an outage too, not an unrea
   t.ok(run.report.checks.filter((c) => c.endpoint === 'metrics/list').every((c) => c.status === 'pass'), 'the others are made')
 })
 
-t.test('an answer to job/fields that cannot be read (a Content-Length that is no number) is an outage, not an unreachable host', async (t) => {
+t.test('an answer to job/fields that cannot be read (a Content-Length that is no number) is an outage of its checks and a failure of the Content-Length rule, not an unreachable host', async (t) => {
   const { url } = await board(t, { reply: (x, r) => (on(x, /^\/job\/fields$/) ? { ...r, headers: { ...r.headers, 'content-length': `${r.body.length}.0` }, keepLength: true } : r) })
   const run = await contract({ baseUrl: url, only: 'fields,metrics' }, { clock: steppingClock() })
-  t.equal(run.exitCode, 3, run.reason ?? 'exit 3')
+  // RFC 9110 §8.6: Content-Length = 1*DIGIT; the answer broke it, so the run fails (exit 1) rather than only being incomplete
+  t.equal(run.exitCode, 1, run.reason ?? 'exit 1')
+  t.same(run.failed(), ['every answer: each Content-Length is the number of bytes that came'], 'the Content-Length check fails, and only it')
   t.ok(run.report.checks.filter((c) => c.endpoint === 'job/fields').every((c) => c.status === 'error'), 'the job/fields checks are errored')
   t.ok(run.report.checks.filter((c) => c.endpoint === 'metrics/list').every((c) => c.status === 'pass'), 'the others are made')
 })

@@ -56,6 +56,9 @@ const reversed = (value: unknown): unknown =>
 /** JSON text with every solidus escaped and every character beyond ASCII written \uXXXX. */
 const escaped = (body: unknown) => JSON.stringify(body).replace(/\//g, '\\/').replace(/[^ -~]/g, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`)
 
+/** A header value sent on two field lines (the proxy writes an array as one line each). */
+const twice = (value: string) => [value, value] as unknown as string
+
 type Row = [words: string, what: string, breakage: () => Breakage, flags: Deviation['flags'], more?: Partial<Deviation>]
 
 /** A deployment breaking each RFC rule for the server that a check reads. */
@@ -74,6 +77,20 @@ const BREAKING: readonly Row[] = [
   ['filename-parm = "filename" "=" value | "filename*" "=" ext-value', 'a filename whose quotes are not closed', () => disposition((name) => `attachment; filename="${name}`), { only: 'applications' }],
   ['Content-Disposition header field values with multiple instances of the same parameter name are invalid.', 'filename given twice', () => disposition((name) => `attachment; filename="${name}"; filename="${name}"`), { only: 'applications' }],
   ['A delay-seconds value is a non-negative decimal integer, representing time in seconds.', 'a 429 with Retry-after 90.5', () => limiter({ 'retry-after': '90.5' }), RATE, NO_LIMIT],
+  [
+    "This means that, aside from the well-known exception noted below, a sender MUST NOT generate multiple field lines with the same name in a message (whether in the headers or trailers) or append a field line when a field line of the same name already exists in the message, unless that field's definition allows multiple field line values to be recombined as a comma-separated list (i.e., at least one alternative of the field's definition allows a comma-separated list, such as an ABNF rule of #(values) defined in Section 5.6.1).",
+    'a 429 whose Retry-after comes on two field lines',
+    () => limiter({ 'retry-after': twice('900') }),
+    RATE,
+    NO_LIMIT,
+  ],
+  ['Although Content-Type is defined as a singleton field, it is sometimes incorrectly generated multiple times, resulting in a combined field value that appears to be a list.', 'JSON answers whose Content-Type comes on two field lines', () => changeAnswer(/^\/metrics\/list$/, (r) => ({ ...r, headers: { ...r.headers, 'content-type': twice(r.headers['content-type'] ?? '') } })), { only: 'metrics' }],
+  [
+    'Likewise, a sender MUST NOT forward a message with a Content-Length header field value that does not match the ABNF above, with one exception: a recipient of a Content-Length header field value consisting of the same decimal value repeated as a comma-separated list (e.g, "Content-Length: 42, 42") MAY either reject the message as invalid or replace that invalid field value with a single instance of the decimal value, since this likely indicates that a duplicate was generated or combined by an upstream message processor.',
+    'a JSON answer whose Content-Length comes on two field lines, the same number on each',
+    () => changeAnswer(/^\/metrics\/list$/, (r): Reply => ({ ...r, headers: { ...r.headers, 'content-length': twice(String(r.body.length)) }, keepLength: true })),
+    { only: 'metrics' },
+  ],
 ]
 
 /** A deployment taking each latitude an RFC gives. */

@@ -79,6 +79,21 @@ t.test('which answers are held to JSON: the JSON ones, not an error in words, wh
   t.same(wireProblems(answer(200, 'text/html', '{}'), undefined), [], 'a page outside the API is not')
 })
 
+t.test('a header the kit reads that is not a list comes on one field line (RFC 9110 §5.3); a list may come on several', async (t) => {
+  const answer = (status: number, headers: Record<string, string>, lines?: Record<string, number>) => ({ status, headers, bytes: bytes('{}'), truncated: undefined, ...(lines ? { lines } : {}) })
+  const json = 'application/json; charset=utf-8'
+  const problems = (a: ReturnType<typeof answer>, path: string | undefined) => wireProblems(a, path).map((p) => `${p.rule}: ${p.message}`)
+  t.match(problems(answer(200, { 'content-type': `${json}, ${json}` }, { 'content-type': 2 }), '/candidates/list'), [/^one-line: Content-Type comes on 2 field lines .*media-type.*RFC 9110 §8\.3.*RFC 9110 §5\.3/], 'a Content-Type sent twice: that, not also its value')
+  t.same(problems(answer(200, { 'content-type': `${json}, ${json}` }), '/candidates/list'), [], 'lines not counted (a client that joins them): not held')
+  t.match(problems(answer(200, { 'content-type': json, 'content-length': '2, 2' }, { 'content-type': 1, 'content-length': 2 }), '/candidates/list'), [/^one-line: Content-Length comes on 2 field lines \("2, 2" together\).*RFC 9110 §8\.6/], 'a Content-Length sent twice, the same number on each')
+  t.match(problems(answer(429, { 'content-type': json, 'retry-after': '900, 900' }, { 'retry-after': 2 }), '/candidates/list'), [/^one-line: Retry-after comes on 2/], 'a Retry-after sent twice')
+  t.match(problems(answer(200, { 'content-disposition': 'attachment; filename="a.pdf", attachment; filename="a.pdf"' }, { 'content-disposition': 2 }), '/candidates/resume/9'), [/^one-line: Content-Disposition comes on 2/], 'a Content-Disposition sent twice')
+  t.same(problems(answer(401, { 'content-type': json, 'www-authenticate': 'Basic realm="a", Basic realm="a"' }, { 'www-authenticate': 2 }), '/candidates/list'), [], 'WWW-Authenticate is a list of challenges: two lines are legal')
+  t.same(problems(answer(200, { 'content-type': 'text/html, text/html' }, { 'content-type': 2 }), undefined), [], "a public page's Content-Type is not read: not held")
+  t.match(problems(answer(200, { 'content-length': '2, 2' }, { 'content-length': 2 }), undefined), [/^one-line: Content-Length comes on 2/], "a public page's Content-Length is")
+  t.same(problems(answer(200, { 'content-type': json, 'content-disposition': 'a, b' }, { 'content-disposition': 2 }), '/candidates/list'), [], 'a header the kit does not read on that answer is not held')
+})
+
 /** Rewrites the bytes (and headers) of the 200 JSON answers of some API paths. */
 const rewrite = (pattern: RegExp, change: (body: Buffer, reply: Reply, x: Exchange) => Partial<Reply>): Breakage => ({
   reply: (x, r) => (on(x, pattern) && r.status === 200 && /json/.test(r.headers['content-type'] ?? '') ? { ...r, ...change(r.body, r, x) } : r),
@@ -103,6 +118,8 @@ interface Broken {
 }
 
 const WIRE = (name: string) => `${WIRE_ENDPOINT}: ${name}`
+/** A header value sent on two field lines (the proxy writes an array as one line each). */
+const twice = (value: string) => [value, value] as unknown as string
 const NO_RECORDS = 'marketing/list: the answer with no records (since after the newest) fits the schema, data an empty array and total 0'
 const DISPOSITION = 'applications/attachment/{id}: Content-Disposition is attachment with the listed filename'
 const marketingFirst = (change: (body: Buffer, reply: Reply) => Partial<Reply>) => rewrite(/^\/marketing\/list$/, (body, reply, x) => (firstPage(x) ? change(body, reply) : {}))
@@ -142,6 +159,13 @@ const BROKEN: Broken[] = [
     fails: WIRE('each Content-Length is the number of bytes that came'),
     says: /GET \/marketing\/list: Content-Length says \d+ but \d+ bytes came before the connection ended/,
   },
+  {
+    deviation: 'a JSON answer whose Content-Type comes on two field lines',
+    breakage: marketingFirst((_body, reply) => ({ headers: { ...reply.headers, 'content-type': twice(reply.headers['content-type'] ?? '') } })),
+    only: 'marketing',
+    fails: WIRE('each header the kit reads that is not a list comes on one field line'),
+    says: /GET \/marketing\/list: Content-Type comes on 2 field lines/,
+  },
   { deviation: 'a 429 whose Retry-after says "15 minutes"', breakage: limitedOnce('15 minutes'), only: 'candidates', fails: WIRE('each 429 carries Retry-after as a number of seconds'), says: /Retry-after "15 minutes" is not a number/ },
   { deviation: 'a 429 whose Retry-after is an HTTP-date', breakage: limitedOnce('Fri, 27 Nov 2026 10:00:00 GMT'), only: 'candidates', fails: WIRE('each 429 carries Retry-after as a number of seconds'), says: /is an HTTP-date, not the seconds to wait/ },
   {
@@ -180,6 +204,25 @@ for (const broken of BROKEN) {
   })
 }
 
+t.test('an answer whose Content-Length comes on two field lines cannot be read: the checks that needed it are errored, and the Content-Length check fails saying so', async (t) => {
+  const { url } = await board(t, { reply: (x, r) => (on(x, /^\/metrics\/list$/) ? { ...r, headers: { ...r.headers, 'content-length': twice(String(r.body.length)) }, keepLength: true } : r) })
+  const run = await contract({ baseUrl: url, only: 'metrics,marketing' })
+  t.same(run.failed(), [WIRE('each Content-Length is the number of bytes that came')], 'the Content-Length check fails, and only it')
+  t.match(run.check(WIRE_ENDPOINT, 'each Content-Length is the number of bytes that came')?.failures.join('\n'), /GET \/metrics\/list: the answer came, but its Content-Length does not frame its body \(the HTTP client says: [A-Z_]+.*\); RFC 9110 §8\.6/, 'naming the request and what the client said')
+  t.ok(run.report.checks.filter((c) => c.endpoint === 'metrics/list').every((c) => c.status === 'error'), 'the metrics checks are errored: an outage of what needed the answer')
+  t.ok(run.report.checks.filter((c) => c.endpoint === 'marketing/list').every((c) => c.status !== 'error'), 'the rest of the run went on')
+  t.equal(run.exitCode, 1, run.reason ?? 'exit 1')
+})
+
+t.test("a public job page cut short of its Content-Length fails the every-answer check of Content-Length, naming the page; its status checks still read", async (t) => {
+  const { url } = await board(t, { reply: (x, r) => (x.url.startsWith('/api/') ? r : { ...r, headers: { ...r.headers, 'content-length': String(r.body.length + 10) }, keepLength: true, cut: true }) }, { rateLimitWindow: 0 })
+  const run = await contract({ baseUrl: url, only: 'fields,jobs', writes: true, rateLimitWindow: 0 })
+  t.same(run.failed(), [WIRE('each Content-Length is the number of bytes that came')], 'that check fails, and only it')
+  t.match(run.check(WIRE_ENDPOINT, 'each Content-Length is the number of bytes that came')?.failures.join('\n'), /GET \S*\/jobs\/[0-9]+: Content-Length says [0-9]+ but [0-9]+ bytes came before the connection ended/, 'naming the page')
+  t.equal(run.check('job/close', 'the public page answers 404 after close')?.status, 'pass', 'the page after close read as 404')
+  t.equal(run.exitCode, 1, run.reason ?? 'exit 1')
+})
+
 t.test('a candidate file list that is not an array when empty fails the candidate schema checks', async (t) => {
   const emptyAsObject = rewrite(/^\/candidates\/(list|details\/[0-9]+)$/, (body) => {
     const answer = JSON.parse(body.toString('utf8')) as { data: Array<Record<string, unknown>> }
@@ -204,7 +247,10 @@ const reversed = (value: unknown): unknown => {
 
 /** A legal deployment choosing otherwise than the fake wherever the wire allows, on every answer at once. */
 const LEGAL: Breakage = {
-  reply: (_x, r) => {
+  reply: (_x, reply) => {
+    // a 401's challenges on two field lines: WWW-Authenticate is a list (RFC 9110 §11.6.1)
+    const challenge = reply.headers['www-authenticate']
+    const r = challenge === undefined ? reply : { ...reply, headers: { ...reply.headers, 'www-authenticate': twice(challenge) } }
     const type = r.headers['content-type'] ?? ''
     if (/json/.test(type) && r.body.length > 0) {
       const body = JSON.parse(r.body.toString('utf8')) as Record<string, unknown>
@@ -230,7 +276,7 @@ const LEGAL: Breakage = {
   },
 }
 
-t.test('a legal deployment passes every wire check: \\/, an added field, keys in any order, %20 in next_page, a charset, newlines, Attachment, a Content-Length of 0917, empty strings of no stated length', async (t) => {
+t.test('a legal deployment passes every wire check: \\/, an added field, keys in any order, %20 in next_page, a charset, newlines, Attachment, a Content-Length of 0917, empty strings of no stated length, a challenge on two lines', async (t) => {
   const { url } = await board(t, LEGAL)
   const run = await contract({ baseUrl: url, only: 'fields,candidates,applications,timesheets,marketing,metrics,auth,rate-limit' })
   t.same(run.failed(), [], 'no check fails')
@@ -243,6 +289,7 @@ t.test('a legal deployment passes every wire check: \\/, an added field, keys in
     'each Content-Length is the number of bytes that came: pass',
     'each 429 carries Retry-after as a number of seconds: pass',
     'each 401 carries a WWW-Authenticate challenge for Basic with a quoted realm: pass',
+    'each header the kit reads that is not a list comes on one field line: pass',
   ], 'every wire check is made, the 429 of the rate-limit group and the 401s of the auth group included')
   for (const endpoint of ['candidates/list', 'applications/list', 'timesheets/list', 'marketing/list']) {
     t.equal(run.check(endpoint, 'the answer with no records (since after the newest) fits the schema, data an empty array and total 0')?.status, 'pass', `${endpoint}: the answer with no records`)

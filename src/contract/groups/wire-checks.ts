@@ -1,6 +1,7 @@
 // The "every answer" checks: every answer the run got, held to the wire's rules (wire.ts)
 // after every other group has asked what it needs, so that each answer of the run is
-// among them — lists, details, unknown ids, refusals, 429s, the job operations'. Each
+// among them — lists, details, unknown ids, refusals, 429s, the job operations', the public
+// job pages (held to what they send of Content-Length alone: outside the API). Each
 // rule is one check, and each answer that breaks it one failure naming the request: a
 // wire fault fails these checks, and the checks that read the answer go on reading its
 // lenient JSON. A download's Content-Length is its own endpoint's check (resources-checks.ts).
@@ -8,7 +9,7 @@ import type { Minimal } from '@tapjs/core'
 import { check, endpoint, Skip, where, type Asserter } from '../checks.js'
 import type { RunContext } from '../context.js'
 import { succeeded } from '../records.js'
-import type { Answer } from '../request-outcomes.js'
+import type { Answer, Outcome, Unavailable } from '../request-outcomes.js'
 import { heldTo, isDownloadPath, type WireRule } from '../wire.js'
 
 /** The endpoint the wire checks are grouped under. */
@@ -17,10 +18,16 @@ export const WIRE_ENDPOINT = 'every answer'
 /** At most this many failures are listed, then a count. */
 const LISTED = 10
 
-/** Every answer the run got, the 429s it waited out included (a 5xx is an outage, not an answer to hold to JSON). */
+/** What every request of the run came back as, the public pages' included. */
+const outcomes = (ctx: RunContext): Outcome[] => [...ctx.client.seen.map((s) => s.outcome), ...ctx.client.pages]
+
+/** Every answer the run got, the 429s it waited out and the public pages included (a 5xx is an outage, not an answer to hold to JSON). */
 function answers(ctx: RunContext): Answer[] {
-  return ctx.client.seen.flatMap(({ outcome }) => (outcome.kind === 'answer' ? [outcome] : outcome.limited ? [outcome.limited] : []))
+  return outcomes(ctx).flatMap((outcome) => (outcome.kind === 'answer' ? [outcome] : outcome.limited ? [outcome.limited] : []))
 }
+
+/** The answers that came but whose body the client could not frame by their Content-Length: each breaks the Content-Length rule. */
+const unframed = (ctx: RunContext): Unavailable[] => outcomes(ctx).flatMap((outcome) => (outcome.kind === 'unavailable' && outcome.framing !== undefined ? [outcome] : []))
 
 interface WireCheck {
   name: string
@@ -36,6 +43,7 @@ export const WIRE_CHECKS: readonly WireCheck[] = [
   { name: 'each Content-Length is the number of bytes that came', rule: 'content-length', noun: 'every Content-Length is the length of its body' },
   { name: 'each 429 carries Retry-after as a number of seconds', rule: 'retry-after', noun: 'every 429 carries Retry-after in seconds' },
   { name: 'each 401 carries a WWW-Authenticate challenge for Basic with a quoted realm', rule: 'challenge', noun: 'every 401 carries a Basic challenge with its realm' },
+  { name: 'each header the kit reads that is not a list comes on one field line', rule: 'one-line', noun: 'every header that is not a list comes on one field line' },
 ]
 
 /** Why a rule's check reads no answer of the run. */
@@ -55,10 +63,16 @@ function report(a: Asserter, ctx: RunContext, wire: WireCheck): void {
     const path = ctx.client.apiPath(answer.url)
     return applies(wire.rule, answer, path) ? [answer] : []
   })
-  if (made.length === 0) throw new Skip(NONE[wire.rule] ?? 'no answer of the run is of this kind')
-  const problems = made.flatMap((answer) => answer.wire.filter((p) => p.rule === wire.rule).map((p) => `${answer.method} ${where(answer.url)}: ${p.message}`))
+  // an answer whose Content-Length the client could not frame it by (sent twice, no number) is no Answer: said here, by what the client said
+  const cut = wire.rule === 'content-length' ? unframed(ctx) : []
+  if (made.length + cut.length === 0) throw new Skip(NONE[wire.rule] ?? 'no answer of the run is of this kind')
+  const problems = [
+    ...made.flatMap((answer) => answer.wire.filter((p) => p.rule === wire.rule).map((p) => `${answer.method} ${where(answer.url)}: ${p.message}`)),
+    ...cut.map((u) => `${u.method} ${where(u.url)}: the answer came, but its Content-Length does not frame its body (the HTTP client says: ${u.framing}); RFC 9110 §8.6: one Content-Length, one number, the bytes that come`),
+  ]
   const listed = problems.length > LISTED ? [...problems.slice(0, LISTED), `... and ${problems.length - LISTED} more`] : problems
-  a.none(listed, `${wire.noun} (${made.length} answer${made.length === 1 ? '' : 's'} checked)`)
+  const checked = made.length + cut.length
+  a.none(listed, `${wire.noun} (${checked} answer${checked === 1 ? '' : 's'} checked)`)
 }
 
 /**

@@ -88,6 +88,28 @@ const ROWS: readonly Row[] = [
   ['RFC 9110 §5.6.6', 'latitude', 'A parameter value that matches the token production can be transmitted either as a token or within a quoted-string.', 'a parameter quoted or not: `charset="utf-8"`, `filename=resume.pdf`', [JSON_BODIES, DOWNLOAD_HEADERS]],
   // ---- the download headers: Content-Length (RFC 9110), Content-Disposition (RFC 6266) --------
   ['RFC 9110 §8.6', 'server', 'The "Content-Length" header field indicates the associated representation\'s data length as a decimal non-negative integer number of octets.', 'answer: a Content-Length is the number of bytes that come', [DOWNLOAD_HEADERS]],
+  [
+    'RFC 9110 §8.6',
+    'server',
+    'Likewise, a sender MUST NOT forward a message with a Content-Length header field value that does not match the ABNF above, with one exception: a recipient of a Content-Length header field value consisting of the same decimal value repeated as a comma-separated list (e.g, "Content-Length: 42, 42") MAY either reject the message as invalid or replace that invalid field value with a single instance of the decimal value, since this likely indicates that a duplicate was generated or combined by an upstream message processor.',
+    'answer: one Content-Length, one number: `42, 42`, on one line or two, is no Content-Length a sender may send; a recipient may reject the answer, as the kit\'s HTTP client does (the checks that needed it are an outage, the Content-Length check fails it)',
+    [DOWNLOAD_HEADERS],
+  ],
+  // ---- a field that is not a list: RFC 9110's field order, for every header the spec names ----
+  [
+    'RFC 9110 §5.3',
+    'server',
+    "This means that, aside from the well-known exception noted below, a sender MUST NOT generate multiple field lines with the same name in a message (whether in the headers or trailers) or append a field line when a field line of the same name already exists in the message, unless that field's definition allows multiple field line values to be recombined as a comma-separated list (i.e., at least one alternative of the field's definition allows a comma-separated list, such as an ABNF rule of #(values) defined in Section 5.6.1).",
+    'answer: each header the kit reads that is not a list (Content-Type, Content-Length, Retry-after, Content-Disposition, Content-Transfer-Encoding) comes on one field line; WWW-Authenticate, a list of challenges, may come on several',
+    [JSON_BODIES, DOWNLOAD_HEADERS, RETRY_ROW, RETRY_LIMIT],
+  ],
+  [
+    'RFC 9110 §8.3',
+    'server',
+    'Although Content-Type is defined as a singleton field, it is sometimes incorrectly generated multiple times, resulting in a combined field value that appears to be a list.',
+    'answer: one Content-Type, on one field line (§5.3): `application/json` sent twice is not application/json once',
+    [JSON_BODIES, DOWNLOAD_HEADERS],
+  ],
   ['RFC 6266 §4.1', 'server', 'filename-parm = "filename" "=" value | "filename*" "=" ext-value', 'answer: filename is a token or a quoted-string (a name with a space is quoted), filename* an ext-value', [DOWNLOAD_HEADERS]],
   ['RFC 6266 §4.1', 'server', 'Content-Disposition header field values with multiple instances of the same parameter name are invalid.', 'answer: no parameter twice', [DOWNLOAD_HEADERS]],
   ['RFC 6266 §4.1', 'latitude', 'Note that due to the rules for implied linear whitespace (Section 2.1 of [RFC2616]), OPTIONAL whitespace can appear between words (token or quoted-string) and separator characters.', '`attachment ; filename = "x.pdf"` reads as `attachment; filename="x.pdf"`', [DOWNLOAD_HEADERS]],

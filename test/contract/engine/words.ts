@@ -103,7 +103,8 @@ function siteWords(op: Operator, x: Recorded, site: Site, place: Place): string[
   const resource = resourceOf(x)
   switch (op.family) {
     case 'header':
-      return headerWords(x, place.header as string)
+      // a header sent twice breaks, besides its own words, RFC 9110's field order where it is no list
+      return [...headerWords(x, place.header as string), ...(op.name === 'header duplicated' && place.header !== 'www-authenticate' ? ['RFC 9110 §5.3'] : [])]
     case 'status':
       return statusWords(x)
     case 'body':
