@@ -7,12 +7,14 @@
 // whole words: a row names its fields, a sentence its code spans) and the quotes whose
 // statement names the deepest field of a path (then most of the path), or is the RFC
 // section it names, or else holds a literal the finding quotes, come first: found among
-// every row naming the check, not only those naming it most exactly. The rest of the
+// every row naming the check, not only those naming it most exactly, the other statements of
+// the sections their words stand in, and the row of the check's endpoint. The rest of the
 // citation follows, all of it: the summary counts it, the HTML report, the JUnit file and
 // the proxy's violations list it after. Nothing derived: the citation in its own order.
 import { RFC_CITATION, rfcStatements } from '../core/statements/rfc-statements.js'
 import { STATEMENT_INDEX } from '../core/statements/statement-index.js'
 import { type Citation, citationOf, matches, RULES, type Rule, wordsText } from './rules.js'
+import { statementsOfQuote } from './statements.js'
 
 const squeeze = (text: string) => text.replace(/\s+/g, ' ').trim()
 
@@ -34,12 +36,14 @@ const rowFields = (words: string): string[] => (/^\|? ?([a-z_][a-z0-9_.]*(?:, [a
 /** Each quote's names, worked out once a process (the quotes are the catalogue's: a bounded set). */
 const NAMED = new Map<string, Named>()
 
+/** The statements of the index a quote stands for: an RFC citation's, or those of the spec the quote stands in (or holds whole). */
+const statementsOf = (quote: string) =>
+  RFC_CITATION.test(quote) ? rfcStatements(quote, STATEMENT_INDEX) : STATEMENT_INDEX.filter((e) => e.rfc === undefined && (squeeze(e.words).includes(squeeze(quote)) || squeeze(quote).includes(squeeze(e.words))))
+
 function namedBy(quote: string): Named {
   const known = NAMED.get(quote)
   if (known !== undefined) return known
-  const statements = RFC_CITATION.test(quote)
-    ? rfcStatements(quote, STATEMENT_INDEX).map((e) => e.words)
-    : STATEMENT_INDEX.filter((e) => e.rfc === undefined && (squeeze(e.words).includes(squeeze(quote)) || squeeze(quote).includes(squeeze(e.words)))).map((e) => e.words)
+  const statements = statementsOf(quote).map((e) => e.words)
   const fields = new Set<string>()
   const literals: string[] = []
   let scope: Set<string> | undefined
@@ -87,6 +91,9 @@ function reach(named: Named, path: readonly string[]): [number, number] | undefi
   return path.slice(0, deepest).some((name) => scope.has(name)) ? [deepest, count + 1] : undefined
 }
 
+/** Whether one reach goes further down a path than another: deeper, or as deep naming more of it. */
+const further = (a: readonly [number, number], b: readonly [number, number]) => a[0] > b[0] || (a[0] === b[0] && a[1] > b[1])
+
 /** A citation's words split: those the findings contradict (first), then the rest, each in the citation's order. */
 export interface Cited {
   first: string[]
@@ -94,15 +101,20 @@ export interface Cited {
 }
 
 /** The words the findings contradict, of `pool`, in its order. */
-function contradicted(pool: readonly string[], failures: readonly string[]): Set<string> {
+function contradicted(pool: readonly string[], failures: readonly string[], fieldsOnly: readonly string[] = []): Set<string> {
   const hit = new Set<string>()
   for (const failure of failures) {
     const before = hit.size
-    // the quotes reaching furthest down each path the finding names
+    // the quotes reaching furthest down each path the finding names; a statement read for its fields only where it reaches further than them
     for (const path of pathsOf(failure)) {
-      const reached = pool.map((w) => ({ w, r: reach(namedBy(w), path) })).filter((x): x is { w: string; r: [number, number] } => x.r !== undefined)
-      const best = reached.reduce<[number, number] | undefined>((top, { r }) => (top === undefined || r[0] > top[0] || (r[0] === top[0] && r[1] > top[1]) ? r : top), undefined)
-      for (const { w, r } of reached) if (best !== undefined && r[0] === best[0] && r[1] === best[1]) hit.add(w)
+      const furthest = (words: readonly string[]) => {
+        const reached = words.map((w) => ({ w, r: reach(namedBy(w), path) })).filter((x): x is { w: string; r: [number, number] } => x.r !== undefined)
+        const best = reached.reduce<[number, number] | undefined>((top, { r }) => (top === undefined || further(r, top) ? r : top), undefined)
+        return { best, words: reached.filter(({ r }) => best !== undefined && r[0] === best[0] && r[1] === best[1]).map(({ w }) => w) }
+      }
+      const own = furthest(pool)
+      const more = furthest(fieldsOnly)
+      for (const w of more.best !== undefined && (own.best === undefined || further(more.best, own.best)) ? more.words : own.words) hit.add(w)
     }
     for (const w of pool) {
       // the RFC section it names
@@ -118,14 +130,42 @@ function contradicted(pool: readonly string[], failures: readonly string[]): Set
   return hit
 }
 
-/** Every row's words that name a check, not only those naming it most exactly (rulesOf): the pool the contradicted words are found in. */
-const WIDER = new Map<string, string[]>()
+/**
+ * The pool the contradicted words are found in: every row's words that name a check, not
+ * only those naming it most exactly (rulesOf); and, for the fields a finding names only,
+ * the other statements of the spec's sections those words stand in (a resource's table: the
+ * row of the field a schema failure names, though the check's rows quote only some of them)
+ * and the spec's row of the check's own endpoint (`| GET | /timesheets/list | …`: what its
+ * answer carries).
+ */
+const WIDER = new Map<string, Wider>()
 
-function widerWords(check: string, rules: readonly Rule[]): string[] {
+/** The pool: the rows' words (each way of finding the contradicted words reads them), and the statements read for the fields they name only (a sibling's literal or an endpoint row's is no finding's). */
+interface Wider {
+  named: string[]
+  fieldsOnly: string[]
+}
+
+/** The spec's row of an endpoint (`timesheets/list`, `candidates/details/{id}`), if it has one. */
+const endpointRows = (endpoint: string) => {
+  const path = endpoint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const row = new RegExp(`^\\| [A-Z]+ \\| /${path} \\|`)
+  return STATEMENT_INDEX.filter((e) => e.rfc === undefined && row.test(e.words)).map((e) => e.words)
+}
+
+function widerWords(check: string, rules: readonly Rule[]): Wider {
   const key = rules === RULES ? check : undefined
   const known = key === undefined ? undefined : WIDER.get(key)
   if (known !== undefined) return known
-  const words = [...new Set(rules.filter((rule) => rule.kind !== 'observation' && rule.checks.some((pattern) => matches(pattern, check))).flatMap((rule) => rule.spec ?? []))]
+  const naming = rules.filter((rule) => rule.kind !== 'observation' && rule.checks.some((pattern) => matches(pattern, check)))
+  const named = [...new Set(naming.flatMap((rule) => rule.spec ?? []))]
+  // the statements the rows' quotes stand in, of the spec (a row's part picks the table where the words stand in several: `id | integer`)
+  const stood = naming.flatMap((rule) => (rule.spec ?? []).flatMap((quote) => statementsOfQuote(rule, quote))).filter((e) => e.rfc === undefined)
+  const sections = new Set(stood.map((e) => e.section))
+  // a statement a quote of the rows already stands for is not added again whole
+  const quoted = new Set(stood.map((e) => e.words))
+  const siblings = STATEMENT_INDEX.filter((e) => e.rfc === undefined && sections.has(e.section)).map((e) => e.words)
+  const words = { named, fieldsOnly: [...new Set([...siblings, ...endpointRows(check.split(': ', 1)[0] as string)].filter((w) => !quoted.has(w) && !named.includes(w)))] }
   // the catalogue's checks are a closed set: at most one entry each
   if (key !== undefined) WIDER.set(key, words)
   return words
@@ -138,10 +178,12 @@ function widerWords(check: string, rules: readonly Rule[]): string[] {
  * sentence, which the rows naming the list's schema outright leave out of the citation).
  */
 export function citedFirst(check: string, words: readonly string[], failures: readonly string[], rules: readonly Rule[] = RULES): Cited {
-  const pool = [...words, ...widerWords(check, rules).filter((w) => !words.includes(w))]
-  const hit = contradicted(pool, failures)
+  const wider = widerWords(check, rules)
+  const pool = [...words, ...wider.named.filter((w) => !words.includes(w))]
+  const fieldsOnly = wider.fieldsOnly.filter((w) => !words.includes(w))
+  const hit = contradicted(pool, failures, fieldsOnly)
   if (hit.size === 0) return { first: [...words], also: [] }
-  return { first: pool.filter((w) => hit.has(w)), also: words.filter((w) => !hit.has(w)) }
+  return { first: [...pool, ...fieldsOnly].filter((w) => hit.has(w)), also: words.filter((w) => !hit.has(w)) }
 }
 
 /** A problem's citation with the words it contradicts first, the whole citation after them: what the proxy's violations carry. */

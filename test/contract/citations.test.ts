@@ -8,6 +8,7 @@ import { XMLParser } from 'fast-xml-parser'
 import t from 'tap'
 import { junitXml } from '../../src/contract/junit.js'
 import { checkLines } from '../../src/contract/report.js'
+import { FREE_TEXT } from '../../src/contract/cases.js'
 import { citationLines } from '../../src/contract/citations.js'
 import { rulesOf } from '../../src/contract/rules.js'
 import type { CheckResult } from '../../src/contract/suite.js'
@@ -132,6 +133,14 @@ t.test('the words a finding contradicts come first, derived from the finding: th
   t.match(firstWords('every answer: each 401 carries a WWW-Authenticate challenge for Basic with a quoted realm', "GET /api/v1/metrics/list: the Basic challenge \"Basic\" names no realm (RFC 7617 §2: the authentication parameter 'realm' is REQUIRED)"), [/^spec: RFC 7617 §2 .*'realm' is REQUIRED/], 'the RFC section the finding names')
   const all = citationLines('candidates/list: the first page fits the candidate list schema', undefined, ['nothing the words name'])
   t.ok(all.length > 20 && all.every((line) => line.startsWith('spec: ')), 'nothing derived: the whole citation, in its order')
+})
+
+t.test("a field the check's rows do not quote: its row in the table they quote, or the row of the check's endpoint, where it reaches further", async (t) => {
+  t.same(firstWords('candidates/list: every other answer of the list fetched fits the schema too', 'page 3 of the walk without filters (/candidates/list?page=3): The available from year (field data[2].available_from_year) is invalid: it must be a string, not null.'), ['spec: "| available_from_year, available_from_day, available_from_month | string (year, day number, month name) |"'], "a later page's available_from_year: its row of the Candidate table, not the envelope's data")
+  t.same(firstWords('candidates/details/{id}: the detail of a listed candidate fits the schema', 'the detail: The sector disciplines (field data[0].sector_disciplines) is missing; it is required.'), [`spec: "| sector_disciplines | array of string; a discipline is written \`<Sector>::<Discipline>\`, a sector without discipline is written alone |"`], "a detail's sector_disciplines: its row")
+  t.match(firstWords('timesheets/list: the answer with no records (since after the newest) fits the schema, data an empty array and total 0', 'the answer with since 2026-11-23 09:30:00: The prev page (field prev_page) is missing; it is required.'), [/^spec: "\| GET \| \/timesheets\/list \| .*`prev_page` \(URL string, or false when there is none\)/], "an empty answer's prev_page: the row of /timesheets/list, not candidates' since")
+  t.match(firstWords(`job/add: a job with each free-text field holding ${JSON.stringify(FREE_TEXT)} is accepted with status 200`, 'the answer: The field id is invalid: it must be an integer, not null.'), [/^spec: "\| POST \| \/job\/add \| .*`id` integer/], "an add's id: the row of /job/add, not the free-text rows")
+  t.same(firstWords('metrics/list: months are newest first within each metric', 'Jobs created: month 2 ({"year":"2024","month":"December","total":0}) is not older than the one before'), ['spec: "Aggregations are ordered newest month first."'], "a label the finding quotes, of a statement the check's rows do not quote, is no finding's: the order sentence")
 })
 
 t.test("a detail whose hot is \"yes\" fails citing the row of hot first, in the summary and the JUnit file", async (t) => {
