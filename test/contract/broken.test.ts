@@ -6,6 +6,7 @@ import type { BuildOptions } from '../../src/fake/app.js'
 import type { ContractFlags } from '../../src/contract/settings.js'
 import { formatMinute } from '../../src/core/time.js'
 import { TURNS, turnOf } from '../../src/contract/write-turns.js'
+import type { Json } from '../helpers/board.js'
 import { board, changeAnswer, changeJson, contract, dropHeader, json, on, type Breakage, type Exchange } from './helpers.js'
 
 t.test('the unbroken fake behind the proxy passes every check, every write check in one run without a rate limit', async (t) => {
@@ -403,6 +404,26 @@ const VARIANTS: Variant[] = [
     check: 'an application href resolves',
     says: /holds total 1 and 2 records, not 1 and 1/,
   },
+  // found by the deviation engine: a GET with a Content-Type compared with the same GET without it by status and total only
+  ...(
+    [
+      ['its last record left out', (b: Json) => {
+        b.data.pop()
+      }, /holds \d+ records, \d+ without it, of the same total/],
+      ['its first record twice', (b: Json) => {
+        b.data.unshift(b.data[0])
+      }, /lists .* twice/],
+      ['a relative next_page', (b: Json) => ({ ...b, next_page: new URL(b.next_page).pathname }), /its next_page is "\/api\/v1\/marketing\/list/],
+    ] as const
+  ).map(([what, change, says]): Variant => ({
+    deviation: `the first page asked with Content-Type text/plain answered with ${what}`,
+    breakage: { reply: (x, r) => (on(x, /^\/marketing\/list$/) && x.headers['content-type'] === 'text/plain' ? json(r, change) : r) },
+    flags: { only: 'marketing', rateLimitWindow: 0 },
+    fake: { rateLimitWindow: 0 },
+    endpoint: 'marketing/list',
+    check: 'a GET sent with Content-Type text/plain is answered as without it',
+    says,
+  })),
   {
     deviation: 'a metric label the spec names missing',
     breakage: changeJson(/^\/metrics\/list$/, (b) => void b.metrics.splice(2, 1)),
@@ -427,6 +448,14 @@ for (const variant of VARIANTS) {
     t.same(run.report.jobs.notDeleted, [], 'every job the run made is deleted')
   })
 }
+
+t.test("a GET with a Content-Type answered with marketing's records in another order passes: the spec gives that list no order", async (t) => {
+  const reversed: Breakage = { reply: (x, r) => (on(x, /^\/marketing\/list$/) && x.headers['content-type'] !== undefined ? json(r, (b) => void b.data.reverse()) : r) }
+  const { url } = await board(t, reversed, { rateLimitWindow: 0 })
+  const run = await contract({ baseUrl: url, only: 'marketing', rateLimitWindow: 0 })
+  t.same(run.failed(), [], 'no check fails')
+  t.equal(run.check('marketing/list', 'a GET sent with Content-Type application/json is answered as without it')?.status, 'pass')
+})
 
 t.test('a field the schemas do not know is an observation, not a failure', async (t) => {
   // in the lists and the details alike, as a service that added a field would

@@ -7,12 +7,10 @@ import type { Minimal } from '@tapjs/core'
 import { isTimestamp } from '../../../schemas/formats.js'
 import { check, need, Skip, where, type Got } from '../checks.js'
 import type { RunContext } from '../context.js'
-import { excerpt } from '../request-outcomes.js'
 import type { Client } from '../http.js'
-import { MARKETING, type ListDef, type SinceField } from '../lists.js'
+import type { ListDef, SinceField } from '../lists.js'
 import { MALFORMED_SINCE } from '../filter-requests.js'
 import { pageOrSkip } from '../plan-basis.js'
-import { GET_CONTENT_TYPES } from '../spare-requests.js'
 import { describeLink, int, isRec, pageOf, recs, str, succeeded, type Page, type Rec } from '../records.js'
 import { walkWords } from '../walk.js'
 
@@ -215,7 +213,7 @@ export async function arrivals(ctx: RunContext, list: ListDef): Promise<Arrivals
 export const undecidable = (reason: string) => new Skip(`the board changed during the run and this cannot tell an arrival from a fault: ${reason}`, 'unavailable')
 
 /** Passes, fails or leaves unmade a check by a comparison's verdict. */
-function decide(a: { ok(cond: boolean, pass: string, fail: string): boolean }, consistency: Consistency): void {
+export function decide(a: { ok(cond: boolean, pass: string, fail: string): boolean }, consistency: Consistency): void {
   if (consistency.verdict === 'cannot tell') throw undecidable(consistency.because)
   a.ok(consistency.verdict === 'consistent', consistency.because, consistency.because)
 }
@@ -412,31 +410,6 @@ export function listChecks(t: Minimal, ctx: RunContext, list: ListDef): void {
     if (total !== undefined && arrived.growth > 0 && counts.some((c) => total > c.floor)) throw undecidable(`total with since is ${total}, more than the records fetched at or after ${at}, and total grew by ${arrived.growth} between the pages`)
     a.fail(`total with since ${at} is ${JSON.stringify(answer.total)}, expected ${counts.map((c) => `${c.exact ? '' : 'at least '}${c.floor} (the records fetched at or after it by ${c.field})`).join(' or ')}: since is read off by some minutes or more`)
   })
-
-  // "A content-type header on GET requests is ignored": asked of one list, marketing (whose spare pages it may spend)
-  if (list === MARKETING) {
-    for (const { contentType, use } of GET_CONTENT_TYPES) {
-      check(t, `a GET sent with Content-Type ${contentType} is answered as without it`, async (a) => {
-        const { got, without } = await plan.withContentType(contentType, use)
-        const answer = need(got)
-        if (without === undefined) throw new Skip('the first page gives no total and page size: what the page asked answers without a Content-Type is unknown')
-        const label = `${where(answer.url)} with Content-Type ${contentType}`
-        if (without === 'records') {
-          if (a.ok(succeeded(answer), `${label} answered HTTP ${answer.status}, a success`, `${label} answered HTTP ${answer.status} ${excerpt(answer)}, not a success (2xx) as that page of records is: the header is to be ignored`)) ctx.fits(a, list.schema, answer, list.endpoint, label)
-          return
-        }
-        const before = need(without)
-        // answered alike: a success both ways (any 2xx is one, records.ts succeeded), else the same status
-        const alike = succeeded(answer) ? succeeded(before) : answer.status === before.status
-        if (!a.ok(alike, `${label} answered HTTP ${answer.status}, as without it (HTTP ${before.status})`, `${label} answered HTTP ${answer.status} ${excerpt(answer)}, HTTP ${before.status} without it: the header is to be ignored`)) return
-        if (!succeeded(answer) || before.url !== answer.url) return
-        const [now, then] = [pageOf(answer), pageOf(before)]
-        if (!now || !then) return a.fail(`${label} answered no page of records though the answer without it is one`)
-        const arrived = await arrivals(ctx, list)
-        decide(a, int(now.total) === int(then.total) ? { verdict: 'consistent', because: `total ${String(now.total)}, as without it` } : judgeCount(arrived, int(now.total), int(then.total), now.data.filter(arrived.arrived).length, `total ${label}, against total without it`))
-      })
-    }
-  }
 
   check(t, 'the answer with no records (since after the newest) fits the schema, data an empty array and total 0', async (a) => {
     const answer = need(await plan.empty(list))
