@@ -7,6 +7,7 @@ import type { ContractFlags } from '../../src/contract/settings.js'
 import { formatMinute } from '../../src/core/time.js'
 import { TURNS, turnOf } from '../../src/contract/write-turns.js'
 import type { Json } from '../helpers/board.js'
+import { FREE_TEXT, REQUEST_CASES } from '../../src/contract/cases.js'
 import { board, changeAnswer, changeJson, contract, dropHeader, json, on, type Breakage, type Exchange } from './helpers.js'
 
 t.test('the unbroken fake behind the proxy passes every check, every write check in one run without a rate limit', async (t) => {
@@ -72,6 +73,20 @@ function undead(): Breakage {
 
 /** Without a rate limit on either side: a variant whose checks take turns runs them all at once. */
 const ALL_WRITES = { flags: { only: 'fields,jobs', writes: true, rateLimitWindow: 0 }, fake: { rateLimitWindow: 0 } } as const
+
+/** The answers to the job/adds `which` picks by what they sent, rewritten by `change`. */
+const addAnswer = (which: (sent: { job_reference?: string }) => boolean, change: (body: Record<string, unknown>) => Record<string, unknown>): Breakage => ({
+  reply: (x, r) => {
+    if (!on(x, /^\/job\/add$/) || r.status !== 200) return r
+    const sent = JSON.parse(x.body.toString('utf8') || '{}') as { job_reference?: string }
+    return which(sent) ? json(r, change) : r
+  },
+})
+/** The request case whose add this is (its job_reference ends in -C<its index>). */
+const caseOf = (sent: { job_reference?: string }) => REQUEST_CASES[Number(/-C([0-9]+)$/.exec(sent.job_reference ?? '')?.[1])]?.name
+const REPOST_FIRST = (REQUEST_CASES.find((c) => c.operation === 'repost' && c.needsJob && c.allowed) as (typeof REQUEST_CASES)[number]).name
+const FREE_TEXT_ADD = (REQUEST_CASES.find((c) => c.operation === 'add' && c.kind === 'free-text') as (typeof REQUEST_CASES)[number]).name
+const WRITES_NO_LIMIT = { only: 'fields,jobs', writes: true, rateLimitWindow: 0 } as const
 
 interface Variant {
   deviation: string
@@ -343,6 +358,35 @@ const VARIANTS: Variant[] = [
     endpoint: 'job/add',
     check: 'the public page of a job added with published 0 does not answer 200',
     says: /id/,
+  },
+  // every add the run makes is held to the add's row, not the lifecycle's alone (the deviation engine's findings)
+  {
+    deviation: 'the job a repost case adds first answering an id that is no integer',
+    breakage: addAnswer((sent) => caseOf(sent) === REPOST_FIRST, (b) => ({ ...b, id: `J${String(b.id)}` })),
+    flags: WRITES_NO_LIMIT,
+    fake: { rateLimitWindow: 0 },
+    endpoint: 'job/repost',
+    check: REPOST_FIRST,
+    says: /the add of the job to repost: .*id/,
+  },
+  {
+    deviation: 'the free-text add answering its page URL without its origin',
+    // the free-text case sends its text in job_reference too
+    breakage: addAnswer((sent) => sent.job_reference === FREE_TEXT, (b) => ({ ...b, message: String(b.message).replace(/^https?:\/\/[^/]+/, '') })),
+    flags: WRITES_NO_LIMIT,
+    fake: { rateLimitWindow: 0 },
+    endpoint: 'job/add',
+    check: FREE_TEXT_ADD,
+    says: /holds no public page URL/,
+  },
+  {
+    deviation: "an add of other forms naming a page no job has",
+    breakage: addAnswer((sent) => /-F0$/.test(sent.job_reference ?? ''), (b) => ({ ...b, message: String(b.message).replace(/[0-9]+$/, '999999') })),
+    flags: WRITES_NO_LIMIT,
+    fake: { rateLimitWindow: 0 },
+    endpoint: 'job/add',
+    check: 'a valid job answers 200 with the public page URL and the new id',
+    says: /its page .*999999 answered HTTP 404, not a success/,
   },
   {
     deviation: 'the application a candidate links answering without its applicant',

@@ -74,6 +74,15 @@ function refused(answer: Answer): boolean {
   return (answer.status >= 400 && answer.status < 500) || (succeeded(answer) && status !== 200)
 }
 
+/** A request case's request as sent: its answer, its body, and the add of the job it needed first, if it did; or that add, when it said success with no id to send the case for. */
+type Sent = { got: Got; body: Record<string, unknown>; added: Answer | undefined } | { unmade: Answer }
+
+/** The public page URL an add's message holds ("`message` string holding the public job page URL"): a full URL, words around it or not. */
+function pageUrlOf(answer: Answer): string | undefined {
+  const message = str(rec(answer.json).message)
+  return message === undefined ? undefined : /https?:\/\/[^\s"'<>]+/.exec(message)?.[0]?.replace(/[.,;:!?)]+$/, '')
+}
+
 /** The jobs group's checks, by endpoint: job/add, then each operation on the job it made. */
 export function jobsGroup(root: Minimal, ctx: RunContext): void {
   const { client } = ctx
@@ -103,8 +112,8 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
    * message names the field. A job an add made, allowed or not, is deleted by cleanup.
    */
   /** A case's request (and, for a repost of a live job, the add before it): made once, shared by its check. */
-  const sent = new Map<RequestCase, Promise<{ got: Got; body: Record<string, unknown> } | Skip>>()
-  const sendCase = (c: RequestCase): Promise<{ got: Got; body: Record<string, unknown> } | Skip> => {
+  const sent = new Map<RequestCase, Promise<Sent | Skip>>()
+  const sendCase = (c: RequestCase): Promise<Sent | Skip> => {
     const made = sent.get(c)
     if (made !== undefined) return made
     const making = (async () => {
@@ -112,18 +121,22 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
       const ref = `${reference}-C${REQUEST_CASES.indexOf(c)}`
       const closing = formatMinute(now + 60 * DAY_MS)
       let base: Record<string, unknown>
+      let first: Answer | undefined
       if (c.operation === 'add') base = { ...contractJob(ctx, ref) }
       else if (c.needsJob) {
         const job = contractJob(ctx, ref)
         const added = await client.post(client.api('/job/add'), job)
         const kept = added.kind === 'answer' ? keep(added, job) : undefined
+        // an add that says success with no integer id breaks the add's row: the case's check fails it, not left unmade
+        if (kept === undefined && added.kind === 'answer' && saysSuccess(added)) return { unmade: added }
         if (kept === undefined) return new Skip(`the job to ${c.operation} could not be added: ${added.kind === 'answer' ? `HTTP ${added.status} ${excerpt(added)}` : added.reason}`, 'unavailable')
         base = { id: kept.id, closing_date: closing }
+        first = added.kind === 'answer' ? added : undefined
       } else base = c.operation === 'repost' ? { id: UNKNOWN_ID, closing_date: closing } : { id: UNKNOWN_ID }
       const body = c.body(base, now)
       const got = await client.post(client.api(`/job/${c.operation}`), body)
       if (c.operation === 'add' && got.kind === 'answer') keep(got, { job_reference: ref })
-      return { got, body }
+      return { got, body, added: first }
     })()
     sent.set(c, making)
     return making
@@ -145,6 +158,10 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
         for (const other of cases) if (ctx.turns.get(caseTurn(other))?.due) void sendCase(other)
         const outcome = await sendCase(c)
         if (outcome instanceof Skip) throw outcome
+        const madeFirst = `the add of the job to ${c.operation}`
+        // its id is no integer: the add's row says the failures, and there is no job to send the case for
+        if ('unmade' in outcome) return void ctx.fits(a, jobAddAnswer, outcome.unmade, 'job/add', madeFirst)
+        if (outcome.added !== undefined) await heldToAdd(a, outcome.added, madeFirst)
         const { got, body } = outcome
         const answer = need(got)
         const what = c.kind === 'missing' || c.kind === 'optional-absent' ? `without ${c.field}` : c.kind === 'free-text' ? `free-text fields ${JSON.stringify(FREE_TEXT)}` : `${c.field} ${JSON.stringify(body[c.field])}`
@@ -152,7 +169,8 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
         if (c.allowed) {
           // a success as the spec writes it: the add's public page URL and id, the other operations' message
           if (a.ok(saysSuccess(answer), `${what}: answered status 200`, `${what}: answered HTTP ${answer.status} ${excerpt(answer)}, not status 200, though the spec allows it`)) {
-            ctx.fits(a, c.operation === 'add' ? jobAddAnswer : messageAnswer, answer, c.endpoint, 'the answer')
+            if (c.operation === 'add') await heldToAdd(a, answer, 'the answer')
+            else ctx.fits(a, messageAnswer, answer, c.endpoint, 'the answer')
           }
           return
         }
@@ -206,6 +224,19 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
     job.deletedBy = `POST ${where(answer.url)}`
     ctx.ledger.setDeleted(ctx.deployment, job.id)
   }
+  /**
+   * An add of a published job answered success, held to the add's row ("On success `status` 200, `message` string
+   * holding the public job page URL, `id` integer."): its id, the full URL of its page in its message, and that page
+   * shown, as the job was added with published 1 (rule of the lifecycle's add, for every add): a message naming no
+   * page, or the page of a job that is not there, fails.
+   */
+  const heldToAdd = async (a: Asserter, answer: Answer, what: string): Promise<void> => {
+    ctx.fits(a, jobAddAnswer, answer, 'job/add', what)
+    const page = pageUrlOf(answer)
+    if (!a.ok(page !== undefined, `${what}: the message holds the public page URL ${String(page)}`, `${what}: the message ${JSON.stringify(rec(answer.json).message)} holds no public page URL`)) return
+    const shown = need(await client.page(page as string))
+    a.ok(succeeded(shown), `${what}: its page ${page} answers HTTP ${shown.status}, a success`, `${what}: its page ${page} answered HTTP ${shown.status}, not a success (2xx), though the job was added with published 1`)
+  }
 
   endpoint(root, 'job/add', (t) => {
     check(t, 'a valid job answers 200 with the public page URL and the new id', async (a) => {
@@ -244,7 +275,7 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
           const what = forms.map((f) => `${f.field} ${JSON.stringify(f.value)}`).join(', ')
           // each add's answer is held to the add's row, its id and page URL too, not the first add's alone
           if (a.ok(saysSuccess(got), `a valid job with ${what} answers status 200`, `a valid job with ${what} answered HTTP ${got.status} ${excerpt(got)}, not status 200, though the spec allows each`)) {
-            ctx.fits(a, jobAddAnswer, got, 'job/add', `the answer to a valid job with ${what}`)
+            await heldToAdd(a, got, `the answer to a valid job with ${what}`)
           }
         }
       }
@@ -252,7 +283,7 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
       ctx.fits(a, jobAddAnswer, answer, 'job/add', 'the answer')
       const message = str(rec(answer.json).message)
       // "a message holding the public job page URL": the URL may come with words around it
-      const page = message === undefined ? undefined : /https?:\/\/[^\s"'<>]+/.exec(message)?.[0]?.replace(/[.,;:!?)]+$/, '')
+      const page = pageUrlOf(answer)
       a.ok(page !== undefined, `the message holds the public page URL ${String(page)}`, `the message ${JSON.stringify(message)} holds no URL`)
       state.page = page
       if (page !== undefined && id !== undefined) {
@@ -276,9 +307,8 @@ export function jobsGroup(root: Minimal, ctx: RunContext): void {
       if (!a.ok(saysSuccess(answer), 'the add of a job with published 0 answers status 200', `the add of a job with published 0 answered HTTP ${answer.status}: ${JSON.stringify(answer.json)}`)) return
       // its answer is an add's: the id and the page URL (the deviation engine found one without an id passing)
       ctx.fits(a, jobAddAnswer, answer, 'job/add', 'the answer to the add of a job with published 0')
-      const message = str(rec(answer.json).message)
-      const page = message === undefined ? undefined : /https?:\/\/[^\s"'<>]+/.exec(message)?.[0]?.replace(/[.,;:!?)]+$/, '')
-      if (page === undefined) return a.fail(`the message ${JSON.stringify(message)} holds no public page URL to ask`)
+      const page = pageUrlOf(answer)
+      if (page === undefined) return a.fail(`the message ${JSON.stringify(rec(answer.json).message)} holds no public page URL to ask`)
       const shown = need(await client.page(page))
       a.ok(!succeeded(shown), `${page} answers HTTP ${shown.status}: the job is not published`, `${page} answered HTTP ${shown.status}, a success, though the job was added with published 0`)
       ctx.observations.add({ topic: 'jobs', endpoint: 'job/add', summary: `the public page of a job added with published 0 answers HTTP ${shown.status}` })

@@ -26,11 +26,6 @@ export const FINDINGS: readonly Finding[] = [
     why: 'a file the run does not download: the kit downloads one listed file of each kind a run (each download a full request under the rate limit); another file\'s wrong link or name is not read',
   },
   {
-    pairs: /writes: (member [a-z ]+ at id|link [a-z ]+ at message) \(/,
-    because: NOT_CAUGHT,
-    why: "job/add's answers beyond the lifecycle's and the unpublished job's: the add a repost case makes first, answering an id that is no integer, leaves the case unmade (exit 3) rather than failing the add's row; a public page URL in another add's message (relative, or another job's page) is not asked",
-  },
-  {
     pairs: /: body [a-z -]+ at body \(download body bytes\) of GET \/api\/v1\/applications\/attachment\//,
     because: NOT_CAUGHT,
     why: "an application's attachment lists no filesize: other bytes under the same Content-Disposition (a file prefixed, re-encoded) cannot be told from the original from outside",

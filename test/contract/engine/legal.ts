@@ -72,6 +72,14 @@ const unnamed = (x: Recorded, p: Place) => {
 const refused = (x: Recorded) => x.kind === 'refusal' || x.kind === 'limited' || (x.kind === 'write' && x.reply.status === 401)
 /** A page past a list's last (the pages the auth and 429 checks spend, too): a page asked by number that holds no record. */
 const pastTheLast = (x: Recorded) => x.kind === 'list' && /[?&]page=/.test(x.url) && Array.isArray(at(jsonOf(x.reply), ['data'])) && (at(jsonOf(x.reply), ['data']) as unknown[]).length === 0
+/** A job/add of a job with published 0. */
+const addedUnpublished = (x: Recorded) => {
+  try {
+    return (JSON.parse(x.request.body.toString('utf8')) as { published?: unknown }).published === 0
+  } catch {
+    return false
+  }
+}
 /** A download the spec gives no Content-Type for: resumes and documents. */
 const untypedDownload = (x: Recorded) => x.kind === 'download' && /^\/candidates\/(resume|document)\//.test(x.path)
 
@@ -106,6 +114,7 @@ export const LEGAL: readonly Legal[] = [
   // ---- writes: the spec names the status in their JSON bodies, and leaves the errors of an operation on a deleted job open
   { operator: /^status: /, where: (x) => x.kind === 'write' && x.reply.status !== 401, words: [S.success, S.invalidField], why: 'the spec names the status of a write\'s JSON body (`status` 200 on success, `status` 412 on failure), not its HTTP status: the second server style b answers a refused add HTTP 200 with status 412 in its body' },
   { operator: /^member/, where: (x) => x.kind === 'write' && /"status":\s*404/.test(x.reply.body.toString('utf8')), words: [S.notShownStates], why: '"the error when an operation does not fit the current state: not shown": the body of a refusal to close, expire, repost or delete a deleted job is the deployment\'s' },
+  { operator: 'link to another page or record', where: (x, s) => x.kind === 'write' && x.path === '/job/add' && s.key === 'message' && addedUnpublished(x), words: [statement('| job/add |'), S.closed404], why: 'the page of a job added with published 0 is not shown ("published or not according to `published`"), and the spec gives nothing else of it: a message naming the page of a job that is not there either names a page that answers as the job\'s own would (no success, which the kit holds it to); from outside the two are one answer' },
   { operator: 'member in another case', where: (x, s) => x.kind === 'write' && s.key === 'message' && x.path !== '/job/add' && /"status":\s*200/.test(x.reply.body.toString('utf8')), words: [statement('| POST | /job/close |'), statement('| POST | /job/delete |')], why: 'a message "saying the job has been closed" (deleted, expired, reposted) says it in capitals too' },
   // ---- a page past the last, and the last page's next_page: what they hold is not shown (their bytes, when JSON, are JSON)
   { operator: /^(status|member|total|link)/, where: pastTheLast, words: [S.paging, S.pageSize], why: 'the spec says next_page names the next page and "The page size: not shown."; what a page past the last answers (an empty page, a 404, anything, its links too) is not said: the kit observes it' },

@@ -246,7 +246,8 @@ const linkOperator = (name: string, fits: (url: URL) => boolean, change: (url: U
   name,
   family: 'link',
   sites: (x) => linkSites(x, fits),
-  apply: (x, p) => atPath(x, p.path as Path, () => change(new URL(p.value as string))),
+  // from the link as it comes: a write's answer comes from a fresh deployment each run, on an origin of its own
+  apply: (x, p) => atPath(x, p.path as Path, (old) => change(new URL(typeof old === 'string' && URL.canParse(old) ? old : (p.value as string)))),
 })
 const LISTS = ['candidates', 'applications', 'timesheets', 'marketing']
 const otherList = (path: string) => {
