@@ -129,6 +129,17 @@ export const RULES: readonly Rule[] = [
   { section: 'Resources and their fields', kind: 'observation', rule: 'Every sector sector_disciplines names is among the candidate’s sectors', checks: ['candidates/list: every sector sector_disciplines names is among the sectors'], why: 'the spec gives sectors and sector_disciplines as two fields of the Candidate table and never ties one to the other: a deployment whose candidates name a discipline in a sector their sectors leave out is legal' },
   { section: 'Resources and their fields', rule: 'available_from_year, _day and _month are the year, day number and month name of available_from', spec: ['available_from_year, available_from_day, available_from_month | string (year, day number, month name)'], checks: ['candidates/list: available_from_year, _month and _day tell the date available_from gives'] },
   { section: 'Resources and their fields', rule: "A File entry's href is the URL of the download endpoint for that file", spec: ['`href` string URL of the download endpoint for that file'], checks: ['candidates/list: file hrefs point at /candidates/{timesheet,resume,document}/{id}', DOWNLOAD_OK] },
+  {
+    section: 'Resources and their fields',
+    rule: 'A file listed twice (the same href: a candidate on two pages or a page and its detail, a timesheet on its list and among its candidate\'s, an attachment in its list and its detail) has one filename and one size',
+    spec: [
+      'File entry: `filename` string; `href` string URL of the download endpoint for that file; `filesize` string of bytes; `created_at` string timestamp.',
+      'object: `href` (URL of the timesheet download), `filename` string, `filesize` integer bytes',
+      'object: `href` (URL of applications/attachment/{id}), `filename` (string)',
+      '`Content-Disposition: attachment` with `filename` set to the original file name',
+    ],
+    checks: ['*: a file listed twice (one href) has one name and one size'],
+  },
   { section: 'Resources and their fields', rule: "A candidate's application entry links to applications/details/{id}", spec: ['`href` string URL of applications/details/{id}'], checks: ['candidates/list: application hrefs point at /applications/details/{id}', 'candidates/list: an application href resolves'] },
   { section: 'Resources and their fields', part: 'Application', rule: "applications/list gives applications with the Application table's fields", spec: ['`status`, `total`, `data` array of Application, `next_page` (URL string)', ...APPLICATION_FIELDS], checks: ['applications/list: the first page fits the application list schema', 'applications/list: every other answer of the list fetched fits the schema too'] },
   { section: 'Resources and their fields', part: 'Application', rule: "applications/details/{id} gives one with the Application table's fields", spec: ['`status`, `total`, `data` array of one Application', ...APPLICATION_FIELDS], checks: ['applications/details/{id}: the detail of a listed application fits the schema', 'candidates/list: an application href resolves'] },

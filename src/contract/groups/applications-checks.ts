@@ -12,6 +12,7 @@ import { salaryDisplayed } from './values-checks.js'
 import { linksRead } from './record-links.js'
 import { recordsRead } from './records-read.js'
 import { detailChecks, downloadChecks, hrefsPointAt } from './resources-checks.js'
+import { oneFileOneName } from './file-entries-checks.js'
 import { matrixListChecks } from './matrix-checks.js'
 import { walkChecks } from './walk-checks.js'
 
@@ -58,9 +59,11 @@ export function applicationsGroup(root: Minimal, ctx: RunContext): void {
       hrefsPointAt(a, ctx, await linksRead(ctx, APPLICATIONS, 'attachment'), 'attachment hrefs point at applications/attachment')
     })
   })
-  endpoint(root, 'applications/details/{id}', (t) =>
-    detailChecks(t, ctx, { list: APPLICATIONS, endpoint: 'applications/details/{id}', noun: 'application', schema: applicationDetail, pick: () => plan.applicationDetail() }),
-  )
+  endpoint(root, 'applications/details/{id}', (t) => {
+    detailChecks(t, ctx, { list: APPLICATIONS, endpoint: 'applications/details/{id}', noun: 'application', schema: applicationDetail, pick: () => plan.applicationDetail() })
+    // after the pages and the details: an attachment listed on each of them is one file
+    oneFileOneName(t, ctx, 'applications')
+  })
   endpoint(root, 'applications/attachment/{id}', (t) =>
     downloadChecks(t, ctx, { endpoint: 'applications/attachment/{id}', pick: () => plan.attachment(), contentType: 'application/octet-stream' }),
   )

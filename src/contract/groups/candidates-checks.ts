@@ -12,6 +12,7 @@ import { listChecks } from './lists-checks.js'
 import { linksRead } from './record-links.js'
 import { recordsRead } from './records-read.js'
 import { detailChecks, downloadChecks, heldAsDetail, hrefsPointAt, resolves } from './resources-checks.js'
+import { oneFileOneName } from './file-entries-checks.js'
 import { matrixListChecks } from './matrix-checks.js'
 import { walkChecks } from './walk-checks.js'
 
@@ -44,9 +45,11 @@ export function candidatesGroup(root: Minimal, ctx: RunContext): void {
       if (succeeded(answer)) heldAsDetail(a, ctx, { list: APPLICATIONS, endpoint: 'applications/details/{id}', schema: applicationDetail }, answer, 'the application the href names')
     })
   })
-  endpoint(root, 'candidates/details/{id}', (t) =>
-    detailChecks(t, ctx, { list: CANDIDATES, endpoint: 'candidates/details/{id}', noun: 'candidate', schema: candidateDetail, pick: () => plan.candidateDetail() }),
-  )
+  endpoint(root, 'candidates/details/{id}', (t) => {
+    detailChecks(t, ctx, { list: CANDIDATES, endpoint: 'candidates/details/{id}', noun: 'candidate', schema: candidateDetail, pick: () => plan.candidateDetail() })
+    // after the pages and the details: a file a candidate lists on each of them (and the timesheet list, where read) is one file
+    oneFileOneName(t, ctx, 'candidates', ['timesheets'])
+  })
   for (const { kind } of FILE_KINDS) {
     const name = `candidates/${kind}/{id}`
     endpoint(root, name, (t) =>

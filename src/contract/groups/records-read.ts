@@ -32,8 +32,9 @@ const isDetailOf = (list: ListDef, path: string) => DETAIL.exec(path)?.[1] === l
  * hold records: GETs answered 200 with a JSON object and a data array, each once.
  */
 export async function answersRead(ctx: RunContext, list: ListDef, of: 'pages' | 'details'): Promise<Answer[]> {
-  // the walks read pages as they go: wait for them, so that every page is in the log
-  await ctx.plan.walks(list)
+  // the walks read pages as they go: wait for them, so that every page is in the log (a list the run does not
+  // select is not walked: what of it the run read, a detail a link named, is in the log already)
+  if (ctx.settings.groups.includes(list.group)) await ctx.plan.walks(list)
   const answers = new Set<Answer>()
   for (const { outcome } of ctx.client.seen) {
     if (outcome.kind !== 'answer' || outcome.method !== 'GET' || !pageOf(outcome)) continue

@@ -5,6 +5,7 @@ import { candidateDetail } from '../../../schemas/index.js'
 import { check, endpoint, need } from '../checks.js'
 import type { RunContext } from '../context.js'
 import { CANDIDATES, TIMESHEETS } from '../lists.js'
+import { oneFileOneName } from './file-entries-checks.js'
 import { rec, str, succeeded } from '../records.js'
 import { listChecks } from './lists-checks.js'
 import { linksRead } from './record-links.js'
@@ -39,6 +40,8 @@ export function timesheetsGroup(root: Minimal, ctx: RunContext): void {
       // the detail it names is read: one Candidate, held to the table and its links as every record read is
       if (succeeded(answer)) heldAsDetail(a, ctx, { list: CANDIDATES, endpoint: 'candidates/details/{id}', schema: candidateDetail }, answer, 'the candidate the href names')
     })
+    // a timesheet is one file on the timesheet list and among its candidate's timesheets (the candidates' answers the run read)
+    oneFileOneName(t, ctx, 'timesheets', ['candidates'])
   })
   endpoint(root, 'candidates/timesheets/download/{id}', (t) =>
     downloadChecks(t, ctx, { endpoint: 'candidates/timesheets/download/{id}', pick: () => plan.timesheetDownload(), contentType: 'octet-stream' }),

@@ -23,12 +23,7 @@ export const FINDINGS: readonly Finding[] = [
   {
     pairs: /: (link to another page or record at [a-z]+\[\]\.href|link to another page or record at (applicant\.)?attachment\.href|member in another case at ([a-z]+\[\]\.|applicant\.attachment\.|attachment\.)filename|link to another list at attachment\.href)/,
     because: NOT_CAUGHT,
-    why: 'a file the run does not download: the kit downloads one listed file of each kind a run (each download a full request under the rate limit); another file\'s wrong link or name is not read',
-  },
-  {
-    pairs: /: body [a-z -]+ at body \(download body bytes\) of GET \/api\/v1\/applications\/attachment\//,
-    because: NOT_CAUGHT,
-    why: "an application's attachment lists no filesize: other bytes under the same Content-Disposition (a file prefixed, re-encoded) cannot be told from the original from outside",
+    why: "a file, or an application, the run neither downloads (follows) nor reads listed otherwise: its name in another case, or its link to another file or application that no other listing the run reads also names, is told from the right one only by reading what it links (the kit downloads one file of each kind and follows one application link a run, each a full request under the rate limit; a file listed twice is held to one name and size, at no request)",
   },
 ]
 
