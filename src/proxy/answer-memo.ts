@@ -26,6 +26,8 @@ export interface KeptAnswer {
   readonly bytes: Buffer
   /** The body as the client got it (`bytes` when no link was rewritten, else the rewritten text). */
   readonly sent: Buffer | string
+  /** Its size in bytes. */
+  readonly sentBytes: number
   /** The body as the checks read it, once read (judged-traffic.ts), and whether JSON.parse read it whole. */
   read?: { json: unknown; strict: boolean }
   /** judgeAlone's judgement, and the binding of the constrained values it was made under. */
@@ -68,8 +70,8 @@ export class AnswerMemo {
   }
 
   /** Keeps an answer by `key` (in place of what it held); answers it, kept or not (past the bound it is not). */
-  keep(key: string, bytes: Buffer, sent: Buffer | string): KeptAnswer {
-    const kept: KeptAnswer = { bytes, sent }
+  keep(key: string, bytes: Buffer, sent: Buffer | string, sentBytes = typeof sent === 'string' ? Buffer.byteLength(sent) : sent.length): KeptAnswer {
+    const kept: KeptAnswer = { bytes, sent, sentBytes }
     const size = sizeOf(bytes, sent)
     if (size > MEMO_BYTES / 8) return kept
     this.#drop(key)

@@ -21,11 +21,11 @@ import { TEXT_TYPE } from '../watch/exchange.js'
 import type { AnswerMemo, KeptAnswer } from './answer-memo.js'
 import type { LinkRewriter } from './link-rewrite.js'
 
-/** The bytes a body as sent holds: a Buffer's length, a text's length in UTF-8. */
-export const byteLength = (sent: Buffer | string) => (typeof sent === 'string' ? Buffer.byteLength(sent) : sent.length)
-
 /** Headers of one connection, never passed on (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'])
+
+/** An origin of printable ASCII alone: as many bytes in UTF-8 as characters. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/
 
 /** Bytes of a streamed body's start kept for the checks (whether it reads as JSON). */
 const HEAD_BYTES = 4096
@@ -64,8 +64,10 @@ export interface Passed {
   kept: KeptAnswer | undefined
   /** The first bytes of a body streamed through (what the checks can read of it). */
   head: Buffer | undefined
-  /** The body as the client got it: `bytes`, or the text its links were rewritten in (byteLength gives its size). */
+  /** The body as the client got it: `bytes`, or the text its links were rewritten in. */
   sent: Buffer | string | undefined
+  /** Its size in bytes (0 while there is none). */
+  sentBytes: number
   /** `bytes` read as UTF-8 (when they are UTF-8; a leading BOM dropped), when the link rewrite read them: the checks read it rather than decode it again. */
   text: string | undefined
   /** Bytes of the body that came from the upstream. */
@@ -192,6 +194,7 @@ export function forward(request: IncomingMessage, response: ServerResponse, opti
     kept: undefined,
     head: undefined,
     sent: undefined,
+    sentBytes: 0,
     text: undefined,
     received: 0,
     truncated: undefined,
@@ -254,6 +257,7 @@ export function forward(request: IncomingMessage, response: ServerResponse, opti
     passed.status = fault.status
     passed.notes.push(`proxy answered ${fault.status}: ${fault.message}`)
     passed.sent = answerFault(response, fault.status, fault.message)
+    passed.sentBytes = passed.sent.length
     passed.headers = { 'content-type': 'application/json; charset=utf-8' }
     finish()
   })
@@ -326,21 +330,30 @@ export function forward(request: IncomingMessage, response: ServerResponse, opti
       const bytes = known?.bytes ?? (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, passed.received))
       passed.bytes = bytes
       let sent: Buffer | string = known?.sent ?? bytes
+      let sentBytes = known?.sentBytes ?? bytes.length
       // not UTF-8: passed on as it came; else read once (for the rewrite and the checks), and a
       // rewritten text sent as it is: node:http writes it into the socket as UTF-8 with the
       // header block, which cost the server 12 % less CPU than a Buffer made of it (issue 45:
-      // a 17 KB page, new text each answer, 9 alternating rounds of wrk, twice)
+      // a 17 KB page, new text each answer, 9 alternating rounds of wrk, twice). Its length in
+      // bytes is counted from the change, not by reading the text again: the base and an
+      // origin of printable ASCII are as many bytes as characters, so the text grows in bytes
+      // by what it grows in characters
       if (known === undefined && options.links && rewritable(byName['content-type']) && isUtf8(bytes)) {
-        const text = (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes).toString('utf8')
+        const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
+        const text = (bom === 0 ? bytes : bytes.subarray(bom)).toString('utf8')
         passed.text = text
         const rewritten = options.links.text(text, origin)
-        if (rewritten !== text) sent = rewritten
+        if (rewritten !== text) {
+          sent = rewritten
+          sentBytes = PRINTABLE_ASCII.test(origin) ? bytes.length - bom + rewritten.length - text.length : Buffer.byteLength(rewritten)
+        }
       }
-      passed.kept = known ?? (key === undefined ? undefined : memo?.keep(key, bytes, sent))
+      passed.kept = known ?? (key === undefined ? undefined : memo?.keep(key, bytes, sent, sentBytes))
       passed.sent = sent
+      passed.sentBytes = sentBytes
       if (sent !== bytes) {
         // the rewritten body's own length, where the upstream gave one
-        for (let i = 0; i < list.length; i += 2) if ((list[i] as string).toLowerCase() === 'content-length') list[i + 1] = String(byteLength(sent))
+        for (let i = 0; i < list.length; i += 2) if ((list[i] as string).toLowerCase() === 'content-length') list[i + 1] = String(sentBytes)
       }
       head(list)
       response.end(sent, finish)

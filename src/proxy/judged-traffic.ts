@@ -22,7 +22,7 @@ import { VerdictEvaluator } from '../watch/verdict/evaluator.js'
 import { LIST_PATHS, type ListName } from '../watch/verdict/list-urls.js'
 import type { DetailedVerdict } from '../watch/verdict/verdict-types.js'
 import { LIST_OF_PATH, PassedRecords } from './passed-records.js'
-import { byteLength, type Passed, type Upstream } from './forward.js'
+import type { Passed, Upstream } from './forward.js'
 import type { profilePoints } from './profile-points.js'
 import type { ProxyRecording } from './recording.js'
 
@@ -222,7 +222,7 @@ export class JudgedTraffic {
     const answerType = passed.headers['content-type']
     const sent = passed.sent ?? passed.bytes
     const held = sent !== undefined && (answerType === undefined || TEXT_TYPE.test(answerType))
-    const sentBytes = sent === undefined ? 0 : byteLength(sent)
+    const sentBytes = passed.sent !== undefined ? passed.sentBytes : (passed.bytes?.length ?? 0)
     let headerBytes = 512
     for (const part of request.rawHeaders) headerBytes += part.length
     const detail: Detail = {

@@ -7,7 +7,7 @@
 // bodies made of the pieces where a rewrite could go wrong; through the proxy, the same
 // bytes and Content-Length as before for bodies with a byte-order mark, with bytes that
 // are not UTF-8, and with none of the upstream's links.
-import { createServer } from 'node:http'
+import { createServer, request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import t from 'tap'
 import { createMockServer } from '../../src/index.js'
@@ -132,4 +132,30 @@ t.test('through the proxy, the client gets the bytes and the Content-Length it g
     t.ok(got.equals(expected), `${what}: the bytes of before`)
     t.equal(answer.headers.get('content-length'), String(expected.length), `${what}: their length`)
   }
+})
+
+t.test('a Host past ASCII: the rewritten links hold it, and the Content-Length counts its bytes in UTF-8', async (t) => {
+  const upstream = createServer((_request, response) => {
+    const body = Buffer.from(JSON.stringify({ status: 200, next_page: `${base}/api/v1/candidates/list?page=2`, name: 'Zoë' }))
+    response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) }).end(body)
+  })
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => upstream.close())
+  const base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`
+  const proxy = createProxy({ to: base, port: 0 }, { warn: () => {} })
+  await proxy.listen()
+  t.teardown(() => proxy.close())
+  const { port } = new URL(proxy.url)
+  // Node reads a header's bytes as Latin-1: the Host byte 0xe4 is "ä", two bytes in the UTF-8 the body is sent in
+  const answer = await new Promise<{ length: string | undefined; bytes: Buffer }>((resolve, reject) => {
+    const sent = httpRequest({ host: '127.0.0.1', port, path: '/api/v1/candidates/list', headers: { host: 'ex\u00e4mple.test' } }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('end', () => resolve({ length: response.headers['content-length'], bytes: Buffer.concat(chunks) }))
+    })
+    sent.on('error', reject)
+    sent.end()
+  })
+  t.equal(JSON.parse(answer.bytes.toString('utf8')).next_page, 'http://ex\u00e4mple.test/api/v1/candidates/list?page=2', 'the link names the Host as the proxy read it')
+  t.equal(answer.length, String(answer.bytes.length), 'the Content-Length is the bytes sent')
 })
