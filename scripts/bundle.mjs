@@ -1,5 +1,6 @@
 // Build step after tsc and precompile.mjs (`npm run build`): bundles the package with what
-// it imports into two CommonJS files in dist/lib/: cli.cjs, the command line, and lib.cjs,
+// it imports into CommonJS files in dist/lib/: cli.cjs, the command line, cli-serve.cjs,
+// its `serve` alone (what `jobboard-kit serve` starts from), and lib.cjs,
 // the library (the entry, jobboard-kit/nock and jobboard-kit/contract, each a namespace of
 // it). Each is compiled with V8's code cache of an earlier run (src/cli/code-cache.ts):
 // the command by bin/jobboard-kit.js, the library by the ES modules package.json's exports
@@ -9,7 +10,7 @@
 // instead of some 400 modules, and compiles little of it.
 //
 // Why V8's code cache and not Node's compile cache: that cache is made by a run once it has
-// answered (and again as it ends), so it holds every function the run compiled; Node's compile cache holds what compiling a module
+// answered (the library's again as it ends), so it holds every function the run compiled by then; Node's compile cache holds what compiling a module
 // makes before it runs (most of a bundle's functions are compiled later, as first called),
 // an ES module graph of chunks costs linking besides, and Node 20 has no compile cache.
 // Measured, `serve`'s spawn to first answer took 1.36-1.46x a bare Fastify server's with
@@ -33,6 +34,8 @@ const EXTERNAL = ['@fastify/swagger', '@fastify/swagger-ui', 'pino', 'pino-prett
 /** What each bundle holds: the command line's main, or the library's entries as namespaces. */
 const BUNDLES = {
   cli: "export * from './cli/main.js'",
+  // `jobboard-kit serve` alone (src/cli/serve-main.ts): bin/jobboard-kit.js starts serve from it
+  'cli-serve': "export * from './cli/serve-main.js'",
   // the contract kit (and the packages only it needs, tap's core and undici) is loaded when jobboard-kit/contract is
   lib: ["export * as index from './index.js'", "export * as nock from './fake/nock.js'", "export const contract = () => import('./contract/index.js')"].join('\n'),
 }
@@ -184,5 +187,4 @@ for (const [file, namespace] of Object.entries(ENTRIES)) {
   )
 }
 process.stdout.write(`bundled the library into ${new URL('lib.cjs', out).pathname} (${Object.keys(ENTRIES).join(', ')})\n`)
-const cli = new URL('cli.cjs', out)
-process.stdout.write(`bundled the command line into ${cli.pathname}\n`)
+process.stdout.write(`bundled the command line into ${new URL('cli.cjs', out).pathname}, and its serve alone into ${new URL('cli-serve.cjs', out).pathname}\n`)

@@ -3,9 +3,9 @@
 // one CommonJS file (scripts/bundle.mjs), are compiled with vm.Script and the cached data of
 // an earlier run, and when there was none (or V8 refused it: another Node, other flags,
 // another build) the cache is written once the run has served its first answer (a fake
-// says so: src/fake/first-answer.ts) and again as the process exits: it then holds every function
-// the run compiled, not only the top level as Node's compile cache does (and Node 20 has
-// none). A run killed after its first answer (SIGKILL, a CI runner's timeout, a crashed
+// says so: src/fake/first-answer.ts), the library's again as the process exits, a command's
+// only then if it never answered: it holds every function the run had compiled by then, not
+// only the top level as Node's compile cache does (and Node 20 has none). A run killed after its first answer (SIGKILL, a CI runner's timeout, a crashed
 // harness) still leaves its cache; one killed while writing leaves the old cache or none,
 // never half of one (written whole, then renamed). One cache per command (`serve`,
 // `contract`, …) and one for the library: each starts
@@ -15,14 +15,21 @@
 // costs the time it would have saved. Why not Node's compile cache: docs/architecture.md.
 // The package's loaders read it (bin/jobboard-kit.js, the library's dist/lib/load.js, the
 // executable's main script), never a product: so it lives with the command line, not core.
-import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import module, { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import vm from 'node:vm'
 import { FIRST_ANSWER } from '../fake/first-answer.js'
+
+// Node's own modules as require gives them, not by ES imports: an ES import of node:fs or
+// node:crypto builds its ES facade, which reads every export, lazy ones included, and so
+// loads fs/promises, its streams and readline, and Web Crypto. On Node 24 that was some 6 ms
+// of CPU before the bundle even began, at every start (the bare Fastify server pays none of
+// it): docs/architecture.md, Start-up.
+const { createHash } = process.getBuiltinModule('node:crypto')
+const { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = process.getBuiltinModule('node:fs')
+const module = process.getBuiltinModule('node:module')
+const { createRequire } = module
+const { tmpdir } = process.getBuiltinModule('node:os')
+const { dirname, join } = process.getBuiltinModule('node:path')
+const { fileURLToPath } = process.getBuiltinModule('node:url')
+const vm = process.getBuiltinModule('node:vm')
 
 /** What runWithCodeCache compiles and runs: a CommonJS file's text and where it stands for. */
 export interface CachedModule {
@@ -38,6 +45,12 @@ export interface CachedModule {
   command: string | undefined
   /** The require the module is given. */
   require: NodeJS.Require
+  /**
+   * Write the cache again as the process exits, with what the rest of the run compiled (the
+   * library: a program's later fakes and routes). Without it (a command), a run that answered
+   * keeps what it compiled up to its first answer: what the next start needs before its own.
+   */
+  wholeRun?: boolean
 }
 
 /**
@@ -45,7 +58,7 @@ export interface CachedModule {
  * of the same kind, and answers its exports. The package loads its bundles through it
  * (loadWithCodeCache), the single executable its one bundle (scripts/build-exe.mjs).
  */
-export function runWithCodeCache({ source, wrapped = false, filename, build, command, require }: CachedModule): Record<string, unknown> {
+export function runWithCodeCache({ source, wrapped = false, filename, build, command, require, wholeRun = false }: CachedModule): Record<string, unknown> {
   const off = process.env.NODE_DISABLE_COMPILE_CACHE === '1'
   const dir = process.env.NODE_COMPILE_CACHE || join(tmpdir(), 'jobboard-kit-code-cache')
   // the build, and the Node that compiled it: another build or Node is another entry
@@ -63,7 +76,9 @@ export function runWithCodeCache({ source, wrapped = false, filename, build, com
   }
   const script = new vm.Script(compiledText(source, wrapped), { filename, cachedData })
   if (!off && (cachedData === undefined || script.cachedDataRejected)) {
+    let written = false
     const write = () => {
+      written = true
       const partial = `${cacheFile}.${process.pid}`
       try {
         mkdirSync(dir, { recursive: true })
@@ -76,10 +91,16 @@ export function runWithCodeCache({ source, wrapped = false, filename, build, com
         rmSync(partial, { force: true })
       }
     }
-    // once the first answer is out (on a later turn, so that it is not held up), then at exit
-    // with what the rest of the run compiled: a run killed after its first answer leaves one
+    // once the first answer is out (on a later turn, so that it is not held up): a run killed
+    // after its first answer leaves one. A command's is not written again at exit: what the
+    // rest of its run compiled (a graceful stop's verdict, later routes) was deserialized at
+    // every start before the first answer and grew the heap the collector walks
+    // (docs/architecture.md, Start-up). A run that never answers (`contract`, `openapi`, a
+    // serve that fails to start) writes it as it exits, and the library's is written again then.
     process.once(FIRST_ANSWER, () => void setImmediate(write).unref())
-    process.once('exit', write)
+    process.once('exit', () => {
+      if (wholeRun || !written) write()
+    })
   }
   const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => void
   const loaded = { exports: {} as Record<string, unknown> }
@@ -113,5 +134,5 @@ export function loadWithCodeCache(url: URL, command: string | undefined): Record
   const build = `${filename}\0${stat.size}\0${stat.mtimeMs}`
   // the bundles are ASCII and wrapped already (scripts/bundle.mjs): read as Latin-1, the same
   // text, copied rather than decoded, into a string outside V8's heap that is compiled as it is
-  return runWithCodeCache({ source: readFileSync(filename, 'latin1'), wrapped: true, filename, build, command, require: createRequire(filename) })
+  return runWithCodeCache({ source: readFileSync(filename, 'latin1'), wrapped: true, filename, build, command, require: createRequire(filename), wholeRun: command === 'library' })
 }

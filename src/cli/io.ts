@@ -8,7 +8,7 @@ import { schemaOptions } from '../core/cli-options.js'
 
 export interface CommandIo {
   stdout: Output & { readonly isTTY?: boolean }
-  stderr: Output
+  stderr: Output & { readonly isTTY?: boolean }
   env: NodeJS.ProcessEnv
   exit(code: number): never | void
   /** Calls back on SIGINT and SIGTERM; answers a function that stops listening. */

@@ -13,7 +13,6 @@ import { OptionsError, resolveOptions } from '../fake/options.js'
 import { scenarioNames } from '../fake/scenario.js'
 import { createMockServer } from '../fake/server.js'
 import { overrideLine } from '../profile/deployment-profile.js'
-import { showBuildProgress } from './build-progress.js'
 import type { CommandIo } from './io.js'
 import { shutdownVerdict } from './verdict.js'
 
@@ -92,7 +91,9 @@ async function serve(allFlags: ServerOptionsInput & AccountFlags, io: CommandIo,
   // a person at a terminal sees each request; pipes (tests, CI) stay quiet unless asked
   if (given.log === undefined && given.logger === undefined && io.stdout.isTTY) given.log = 'pretty'
   checkSlips(given)
-  const stopProgress = showBuildProgress(io.stderr)
+  // the bar's module (cli-progress, and Node's readline with it) is loaded for a terminal only:
+  // a pipe gets no bar, and a start before the first answer does not pay for it
+  const stopProgress = io.stderr.isTTY ? (await import('./build-progress.js')).showBuildProgress(io.stderr) : () => {}
   const server = await createMockServer(accounts ? { ...given, accounts } : given, { write: (line) => void io.stdout.write(line), colour: useColour(io.env, Boolean(io.stdout.isTTY)) })
     .catch((error: unknown) => {
       // a refused account is a usage error: one line naming it, exit 2
