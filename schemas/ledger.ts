@@ -5,7 +5,8 @@
 // (the checks of operations after delete use it); when each run with writes started,
 // so that --within N can tell which write turns no run of the last N made; and when each
 // walk of a list (src/contract/walk.ts) was last read in full, so that the walks a run
-// cannot afford in full take turns.
+// cannot afford in full take turns; and the last of the links each rotation of
+// src/contract/in-turn.ts took, so that the next run takes the ones after it.
 import type { JSONSchema } from 'json-schema-to-ts'
 import { id } from './common.js'
 
@@ -55,5 +56,7 @@ export const ledgerFile = {
     runs: { type: 'object', additionalProperties: { type: 'array', items: time } },
     /** By deployment, then by walk (`applications/list since`): when a run last walked it in full. */
     walks: { type: 'object', additionalProperties: { type: 'object', additionalProperties: time } },
+    /** By deployment, then by rotation (`candidate files`): the last link a run downloaded or followed in turn. */
+    inTurn: { type: 'object', additionalProperties: { type: 'object', additionalProperties: { type: 'string', minLength: 1 } } },
   },
 } as const satisfies JSONSchema

@@ -50,8 +50,9 @@ export class RunContext {
     this.clock = clock
     this.ledger = ledger
     this.deployment = deploymentKey(settings.username, settings.baseUrl)
-    // the walks a run cannot afford in full take turns: the ledger says which went in full when, else the night decides
-    const rotation = { walked: ledger.walksOf(this.deployment), night: Math.floor(clock.now() / DAY_MS) }
+    // the walks a run cannot afford in full take turns, and so do the links read in turn (in-turn.ts):
+    // the ledger says which went in full when and which link each rotation took last, else the night decides
+    const rotation = { walked: ledger.walksOf(this.deployment), inTurn: ledger.inTurnOf(this.deployment), night: Math.floor(clock.now() / DAY_MS) }
     this.plan = new Plan(client, settings.groups, settings.profile !== undefined || settings.writeProfile !== undefined, rotation)
   }
 

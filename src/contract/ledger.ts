@@ -6,8 +6,8 @@
 // 429, the time its Retry-after named. Entries whose window has passed are dropped on
 // writing, so the file stays as small as the set of recent requests. Besides requests it
 // keeps, per deployment, when each write check was last made (they take turns), the jobs
-// not deleted yet, one job known deleted, and when each walk of a list was last read in
-// full (walks take turns too).
+// not deleted yet, one job known deleted, when each walk of a list was last read in
+// full (walks take turns too), and the last link each rotation of in-turn.ts took.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { LEDGER_KIND, ledgerFile } from '../../schemas/ledger.js'
 import { prototypeKeyPath, prototypeKeyRefusal } from '../core/prototype-keys.js'
@@ -35,6 +35,7 @@ export class Ledger {
   readonly #deleted: Record<string, number>
   readonly #runs: Record<string, string[]>
   readonly #walks: Record<string, Record<string, string>>
+  readonly #inTurn: Record<string, Record<string, string>>
 
   private constructor(path: string | undefined, file?: LedgerFile) {
     this.path = path
@@ -44,6 +45,7 @@ export class Ledger {
     this.#deleted = { ...file?.deleted }
     this.#runs = structuredClone(file?.runs ?? {})
     this.#walks = structuredClone(file?.walks ?? {})
+    this.#inTurn = structuredClone(file?.inTurn ?? {})
   }
 
   /** No file: nothing is remembered and nothing is written. */
@@ -90,6 +92,15 @@ export class Ledger {
 
   walked(deployment: string, id: string, at: number): void {
     this.#walks[deployment] = { ...this.#walks[deployment], [id]: new Date(at).toISOString() }
+  }
+
+  /** The last link each rotation (in-turn.ts) took on a deployment, by rotation. */
+  inTurnOf(deployment: string): Record<string, string> {
+    return { ...this.#inTurn[deployment] }
+  }
+
+  tookInTurn(deployment: string, rotation: string, last: string): void {
+    this.#inTurn[deployment] = { ...this.#inTurn[deployment], [rotation]: last }
   }
 
   pendingOf(deployment: string): PendingJob[] {
@@ -142,7 +153,7 @@ export class Ledger {
   save(now: number, redact: Pick<Redactor, 'deep'> = { deep: (value) => value }): void {
     if (this.path === undefined) return
     const requests = Object.fromEntries([...this.#entries].filter(([, entry]) => Date.parse(entry.until) > now).sort(([a], [b]) => (a < b ? -1 : 1)))
-    const file: LedgerFile = redact.deep({ kind: LEDGER_KIND, version: 1, requests, writes: this.#writes, pending: this.#pending, deleted: this.#deleted, runs: this.#runs, ...(Object.keys(this.#walks).length === 0 ? {} : { walks: this.#walks }) })
+    const file: LedgerFile = redact.deep({ kind: LEDGER_KIND, version: 1, requests, writes: this.#writes, pending: this.#pending, deleted: this.#deleted, runs: this.#runs, ...(Object.keys(this.#walks).length === 0 ? {} : { walks: this.#walks }), ...(Object.keys(this.#inTurn).length === 0 ? {} : { inTurn: this.#inTurn }) })
     const temporary = `${this.path}.${process.pid}.tmp`
     writeFileSync(temporary, `${JSON.stringify(file, null, 2)}\n`)
     renameSync(temporary, this.path)

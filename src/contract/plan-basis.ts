@@ -13,6 +13,9 @@ import { isRec, notAPage, pageOf, succeeded, type Page, type Rec } from './recor
 import type { Group } from './settings.js'
 import type { WalkRotation } from './walker.js'
 
+/** What rotates across runs: the walks (walker.ts) and the links read in turn (in-turn.ts: the last each took, by rotation). */
+export type Rotation = WalkRotation & { readonly inTurn?: Readonly<Record<string, string>> }
+
 /**
  * Full requests the run needs for nothing else, spent by the checks that must not use up
  * another's window: pages of marketing/list far past the last page of any list the kit
@@ -49,10 +52,10 @@ export class PlanBasis {
   readonly #memo = new Map<string, Promise<unknown>>()
   /** With --profile or --write-profile: also ask for a page past the last (the outOfRange point). */
   protected readonly profiling: boolean
-  /** Which walks went in full when, and the night of the run (walker.ts). */
-  protected readonly rotation: WalkRotation
+  /** Which walks went in full when, the last link each rotation of in-turn.ts took, and the night of the run. */
+  protected readonly rotation: Rotation
 
-  constructor(client: Client, groups: readonly Group[], profiling = false, rotation: WalkRotation = { walked: {}, night: 0 }) {
+  constructor(client: Client, groups: readonly Group[], profiling = false, rotation: Rotation = { walked: {}, night: 0 }) {
     this.client = client
     this.groups = groups
     this.profiling = profiling

@@ -6,6 +6,7 @@
 import type { Got } from './checks.js'
 import { notMade } from './checks.js'
 import { FilterRequests } from './filter-requests.js'
+import { IN_TURN, type InTurnName, takeInTurn } from './in-turn.js'
 import { APPLICATIONS, CANDIDATES, TIMESHEETS } from './lists.js'
 import { int, rec, recs, str, type Rec } from './records.js'
 
@@ -34,7 +35,35 @@ export interface Pick {
 
 export const NO_EXPECTATION: Expected = { filename: undefined, filesize: undefined, source: '' }
 
+/** A link read in turn (in-turn.ts) and how it was answered. */
+export interface TakenInTurn {
+  url: string
+  got: Got
+  /** Asked by the run anyway (a pick, a page): read at no cost, not the rotation's. */
+  free: boolean
+}
+
 export class RecordPicks extends FilterRequests {
+  /** The last link each rotation took this run, for the ledger (run.ts). */
+  readonly tookInTurn = new Map<InTurnName, string>()
+
+  /**
+   * The links of a rotation read this run (in-turn.ts): those the run asked anyway, and
+   * its budget's share of the others on the run's origin, after the last the run before
+   * took. Made once a run, whichever check asks first.
+   */
+  inTurn(name: InTurnName, links: readonly string[]): Promise<{ taken: TakenInTurn[]; listed: number }> {
+    return this.once(`in turn ${name}`, async () => {
+      const ours = [...new Set(links.filter((url) => this.client.sameOrigin(url)))]
+      const free = ours.filter((url) => this.client.has(url))
+      const due = takeInTurn(ours.filter((url) => !this.client.has(url)), IN_TURN[name], this.rotation.inTurn?.[name], this.rotation.night)
+      const last = due.at(-1)
+      if (last !== undefined) this.tookInTurn.set(name, last)
+      const taken = await Promise.all([...free.map((url) => ({ url, free: true })), ...due.map((url) => ({ url, free: false }))].map(async ({ url, free }) => ({ url, free, got: await this.client.get(url) })))
+      return { taken, listed: ours.length }
+    })
+  }
+
   /**
    * Follows one of the links, preferring one already requested: checking that links
    * resolve then costs nothing more. Links off the base URL's origin are not followed.

@@ -140,6 +140,12 @@ export const RULES: readonly Rule[] = [
     ],
     checks: ['*: a file listed twice (one href) has one name and one size'],
   },
+  {
+    section: 'Resources and their fields',
+    rule: "A candidate's application entry links an application of the entry's job (those the run reads anyway, and a share of the others a run, in turn across runs)",
+    spec: ['Candidate application entry: `job` object (`id` integer, `title` string, `reference` string, `location` string); `href` string URL of applications/details/{id}; `application_date` string timestamp.', 'object: `id` integer; `title`, `location`, `salary`, `reference` strings (salary is display text with currency symbol and unit)'],
+    checks: ["candidates/details/{id}: each application entry links an application of the entry's job (a share a run, in turn)"],
+  },
   { section: 'Resources and their fields', rule: "A candidate's application entry links to applications/details/{id}", spec: ['`href` string URL of applications/details/{id}'], checks: ['candidates/list: application hrefs point at /applications/details/{id}', 'candidates/list: an application href resolves'] },
   { section: 'Resources and their fields', part: 'Application', rule: "applications/list gives applications with the Application table's fields", spec: ['`status`, `total`, `data` array of Application, `next_page` (URL string)', ...APPLICATION_FIELDS], checks: ['applications/list: the first page fits the application list schema', 'applications/list: every other answer of the list fetched fits the schema too'] },
   { section: 'Resources and their fields', part: 'Application', rule: "applications/details/{id} gives one with the Application table's fields", spec: ['`status`, `total`, `data` array of one Application', ...APPLICATION_FIELDS], checks: ['applications/details/{id}: the detail of a listed application fits the schema', 'candidates/list: an application href resolves'] },

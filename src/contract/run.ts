@@ -207,6 +207,8 @@ async function run(settings: ContractSettings, io: RunIO, redact: Redactor): Pro
     if (rotating && stop === undefined) ledger.ran(ctx.deployment, startedAt)
     // a walk read in full, every page answered, waits its turn behind those walked in full longer ago
     for (const walk of walks) if (walk.full && walk.complete) ledger.walked(ctx.deployment, walk.id, startedAt)
+    // the links read in turn: the next run takes those after the last each rotation took
+    for (const [rotation, last] of ctx.plan.tookInTurn) ledger.tookInTurn(ctx.deployment, rotation, last)
     ledger.save(clock.now(), redact)
     await client.close().catch(() => undefined)
   }

@@ -34,6 +34,7 @@ const NOT_SHAPES: Record<string, string> = {
   downloadWithoutCredentials: 'the auth checks',
   freshUrls: 'the rate-limit check',
   resolve: 'follows links already asked',
+  inTurn: 'downloads and details a list links, a share a run in turn (in-turn.ts): more of the download and details cells, each path its own request',
   linked: "follows a link of the first pages' records (resolve): a detail or download another cell asks, or one more of its endpoint",
   outOfRange: 'the profile point: one of pastLast()',
   peekOutOfRange: 'reads outOfRange()',

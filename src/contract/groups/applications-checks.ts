@@ -13,6 +13,7 @@ import { linksRead } from './record-links.js'
 import { recordsRead } from './records-read.js'
 import { detailChecks, downloadChecks, hrefsPointAt } from './resources-checks.js'
 import { oneFileOneName } from './file-entries-checks.js'
+import { filesReadInTurn } from './in-turn-checks.js'
 import { matrixListChecks } from './matrix-checks.js'
 import { walkChecks } from './walk-checks.js'
 
@@ -65,6 +66,6 @@ export function applicationsGroup(root: Minimal, ctx: RunContext): void {
     oneFileOneName(t, ctx, 'applications')
   })
   endpoint(root, 'applications/attachment/{id}', (t) =>
-    downloadChecks(t, ctx, { endpoint: 'applications/attachment/{id}', pick: () => plan.attachment(), contentType: 'application/octet-stream' }),
+    downloadChecks(t, ctx, { endpoint: 'applications/attachment/{id}', pick: () => plan.attachment(), also: () => filesReadInTurn(ctx, 'applications', /^\/applications\/attachment\/[^/]+$/), contentType: 'application/octet-stream' }),
   )
 }

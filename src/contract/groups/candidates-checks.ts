@@ -13,6 +13,7 @@ import { linksRead } from './record-links.js'
 import { recordsRead } from './records-read.js'
 import { detailChecks, downloadChecks, heldAsDetail, hrefsPointAt, resolves } from './resources-checks.js'
 import { oneFileOneName } from './file-entries-checks.js'
+import { applicationsInTurn, filesReadInTurn } from './in-turn-checks.js'
 import { matrixListChecks } from './matrix-checks.js'
 import { walkChecks } from './walk-checks.js'
 
@@ -49,11 +50,14 @@ export function candidatesGroup(root: Minimal, ctx: RunContext): void {
     detailChecks(t, ctx, { list: CANDIDATES, endpoint: 'candidates/details/{id}', noun: 'candidate', schema: candidateDetail, pick: () => plan.candidateDetail() })
     // after the pages and the details: a file a candidate lists on each of them (and the timesheet list, where read) is one file
     oneFileOneName(t, ctx, 'candidates', ['timesheets'])
+    // what only reading a link tells: a share of the applications linked a run, in turn (in-turn.ts)
+    applicationsInTurn(t, ctx)
   })
   for (const { kind } of FILE_KINDS) {
     const name = `candidates/${kind}/{id}`
     endpoint(root, name, (t) =>
-      downloadChecks(t, ctx, { endpoint: name, pick: () => plan.candidateFile(kind), contentType: kind === 'timesheet' ? 'octet-stream' : 'observed' }),
+      // each download of the kind the run read: the plan's pick, and a share of the files listed, in turn (in-turn.ts)
+      downloadChecks(t, ctx, { endpoint: name, pick: () => plan.candidateFile(kind), also: () => filesReadInTurn(ctx, 'candidates', new RegExp(`^/candidates/${kind}/[^/]+$`)), contentType: kind === 'timesheet' ? 'octet-stream' : 'observed' }),
     )
   }
 }

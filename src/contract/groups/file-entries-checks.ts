@@ -16,7 +16,7 @@ import { isRec, rec, recs, str, type Rec } from '../records.js'
 import { recordsRead } from './records-read.js'
 
 /** A file as one answer lists it. */
-interface Listed {
+export interface Listed {
   href: string
   filename: unknown
   filesize: unknown
@@ -39,7 +39,7 @@ function filesOf(source: FileSource, record: Rec): Array<{ entry: Rec; what: str
 }
 
 /** Every file listed by the records the run read of the sources' lists (their pages and details), keyed by its href made absolute. */
-async function listedFiles(ctx: RunContext, sources: readonly FileSource[]): Promise<Map<string, Array<Listed & { source: FileSource }>>> {
+export async function listedFiles(ctx: RunContext, sources: readonly FileSource[]): Promise<Map<string, Array<Listed & { source: FileSource }>>> {
   const byHref = new Map<string, Array<Listed & { source: FileSource }>>()
   const base = ctx.client.api('/')
   for (const source of sources) {
@@ -56,7 +56,7 @@ async function listedFiles(ctx: RunContext, sources: readonly FileSource[]): Pro
 }
 
 /** A size as a number of bytes: the File entry's "string of bytes", the timesheet's "integer bytes"; undefined for neither (the schema's to fail). */
-const bytesOf = (size: unknown): number | undefined => (typeof size === 'number' && Number.isInteger(size) ? size : typeof size === 'string' && /^[0-9]+$/.test(size) ? Number(size) : undefined)
+export const bytesOf = (size: unknown): number | undefined => (typeof size === 'number' && Number.isInteger(size) ? size : typeof size === 'string' && /^[0-9]+$/.test(size) ? Number(size) : undefined)
 
 /** What two listings of one file disagree on, if they do. */
 function disagreement(files: ReadonlyArray<Listed>): string | undefined {

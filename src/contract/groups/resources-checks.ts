@@ -137,6 +137,8 @@ export const isTimesheetType = (essence: string | undefined): boolean =>
 export interface DownloadOptions {
   endpoint: string
   pick: () => Promise<Pick>
+  /** The other downloads of the endpoint the run read (in-turn-checks.ts: a share of the files listed, in turn across runs), each with what its listing says. */
+  also?: () => Promise<ReadonlyArray<{ answer: Answer; expected: Pick['expected'] }>>
   /**
    * The Content-Type the spec names: `application/octet-stream` exactly (attachments),
    * a timesheet-specific octet-stream type (timesheets: isTimesheetType), or none
@@ -145,56 +147,76 @@ export interface DownloadOptions {
   contentType: 'application/octet-stream' | 'octet-stream' | 'observed'
 }
 
+/**
+ * The checks of a download endpoint, each held on every download of it the run read: the
+ * one the plan picks, and the others read in turn (`also`), each against what its own
+ * listing says.
+ */
 export function downloadChecks(t: Minimal, ctx: RunContext, options: DownloadOptions): void {
   const { endpoint, pick } = options
-  const file = async (): Promise<{ answer: Answer; expected: Pick['expected'] }> => {
+  // the pick is read once, as the pick
+  const others = async () => {
+    const picked = (await pick()).url
+    return options.also === undefined ? [] : (await options.also()).filter(({ answer }) => answer.url !== picked)
+  }
+  /** Every download read that succeeded: the pick's (a Skip when it did not come and no other did), then the others. */
+  const files = async (): Promise<Array<{ answer: Answer; expected: Pick['expected'] }>> => {
     const { got, expected } = await pick()
-    const answer = need(got)
-    if (!succeeded(answer)) throw new Skip(`${where(answer.url)} answered HTTP ${answer.status} (see the first check)`)
-    return { answer, expected }
+    const more = (await others()).filter(({ answer }) => succeeded(answer))
+    if (got.kind !== 'answer' && more.length === 0) need(got)
+    if (got.kind === 'answer' && !succeeded(got) && more.length === 0) throw new Skip(`${where(got.url)} answered HTTP ${got.status} (see the first check)`)
+    return [...(got.kind === 'answer' && succeeded(got) ? [{ answer: got, expected }] : []), ...more]
   }
   const typeRule = options.contentType === 'observed' ? '' : options.contentType === 'octet-stream' ? ' with an octet-stream Content-Type' : ` with Content-Type ${options.contentType}`
   check(t, `the listed link answers 200${typeRule}`, async (a) => {
-    const answer = need((await pick()).got)
-    if (!a.ok(succeeded(answer), `${where(answer.url)} answers HTTP ${answer.status}, a success`, `${where(answer.url)} answered HTTP ${answer.status}, not a success (2xx)`)) return
-    const type = answer.headers['content-type']
-    const essence = type?.split(';')[0]?.trim().toLowerCase()
-    ctx.observations.add({ topic: 'download', endpoint, summary: `Content-Type: ${type ?? '(none)'}` })
-    if (options.contentType === 'application/octet-stream') a.ok(essence === options.contentType, `Content-Type is ${options.contentType}`, `Content-Type is ${type ?? 'missing'}, expected ${options.contentType}`)
-    else if (options.contentType === 'octet-stream') a.ok(isTimesheetType(essence), `Content-Type ${type} is a timesheet-specific octet-stream type`, `Content-Type is ${type ?? 'missing'}, expected a timesheet-specific octet-stream type${essence === 'application/octet-stream' ? ' (plain application/octet-stream is the attachments’ type, not one specific to timesheets)' : ''}`)
+    const got = (await pick()).got
+    const answers = [...(got.kind === 'answer' || (await others()).length === 0 ? [need(got)] : []), ...(await others()).map(({ answer }) => answer)]
+    answers.forEach((answer, i) => {
+      if (!a.ok(succeeded(answer), `${where(answer.url)} answers HTTP ${answer.status}, a success`, `${where(answer.url)} answered HTTP ${answer.status}, not a success (2xx)`)) return
+      const type = answer.headers['content-type']
+      const essence = type?.split(';')[0]?.trim().toLowerCase()
+      if (i === 0) ctx.observations.add({ topic: 'download', endpoint, summary: `Content-Type: ${type ?? '(none)'}` })
+      if (options.contentType === 'application/octet-stream') a.ok(essence === options.contentType, `Content-Type is ${options.contentType}`, `${where(answer.url)}: Content-Type is ${type ?? 'missing'}, expected ${options.contentType}`)
+      else if (options.contentType === 'octet-stream') a.ok(isTimesheetType(essence), `Content-Type ${type} is a timesheet-specific octet-stream type`, `${where(answer.url)}: Content-Type is ${type ?? 'missing'}, expected a timesheet-specific octet-stream type${essence === 'application/octet-stream' ? ' (plain application/octet-stream is the attachments’ type, not one specific to timesheets)' : ''}`)
+    })
   })
   check(t, 'Content-Length equals the bytes received', async (a) => {
-    const { answer } = await file()
-    const length = answer.headers['content-length']
-    if (!a.ok(length !== undefined, `Content-Length is ${length}`, 'Content-Length is missing')) return
-    // RFC 9110 §8.6's grammar and the body's length, as the "every answer" check holds every other answer to (wire.ts)
-    const problem = contentLengthProblem(answer)
-    a.ok(problem === undefined, `${answer.bytes.length} bytes came`, problem ?? '')
+    for (const { answer } of await files()) {
+      const length = answer.headers['content-length']
+      if (!a.ok(length !== undefined, `Content-Length is ${length}`, `${where(answer.url)}: Content-Length is missing`)) continue
+      // RFC 9110 §8.6's grammar and the body's length, as the "every answer" check holds every other answer to (wire.ts)
+      const problem = contentLengthProblem(answer)
+      a.ok(problem === undefined, `${answer.bytes.length} bytes came`, `${where(answer.url)}: ${problem ?? ''}`)
+    }
   })
   check(t, 'Content-Length equals the listed filesize', async (a) => {
-    const { answer, expected } = await file()
-    if (expected.filesize === undefined) throw new Skip(`${expected.source || 'the list'} gives no filesize`)
-    const length = answer.headers['content-length']
-    // a number of bytes, compared as one: RFC 9110 §8.6's 1*DIGIT lets 0917 be 917
-    const bytes = length !== undefined && /^[0-9]+$/.test(length.trim()) ? Number(length.trim()) : undefined
-    a.ok(bytes === Number(expected.filesize), `Content-Length ${length} is the filesize ${expected.source} gives`, `Content-Length is ${length ?? 'missing'} but ${expected.source} gives filesize ${expected.filesize}`)
+    const sized = (await files()).filter(({ expected }) => expected.filesize !== undefined)
+    if (sized.length === 0) throw new Skip(`${(await pick()).expected.source || 'the list'} gives no filesize`)
+    for (const { answer, expected } of sized) {
+      const length = answer.headers['content-length']
+      // a number of bytes, compared as one: RFC 9110 §8.6's 1*DIGIT lets 0917 be 917
+      const bytes = length !== undefined && /^[0-9]+$/.test(length.trim()) ? Number(length.trim()) : undefined
+      a.ok(bytes === Number(expected.filesize), `Content-Length ${length} is the filesize ${expected.source} gives`, `${where(answer.url)}: Content-Length is ${length ?? 'missing'} but ${expected.source} gives filesize ${expected.filesize}`)
+    }
   })
   check(t, 'Content-Disposition is attachment with the listed filename', async (a) => {
-    const { answer, expected } = await file()
-    const header = answer.headers['content-disposition']
-    if (!a.ok(header !== undefined, 'Content-Disposition is sent', 'there is no Content-Disposition')) return
-    // RFC 6266 §4: the disposition type is case-insensitive; filename a token or a quoted-string, filename* an ext-value
-    const { type, filename: name, problems } = parseDisposition(header as string)
-    a.none(problems.map((p) => `Content-Disposition ${JSON.stringify(header)} is not as RFC 6266 §4 writes it: ${p}`), 'it is as RFC 6266 §4 writes it')
-    a.ok(type === 'attachment', 'it is attachment', `it is ${JSON.stringify(header)}, not attachment`)
-    if (!a.ok(name !== undefined && name !== '', `it names the file ${JSON.stringify(name)}`, `it names no filename (${JSON.stringify(header)})`)) return
-    if (expected.filename !== undefined) {
-      a.ok(name === expected.filename, `the filename is the one ${expected.source} gives`, `the filename is ${JSON.stringify(name)} but ${expected.source} gives ${JSON.stringify(expected.filename)}`)
+    for (const { answer, expected } of await files()) {
+      const header = answer.headers['content-disposition']
+      if (!a.ok(header !== undefined, 'Content-Disposition is sent', `${where(answer.url)}: there is no Content-Disposition`)) continue
+      // RFC 6266 §4: the disposition type is case-insensitive; filename a token or a quoted-string, filename* an ext-value
+      const { type, filename: name, problems } = parseDisposition(header as string)
+      a.none(problems.map((p) => `Content-Disposition ${JSON.stringify(header)} is not as RFC 6266 §4 writes it: ${p}`), 'it is as RFC 6266 §4 writes it')
+      a.ok(type === 'attachment', 'it is attachment', `${where(answer.url)}: it is ${JSON.stringify(header)}, not attachment`)
+      if (!a.ok(name !== undefined && name !== '', `it names the file ${JSON.stringify(name)}`, `${where(answer.url)}: it names no filename (${JSON.stringify(header)})`)) continue
+      if (expected.filename !== undefined) {
+        a.ok(name === expected.filename, `the filename is the one ${expected.source} gives`, `${where(answer.url)}: the filename is ${JSON.stringify(name)} but ${expected.source} gives ${JSON.stringify(expected.filename)}`)
+      }
     }
   })
   check(t, 'Content-Transfer-Encoding is binary', async (a) => {
-    const { answer } = await file()
-    const encoding = answer.headers['content-transfer-encoding']
-    a.ok(encoding?.trim().toLowerCase() === 'binary', 'Content-Transfer-Encoding: binary', `Content-Transfer-Encoding is ${encoding === undefined ? 'missing' : JSON.stringify(encoding)}`)
+    for (const { answer } of await files()) {
+      const encoding = answer.headers['content-transfer-encoding']
+      a.ok(encoding?.trim().toLowerCase() === 'binary', 'Content-Transfer-Encoding: binary', `${where(answer.url)}: Content-Transfer-Encoding is ${encoding === undefined ? 'missing' : JSON.stringify(encoding)}`)
+    }
   })
 }

@@ -6,6 +6,7 @@ import { check, endpoint, need } from '../checks.js'
 import type { RunContext } from '../context.js'
 import { CANDIDATES, TIMESHEETS } from '../lists.js'
 import { oneFileOneName } from './file-entries-checks.js'
+import { filesReadInTurn } from './in-turn-checks.js'
 import { rec, str, succeeded } from '../records.js'
 import { listChecks } from './lists-checks.js'
 import { linksRead } from './record-links.js'
@@ -44,6 +45,7 @@ export function timesheetsGroup(root: Minimal, ctx: RunContext): void {
     oneFileOneName(t, ctx, 'timesheets', ['candidates'])
   })
   endpoint(root, 'candidates/timesheets/download/{id}', (t) =>
-    downloadChecks(t, ctx, { endpoint: 'candidates/timesheets/download/{id}', pick: () => plan.timesheetDownload(), contentType: 'octet-stream' }),
+    // with the timesheet downloads the list's attachments link, a share a run in turn (both paths are timesheet downloads)
+    downloadChecks(t, ctx, { endpoint: 'candidates/timesheets/download/{id}', pick: () => plan.timesheetDownload(), also: () => filesReadInTurn(ctx, 'timesheets', /^\/candidates\/timesheet\/[^/]+$/), contentType: 'octet-stream' }),
   )
 }

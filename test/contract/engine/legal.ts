@@ -7,7 +7,7 @@
 import { findFieldLists } from '../../../src/contract/field-lists.js'
 import { at, otherType, resourceOf, type Path } from './json-sites.js'
 import { jsonOf } from './transcript.js'
-import type { Operator, Place, Site } from './operators.js'
+import type { Operator, Place, Site, View } from './operators.js'
 import type { Recorded } from './transcript.js'
 import { type Legal, recordWords, statement, STATEMENTS as S } from './words.js'
 
@@ -80,6 +80,19 @@ const addedUnpublished = (x: Recorded) => {
     return false
   }
 }
+/**
+ * A candidate's application entry whose link, moved to the next application, names one of
+ * the same job: the entry's job (id, title, reference, location) is that application's
+ * vacancy as it is the right one's, and the Application table names an applicant and a
+ * vacancy, no candidate — every field the spec gives agrees either way.
+ */
+const sameJobApplication = (x: Recorded, s: Site, p: Place, view?: View) => {
+  const moved = typeof p.value === 'string' ? /\/applications\/details\/([0-9]+)$/.exec(p.value) : null
+  if (s.key !== 'applications[].href' || moved === null || view === undefined) return false
+  const job = at(at(jsonOf(x.reply), (p.path as Path).slice(0, -1)), ['job']) as Record<string, unknown> | undefined
+  const vacancy = view.record('/applications/list', Number(moved[1]) + 1)?.vacancy as Record<string, unknown> | undefined
+  return job !== undefined && vacancy !== undefined && ['id', 'title', 'reference', 'location'].every((k) => job[k] === vacancy[k])
+}
 /** A download the spec gives no Content-Type for: resumes and documents. */
 const untypedDownload = (x: Recorded) => x.kind === 'download' && /^\/candidates\/(resume|document)\//.test(x.path)
 
@@ -116,6 +129,7 @@ export const LEGAL: readonly Legal[] = [
   { operator: /^status: /, where: (x) => x.kind === 'write' && x.reply.status !== 401, words: [S.success, S.invalidField], why: 'the spec names the status of a write\'s JSON body (`status` 200 on success, `status` 412 on failure), not its HTTP status: the second server style b answers a refused add HTTP 200 with status 412 in its body' },
   { operator: /^member/, where: (x) => x.kind === 'write' && /"status":\s*404/.test(x.reply.body.toString('utf8')), words: [S.notShownStates], why: '"the error when an operation does not fit the current state: not shown": the body of a refusal to close, expire, repost or delete a deleted job is the deployment\'s' },
   { operator: 'link to another page or record', where: (x, s) => x.kind === 'write' && x.path === '/job/add' && s.key === 'message' && addedUnpublished(x), words: [statement('| job/add |'), S.closed404], why: 'the page of a job added with published 0 is not shown ("published or not according to `published`"), and the spec gives nothing else of it: a message naming the page of a job that is not there either names a page that answers as the job\'s own would (no success, which the kit holds it to); from outside the two are one answer' },
+  { operator: 'link to another page or record', where: sameJobApplication, words: [statement('Candidate application entry:'), statement('| vacancy |'), statement('| applicant |')], why: "a candidate's application entry linking another application of the same job: the entry gives the application's job and link, the Application table an applicant and a vacancy and no candidate, so every field the spec gives agrees with the application linked as with the right one; from outside the two are one answer" },
   { operator: 'member in another case', where: (x, s) => x.kind === 'write' && s.key === 'message' && x.path !== '/job/add' && /"status":\s*200/.test(x.reply.body.toString('utf8')), words: [statement('| POST | /job/close |'), statement('| POST | /job/delete |')], why: 'a message "saying the job has been closed" (deleted, expired, reposted) says it in capitals too' },
   // ---- a page past the last, and the last page's next_page: what they hold is not shown (their bytes, when JSON, are JSON)
   { operator: /^(status|member|total|link)/, where: pastTheLast, words: [S.paging, S.pageSize], why: 'the spec says next_page names the next page and "The page size: not shown."; what a page past the last answers (an empty page, a 404, anything, its links too) is not said: the kit observes it' },
@@ -138,7 +152,7 @@ export const LEGAL: readonly Legal[] = [
 ]
 
 /** The words that make a deviation legal, if an entry of LEGAL has them. */
-export function legalOf(op: Operator, x: Recorded, site: Site, place: Place): { words: string[]; why: string } | undefined {
-  const entry = LEGAL.find((l) => (typeof l.operator === 'string' ? l.operator === op.name : l.operator.test(op.name)) && (l.where === undefined || l.where(x, site, place)))
+export function legalOf(op: Operator, x: Recorded, site: Site, place: Place, view?: View): { words: string[]; why: string } | undefined {
+  const entry = LEGAL.find((l) => (typeof l.operator === 'string' ? l.operator === op.name : l.operator.test(op.name)) && (l.where === undefined || l.where(x, site, place, view)))
   return entry === undefined ? undefined : { words: entry.words, why: entry.why }
 }

@@ -40,6 +40,8 @@ export interface Operator {
 export interface View {
   /** The recorded exchange a link names (the account's own request of that path and query), if the run made it. */
   byUrl(url: string): Recorded | undefined
+  /** A record of a list (`/applications/list`) the run read, by its id: on a page of the list or in its detail. */
+  record(list: string, id: number): Readonly<Record<string, unknown>> | undefined
 }
 
 const withJson = (reply: Reply, body: unknown): Reply => ({ ...reply, body: Buffer.from(JSON.stringify(body)) })

@@ -66,14 +66,16 @@ export interface Session {
   /** Every exchange recorded, each with the run that asks it most cheaply. */
   exchanges: Recorded[]
   specOf: Map<string, RunSpec>
-  /** Runs a spec with deviations (none: the baseline, kept). */
-  run(spec: RunSpec, deviations?: readonly Deviation[]): Promise<{ kit: KitRun; stage: Stage }>
+  /** Runs a spec with deviations (none: the baseline, kept), `night` days after the first run (the kit's rotations turn with the night). */
+  run(spec: RunSpec, deviations?: readonly Deviation[], night?: number): Promise<{ kit: KitRun; stage: Stage }>
   /** Runs a spec against the deployment itself (no record answers), every request sent in a legal variant. */
   vary(spec: RunSpec, variant: (x: Exchange) => Exchange | undefined): Promise<{ kit: KitRun; stage: Stage }>
   /** The runs the session's exchanges come from. */
   specs: RunSpec[]
-  baseline(spec: RunSpec): Promise<KitRun>
+  baseline(spec: RunSpec, night?: number): Promise<KitRun>
 }
+
+const DAY_MS = 86_400_000
 
 const other = { style: 'a' as const, ...CREDENTIALS }
 
@@ -93,15 +95,16 @@ function scope(t: Test): { t: Test; close: () => Promise<void> } {
 /** Exchanges by name: the order a run's answers came in depends on the network, the engine's spreading of sites must not. */
 const byName = (a: Recorded, b: Recorded) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 
-const kit = (flags: ContractFlags) => contract(flags, { clock: steppingClock(START) })
+const kit = (flags: ContractFlags, night = 0) => contract(flags, { clock: steppingClock(START + night * DAY_MS) })
 
 /** A session's baselines, made once per spec (`made`: those already run, by the spec's key). */
-function memo(make: (spec: RunSpec) => Promise<KitRun>, made = new Map<string, Promise<KitRun>>()): (spec: RunSpec) => Promise<KitRun> {
-  return (spec) => {
-    let run = made.get(spec.key)
+function memo(make: (spec: RunSpec, night: number) => Promise<KitRun>, made = new Map<string, Promise<KitRun>>()): (spec: RunSpec, night?: number) => Promise<KitRun> {
+  return (spec, night = 0) => {
+    const key = night === 0 ? spec.key : `${spec.key} night ${night}`
+    let run = made.get(key)
     if (run === undefined) {
-      run = make(spec)
-      made.set(spec.key, run)
+      run = make(spec, night)
+      made.set(key, run)
     }
     return run
   }
@@ -126,11 +129,11 @@ export async function readSession(t: Test, server: Server): Promise<Session> {
   // an exchange no group asks alone is asked by the whole run; one many groups ask, by the cheapest (the first)
   const specOf = new Map(exchanges.map((x) => [x.id, { config: 'read' as const, key: groups.get(x.id)?.[0] ?? '' }]))
   let busy = Promise.resolve()
-  const run = (spec: RunSpec, deviations?: readonly Deviation[], variant?: (x: Exchange) => Exchange | undefined) => {
+  const run = (spec: RunSpec, deviations?: readonly Deviation[], variant?: (x: Exchange) => Exchange | undefined, night = 0) => {
     // one run at a time on the one deployment: the stage is the run's
     const next = busy.then(async () => {
       stage.begin(variant ? 'live' : 'replay', deviations, variant)
-      return { kit: await kit(flags(spec.key || undefined)), stage }
+      return { kit: await kit(flags(spec.key || undefined), night), stage }
     })
     busy = next.then(() => undefined)
     return next
@@ -141,9 +144,9 @@ export async function readSession(t: Test, server: Server): Promise<Session> {
     exchanges,
     specOf,
     specs: [{ config: 'read', key: '' }],
-    run: (spec, deviations) => run(spec, deviations),
+    run: (spec, deviations, night) => run(spec, deviations, undefined, night),
     vary: (spec, variant) => run(spec, undefined, variant),
-    baseline: memo(async (spec) => (await run(spec)).kit, replayed),
+    baseline: memo(async (spec, night) => (await run(spec, undefined, undefined, night)).kit, replayed),
   }
 }
 

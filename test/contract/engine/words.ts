@@ -14,7 +14,7 @@
 import { quotes } from '../../../src/contract/statements.js'
 import { STATEMENT_INDEX } from '../../../src/core/statements/statement-index.js'
 import { type Path, RESOURCES, resourceOf } from './json-sites.js'
-import type { Operator, Place, Site } from './operators.js'
+import type { Operator, Place, Site, View } from './operators.js'
 import { apiPath, type Recorded } from './transcript.js'
 
 /** The exact words of the one statement of the index that starts with `start` (under `section`, where given). */
@@ -178,7 +178,7 @@ type OperatorName = string
 export interface Legal {
   operator: OperatorName | RegExp
   /** Where it is legal, when not everywhere the operator fits. */
-  where?: (x: Recorded, site: Site, place: Place) => boolean
+  where?: (x: Recorded, site: Site, place: Place, view?: View) => boolean
   words: string[]
   why: string
 }
