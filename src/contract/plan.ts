@@ -14,7 +14,7 @@
 import { AUTH_FORMS, type AuthForm } from './request-credentials.js'
 import { APPLICATIONS, CANDIDATES, combinationsOf, LISTS } from './lists.js'
 import { FILE_KINDS } from './record-picks.js'
-import { ID_PATHS, SpareRequests } from './spare-requests.js'
+import { GET_CONTENT_TYPES, ID_PATHS, SpareRequests } from './spare-requests.js'
 import { formsOf } from './walk.js'
 
 /** Every request a run makes, chosen by the families it extends; prefetch() asks for them all at once. */
@@ -38,6 +38,8 @@ export class Plan extends SpareRequests {
     if (this.selected('candidates')) reads.push(this.lastDetail(CANDIDATES))
     if (this.selected('timesheets')) reads.push(this.timesheetDownload())
     if (this.selected('auth')) reads.push(this.withoutCredentials(), this.wrongCredentials(), this.wrongPassword(), ...(Object.keys(AUTH_FORMS) as AuthForm[]).map((form) => this.authForm(form)))
+    // a GET with a Content-Type, asked while the walks read the list: on a live board what arrives between it and the page it is compared with is what the walk saw arrive
+    if (this.selected('marketing')) reads.push(...GET_CONTENT_TYPES.map(({ contentType, use }) => this.withContentType(contentType, use)))
     for (const group of this.groups) for (const path of ID_PATHS[group] ?? []) reads.push(this.unknown(path))
     if (this.profiling) reads.push(this.outOfRange())
     await Promise.all(reads)

@@ -43,7 +43,11 @@ export class SpareRequests extends LaterPages {
    * page is without it: a page of records where the list reaches it (`records`), else the
    * plan's page past the last. `undefined`: the first page gives no total and size to tell.
    */
-  async withContentType(contentType: string, use: (typeof GET_CONTENT_TYPES)[number]['use']): Promise<{ got: Got; without: Got | 'records' | undefined }> {
+  withContentType(contentType: string, use: (typeof GET_CONTENT_TYPES)[number]['use']): Promise<{ got: Got; without: Got | 'records' | undefined }> {
+    return this.once(`content-type ${use}`, () => this.#withContentType(contentType, use))
+  }
+
+  async #withContentType(contentType: string, use: (typeof GET_CONTENT_TYPES)[number]['use']): Promise<{ got: Got; without: Got | 'records' | undefined }> {
     const first = await this.first(MARKETING)
     const firstUrl = this.client.api(MARKETING.path)
     if (first.kind === 'answer' && this.client.free('GET', firstUrl)) return { got: await this.client.get(firstUrl, { contentType }), without: first }
