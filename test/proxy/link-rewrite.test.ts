@@ -9,7 +9,7 @@
 // are not UTF-8, and with none of the upstream's links.
 import { createServer, request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { createMockServer } from '../../src/index.js'
 import { linkRewriter } from '../../src/proxy/link-rewrite.js'
 import { createProxy } from '../../src/proxy/proxy-server.js'
@@ -103,10 +103,11 @@ t.test('bodies made of the pieces a rewrite could get wrong are rewritten as bef
   t.equal(compared, 20_000, 'every body rewritten as before')
 })
 
-t.test('through the proxy, the client gets the bytes and the Content-Length it got before', async (t) => {
-  let body: Buffer = Buffer.alloc(0)
+/** An upstream answering every request with the JSON bytes `body` gives (from its base URL), and the proxy in front of it. */
+async function jsonBehindProxy(t: Test, body: (base: string) => Buffer): Promise<{ base: string; proxy: ReturnType<typeof createProxy> }> {
   const upstream = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) }).end(body)
+    const bytes = body(base)
+    response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(bytes.length) }).end(bytes)
   })
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
   t.teardown(() => upstream.close())
@@ -114,6 +115,12 @@ t.test('through the proxy, the client gets the bytes and the Content-Length it g
   const proxy = createProxy({ to: base, port: 0 }, { warn: () => {} })
   await proxy.listen()
   t.teardown(() => proxy.close())
+  return { base, proxy }
+}
+
+t.test('through the proxy, the client gets the bytes and the Content-Length it got before', async (t) => {
+  let body: Buffer = Buffer.alloc(0)
+  const { base, proxy } = await jsonBehindProxy(t, () => body)
   const link = `${base}/api/v1/candidates/list?page=2`
   const bodies: Array<[string, Buffer]> = [
     ['links in both spellings', Buffer.from(JSON.stringify({ status: 200, next_page: link, data: [{ href: `${base}/api/v1/candidates/details/1` }] }).replace('"data"', `"escaped":"${slashesEscaped(link)}","data"`))],
@@ -135,16 +142,7 @@ t.test('through the proxy, the client gets the bytes and the Content-Length it g
 })
 
 t.test('a Host past ASCII: the rewritten links hold it, and the Content-Length counts its bytes in UTF-8', async (t) => {
-  const upstream = createServer((_request, response) => {
-    const body = Buffer.from(JSON.stringify({ status: 200, next_page: `${base}/api/v1/candidates/list?page=2`, name: 'Zoë' }))
-    response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) }).end(body)
-  })
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
-  t.teardown(() => upstream.close())
-  const base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`
-  const proxy = createProxy({ to: base, port: 0 }, { warn: () => {} })
-  await proxy.listen()
-  t.teardown(() => proxy.close())
+  const { proxy } = await jsonBehindProxy(t, (base) => Buffer.from(JSON.stringify({ status: 200, next_page: `${base}/api/v1/candidates/list?page=2`, name: 'Zoë' })))
   const { port } = new URL(proxy.url)
   // Node reads a header's bytes as Latin-1: the Host byte 0xe4 is "ä", two bytes in the UTF-8 the body is sent in
   const answer = await new Promise<{ length: string | undefined; bytes: Buffer }>((resolve, reject) => {
