@@ -47,6 +47,9 @@ export const notMade = (reason: string, skip: SkipKind = 'not-applicable'): NotM
 export type Got = Outcome | NotMade
 
 /** Where a URL points, relative to the API root when it is on it: for messages. */
+/** At most ten problems, then a count: a board broken everywhere is said in a few lines. */
+export const fewProblems = (problems: readonly string[]): readonly string[] => (problems.length > 10 ? [...problems.slice(0, 10), `... and ${problems.length - 10} more`] : problems)
+
 export function where(url: string): string {
   const at = url.indexOf('/api/v1/')
   return at < 0 ? url : url.slice(at + API_PREFIX.length)

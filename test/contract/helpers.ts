@@ -129,6 +129,19 @@ export async function board(t: Test, breakage: Breakage = {}, options: BuildOpti
   return { url, fake }
 }
 
+/** The request headers the test proxy passes on to its upstream. */
+function passedOn(exchange: Exchange): Record<string, string> {
+  const headers: Record<string, string> = {}
+  for (const name of ['authorization', 'content-type', 'accept']) {
+    const value = exchange.headers[name]
+    if (typeof value === 'string') headers[name] = value
+  }
+  return headers
+}
+
+/** The answer headers it does not pass back: the connection's own, and Date (Node's server sends its own). */
+const HOP_HEADERS = ['connection', 'keep-alive', 'transfer-encoding', 'date']
+
 /**
  * The fake's answer to a request the proxy forwards, in process (its inject) rather than
  * over a second socket: the kit still meets the proxy over HTTP, and the fake answers as it
@@ -138,17 +151,12 @@ export async function board(t: Test, breakage: Breakage = {}, options: BuildOpti
  * request was some 5 % of `npm test`'s CPU.
  */
 async function injected(fake: MockServer, exchange: Exchange): Promise<Reply | 'reset'> {
-  const headers: Record<string, string> = {}
-  for (const name of ['authorization', 'content-type', 'accept']) {
-    const value = exchange.headers[name]
-    if (typeof value === 'string') headers[name] = value
-  }
-  const answer = await fake.inject({ method: exchange.method as 'GET', url: exchange.url, headers, ...(exchange.method === 'GET' ? {} : { payload: exchange.body }) })
+  const answer = await fake.inject({ method: exchange.method as 'GET', url: exchange.url, headers: passedOn(exchange), ...(exchange.method === 'GET' ? {} : { payload: exchange.body }) })
   if (answer.headers['x-jobboard-kit-fault'] !== undefined) return 'reset'
   const replyHeaders: Record<string, string> = {}
   // in the order a fetch's Headers gives them (by name), as the proxy passed them on over HTTP
   for (const [name, value] of Object.entries(answer.headers).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
-    if (value !== undefined && !['connection', 'keep-alive', 'transfer-encoding', 'date'].includes(name)) replyHeaders[name] = Array.isArray(value) ? value.join(', ') : String(value)
+    if (value !== undefined && !HOP_HEADERS.includes(name)) replyHeaders[name] = Array.isArray(value) ? value.join(', ') : String(value)
   }
   return { status: answer.statusCode, headers: replyHeaders, body: answer.rawPayload }
 }
@@ -185,11 +193,7 @@ export async function proxyTo(t: Test, breakage: Breakage, upstream: () => strin
       if (reply === 'reset') return void response.destroy()
       return send(response, breakage.reply ? await breakage.reply(exchange, reply) : reply)
     }
-    const headers: Record<string, string> = { 'accept-encoding': 'identity' }
-    for (const name of ['authorization', 'content-type', 'accept']) {
-      const value = exchange.headers[name]
-      if (typeof value === 'string') headers[name] = value
-    }
+    const headers: Record<string, string> = { 'accept-encoding': 'identity', ...passedOn(exchange) }
     const answer = await fetch(`${new URL(upstream()).origin}${exchange.url}`, {
       method: exchange.method,
       headers,
@@ -197,7 +201,7 @@ export async function proxyTo(t: Test, breakage: Breakage, upstream: () => strin
       redirect: 'manual',
     })
     const replyHeaders = Object.fromEntries(answer.headers)
-    for (const hop of ['connection', 'keep-alive', 'transfer-encoding', 'date']) delete replyHeaders[hop]
+    for (const hop of HOP_HEADERS) delete replyHeaders[hop]
     let reply: Reply = { status: answer.status, headers: replyHeaders, body: Buffer.from(await answer.arrayBuffer()) }
     if (origin !== undefined && /json|text/.test(replyHeaders['content-type'] ?? '')) {
       const text = reply.body.toString('utf8')

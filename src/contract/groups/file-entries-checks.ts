@@ -8,7 +8,7 @@
 // downloads one file of each kind a run (each download a full request under the rate
 // limit); this reads every other file listed twice, at no request.
 import type { Minimal } from '@tapjs/core'
-import { check, Skip, type Asserter } from '../checks.js'
+import { check, fewProblems, Skip, type Asserter } from '../checks.js'
 import type { RunContext } from '../context.js'
 import { APPLICATIONS, CANDIDATES, type ListDef, TIMESHEETS } from '../lists.js'
 import { FILE_KINDS } from '../record-picks.js'
@@ -81,6 +81,6 @@ export function oneFileOneName(t: Minimal, ctx: RunContext, mine: FileSource, ag
     const twice = [...(await listedFiles(ctx, [mine, ...against])).values()].filter((files) => files.length > 1 && files.some((f) => f.source === mine))
     if (twice.length === 0) throw new Skip('no file is listed twice in the answers read')
     const problems = twice.map(disagreement).filter((p): p is string => p !== undefined)
-    a.none(problems.length > 10 ? [...problems.slice(0, 10), `... and ${problems.length - 10} more`] : problems, `${twice.length} files listed more than once each have one name and one size`)
+    a.none(fewProblems(problems), `${twice.length} files listed more than once each have one name and one size`)
   })
 }

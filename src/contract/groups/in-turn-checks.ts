@@ -8,7 +8,7 @@
 // pointing at another file, or a name in another case, is caught within a lap of nights
 // rather than only when it happens to be the one file of its kind the run downloads.
 import type { Minimal } from '@tapjs/core'
-import { check, Skip, where, type Asserter } from '../checks.js'
+import { check, fewProblems, Skip, where, type Asserter } from '../checks.js'
 import type { RunContext } from '../context.js'
 import type { InTurnName } from '../in-turn.js'
 import { APPLICATIONS, CANDIDATES } from '../lists.js'
@@ -22,9 +22,6 @@ import { recordsRead } from './records-read.js'
 export const APPLICATIONS_IN_TURN = "each application entry links an application of the entry's job (a share a run, in turn)"
 
 const ROTATION: Record<FileSource, InTurnName> = { candidates: 'candidate files', timesheets: 'timesheet attachments', applications: 'application attachments' }
-
-/** At most ten problems, then a count: a board broken everywhere is said in a few lines. */
-const few = (problems: readonly string[]) => (problems.length > 10 ? [...problems.slice(0, 10), `... and ${problems.length - 10} more`] : problems)
 
 /**
  * The downloads of the files `source` lists that the run read in turn (and those it asked
@@ -74,6 +71,6 @@ export function applicationsInTurn(t: Minimal, ctx: RunContext): void {
       const vacancy = int(rec(known.get(entry.url)).id)
       if (entry.job !== undefined && vacancy !== undefined && vacancy !== entry.job) problems.push(`${entry.what} is for job ${entry.job}, but its href ${where(entry.url)} names an application for vacancy ${vacancy}`)
     }
-    a.none(few(problems), `${held.length} of ${entries.length} application entries read link an application of their job (${answers.length} of ${listed} others followed this run, in turn)`)
+    a.none(fewProblems(problems), `${held.length} of ${entries.length} application entries read link an application of their job (${answers.length} of ${listed} others followed this run, in turn)`)
   })
 }

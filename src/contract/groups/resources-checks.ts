@@ -4,7 +4,7 @@
 // answers is not shown by the spec: it is observed, never failed.
 import { isDeepStrictEqual } from 'node:util'
 import type { Minimal } from '@tapjs/core'
-import { check, need, Skip, where, type Asserter } from '../checks.js'
+import { check, fewProblems, need, Skip, where, type Asserter } from '../checks.js'
 import type { RunContext } from '../context.js'
 import type { Answer } from '../request-outcomes.js'
 import type { Client } from '../http.js'
@@ -39,7 +39,7 @@ export function hrefProblem(href: unknown, client: Client, path: RegExp | string
 export function hrefsPointAt(a: Asserter, ctx: RunContext, hrefs: Array<{ href: unknown; path: RegExp | string; what: string }>, message: string): void {
   if (hrefs.length === 0) throw new Skip('no such link in the records fetched')
   const problems = hrefs.map(({ href, path, what }) => hrefProblem(href, ctx.client, path, what)).filter((p): p is string => p !== undefined)
-  a.none(problems.length > 10 ? [...problems.slice(0, 10), `... and ${problems.length - 10} more`] : problems, `${hrefs.length} ${message}`)
+  a.none(fewProblems(problems), `${hrefs.length} ${message}`)
 }
 
 /**
